@@ -1,0 +1,3 @@
+import JobKit
+
+JobRunner.main(NightlyChain.definition)

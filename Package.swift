@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+// The IAP subscription reconciliation and finance reporting pipeline.
+// Direction of imports is one-way: C system libraries → wrappers → BillingCore → clients,
+// exports, reconciliation, reporting → JobKit → Jobs/*.
+import PackageDescription
+
+/// A C library from Debian, found through pkg-config, installed by `make deps`.
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+/// One thin executable per job under Jobs/<job-name>/.
+func job(_ name: String, _ dependencies: [Target.Dependency] = ["JobKit", "Postgres"]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: "Jobs/\(name)")
+}
+
+let package = Package(
+    name: "iap-pipeline",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "migrate", targets: ["migrate"]),
+        .executable(name: "nightly", targets: ["nightly"]),
+    ],
+    targets: [
+        systemLibrary("CLibpq", pkgConfig: "libpq", apt: "libpq-dev"),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        systemLibrary("CXlsxWriter", pkgConfig: "xlsxwriter", apt: "libxlsxwriter-dev"),
+        systemLibrary("COpenSSL", pkgConfig: "openssl", apt: "libssl-dev"),
+        systemLibrary("CArchive", pkgConfig: "libarchive", apt: "libarchive-dev"),
+
+        .target(name: "Postgres", dependencies: ["CLibpq"]),
+        .target(name: "Migrations", path: "SQL",
+                exclude: ["README.md"], resources: [.copy("migrations")]),
+        .target(name: "Crypto", dependencies: ["COpenSSL"]),
+        .target(name: "BillingCore"),
+        .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
+
+        job("migrate"),
+        job("nightly"),
+
+        .target(name: "TestSupport", dependencies: ["Postgres", "Migrations", "JobKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
+        .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
+        .testTarget(name: "JobKitTests", dependencies: ["JobKit", "TestSupport"]),
+        .testTarget(name: "BillingCoreTests", dependencies: ["BillingCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

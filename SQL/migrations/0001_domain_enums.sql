@@ -1,0 +1,22 @@
+-- Domain enums of the design document's data model, labels exactly as the document spells them.
+CREATE TYPE billing_provider AS ENUM ('APPLE', 'GOOGLE', 'WEB');
+
+CREATE TYPE subscription_status AS ENUM (
+    'PENDING', 'ACTIVE', 'TRIALING', 'IN_GRACE_PERIOD', 'ON_HOLD',
+    'PAUSED', 'CANCELED', 'EXPIRED', 'REVOKED'
+);
+
+CREATE TYPE acknowledgement_status AS ENUM ('NOT_REQUIRED', 'PENDING', 'ACKNOWLEDGED');
+
+CREATE TYPE billing_event_type AS ENUM (
+    'PURCHASED', 'RENEWED', 'RECOVERED', 'CANCELED', 'RESTARTED', 'PAUSED', 'RESUMED',
+    'ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'EXPIRED', 'REVOKED', 'REFUNDED',
+    'PRICE_CHANGE_PENDING', 'PRICE_CHANGE_ACCEPTED', 'PRICE_CHANGED', 'PRICE_CHANGE_CANCELED',
+    'PRODUCT_CHANGED'
+);
+
+CREATE TYPE price_change_state AS ENUM ('PENDING', 'ACCEPTED', 'APPLIED', 'CANCELED');
+
+CREATE TYPE price_change_mode AS ENUM ('PRICE_DECREASE', 'PRICE_INCREASE', 'OPT_OUT_PRICE_INCREASE');
+
+CREATE TYPE interval_unit AS ENUM ('MONTHLY', 'YEARLY');

@@ -1,0 +1,20 @@
+/// The kind of a normalised billing history row (SQL enum `BillingEventType`).
+public enum BillingEventType: String, Sendable, Hashable, Codable, CaseIterable {
+    case purchased = "PURCHASED"
+    case renewed = "RENEWED"
+    case recovered = "RECOVERED"
+    case canceled = "CANCELED"
+    case restarted = "RESTARTED"
+    case paused = "PAUSED"
+    case resumed = "RESUMED"
+    case enteredGracePeriod = "ENTERED_GRACE_PERIOD"
+    case enteredOnHold = "ENTERED_ON_HOLD"
+    case expired = "EXPIRED"
+    case revoked = "REVOKED"
+    case refunded = "REFUNDED"
+    case priceChangePending = "PRICE_CHANGE_PENDING"
+    case priceChangeAccepted = "PRICE_CHANGE_ACCEPTED"
+    case priceChanged = "PRICE_CHANGED"
+    case priceChangeCanceled = "PRICE_CHANGE_CANCELED"
+    case productChanged = "PRODUCT_CHANGED"
+}

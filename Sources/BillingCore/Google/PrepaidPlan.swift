@@ -1,0 +1,4 @@
+/// A line item's `prepaidPlan`.
+public struct PrepaidPlan: Sendable, Equatable, Decodable {
+    public var allowExtendAfterTime: RFC3339Timestamp?
+}

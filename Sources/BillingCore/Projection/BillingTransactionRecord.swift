@@ -1,0 +1,58 @@
+import Foundation
+
+/// A history row to insert into `BillingTransaction` (insert-if-absent on `transactionKey`).
+///
+/// Key rules:
+/// - Charges (a purchase/renewal transaction or order): Apple `APPLE:{originalTransactionId}:{transactionId}`;
+///   Google `GOOGLE:{purchaseToken}:{lineItem.latestSuccessfulOrderId}`, else
+///   `GOOGLE:{purchaseToken}:{lineItem.productId}:{lineItem.expiryTime as canonical UTC RFC 3339}`.
+///   Never `latestOrderId`.
+/// - Non-charge events (CANCELED, RESTARTED without a charge, ENTERED_GRACE_PERIOD, ENTERED_ON_HOLD,
+///   EXPIRED, PAUSED, REVOKED, REFUNDED, PRICE_CHANGE_*, PRICE_CHANGED, PRODUCT_CHANGED without a charge):
+///   `{charge key of the billing period the event happened in}:{EVENT_TYPE}` plus a discriminator where one
+///   period can hold several distinct events of that type: price-change events append
+///   `:{currency}:{newMicros}`, a downgrade/crossgrade appends `:{autoRenewProductId}`, a Google voided
+///   order uses `GOOGLE:{purchaseToken}:{voided orderId}:REFUNDED`.
+///   The key is derived from store data only (never a notification UUID or message id), so a webhook,
+///   its redelivery, a notification-history recovery and a later re-query of the same event all yield
+///   the same key. Consequence: the same event type twice in one period (e.g. auto-renew off → on → off)
+///   keeps the first row; the subscription row still holds the latest state.
+public struct BillingTransactionRecord: Sendable, Hashable {
+    public var transactionKey: String
+    public var provider: BillingProvider
+    public var eventType: BillingEventType
+    public var effectiveAt: Date
+    public var expiresAt: Date?
+    /// Google order ID (renewals end in `..N`); nil for Apple.
+    public var orderId: String?
+    /// Charged, refunded or new (price-change) amount, when known.
+    public var amount: Money?
+    /// Apple storefront (ISO 3166 alpha-3) or Google regionCode (alpha-2).
+    public var storefront: String?
+    public var isTest: Bool
+    /// Set on churn events (EXPIRED, CANCELED, REVOKED, REFUNDED); PRICE_INCREASE churn stays distinguishable.
+    public var churnReason: ChurnReason?
+    /// The InboundWebhookEvent the row came from, if any.
+    public var inboundEventId: String?
+    /// The verified store payload as JSON.
+    public var rawPayload: Data
+
+    /// Creates a record.
+    public init(transactionKey: String, provider: BillingProvider, eventType: BillingEventType, effectiveAt: Date,
+                expiresAt: Date? = nil, orderId: String? = nil, amount: Money? = nil, storefront: String? = nil,
+                isTest: Bool = false, churnReason: ChurnReason? = nil, inboundEventId: String? = nil,
+                rawPayload: Data = Data()) {
+        self.transactionKey = transactionKey
+        self.provider = provider
+        self.eventType = eventType
+        self.effectiveAt = effectiveAt
+        self.expiresAt = expiresAt
+        self.orderId = orderId
+        self.amount = amount
+        self.storefront = storefront
+        self.isTest = isTest
+        self.churnReason = churnReason
+        self.inboundEventId = inboundEventId
+        self.rawPayload = rawPayload
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What a SubscriptionPurchaseV2 says, independent of the notification type.
+struct GoogleFacts {
+    let token: String
+    let purchase: SubscriptionPurchaseV2
+    /// The line item with the latest expiry (the one that defines the period).
+    let primary: SubscriptionPurchaseLineItem
+    let stateTime: Date
+    let intervalUnit: IntervalUnit?
+    let voided: GoogleVoid?
+    let recurringPrice: Money?
+
+    init(state: GoogleStoreState, purchase: SubscriptionPurchaseV2, now: Date, intervalUnit: IntervalUnit?) throws(ProjectionError) {
+        guard let first = purchase.items.first else { throw .incompleteStoreState("subscription has no line items") }
+        token = state.purchaseToken
+        self.purchase = purchase
+        primary = purchase.items.reduce(first) { best, item in
+            (item.expiryTime ?? .init(date: .distantPast)) > (best.expiryTime ?? .init(date: .distantPast)) ? item : best
+        }
+        voided = GoogleVoid(state)
+        stateTime = state.notification?.eventTime ?? voided?.time ?? now
+        self.intervalUnit = intervalUnit
+        let plan = primary.autoRenewingPlan
+        recurringPrice = try Amounts.convert { () throws(MoneyError) in try plan?.recurringPrice?.money() }
+    }
+
+    var environment: StoreEnvironment { purchase.isTestPurchase ? .sandbox : .production }
+    var trialItem: SubscriptionPurchaseLineItem? { purchase.items.first { $0.isFreeTrial } }
+    var autoRenew: Bool { purchase.items.contains { $0.autoRenewingPlan?.autoRenewEnabled == true } }
+    var expiresAt: Date? { primary.expiryTime?.date }
+    var isVoidOfLatestOrder: Bool { voided != nil && voided?.orderId == primary.latestSuccessfulOrderId }
+
+    /// `GOOGLE:{token}:{latestSuccessfulOrderId}`, else `GOOGLE:{token}:{productId}:{expiryTime}`; nil if neither.
+    func chargeKey(_ item: SubscriptionPurchaseLineItem) -> String? {
+        if let order = item.latestSuccessfulOrderId, !order.isEmpty { return "GOOGLE:\(token):\(order)" }
+        guard let product = item.productId, let expiry = item.expiryTime else { return nil }
+        return "GOOGLE:\(token):\(product):\(expiry.canonical)"
+    }
+
+    /// The charge key of the current period; non-charge event keys extend it.
+    var anchorKey: String { chargeKey(primary) ?? "GOOGLE:\(token)" }
+
+    /// The status subscriptionState states (TRIALING when a line item is in a free-trial phase); nil if unknown.
+    var stateStatus: SubscriptionStatus? {
+        switch purchase.subscriptionStateValue {
+        case .active?: return trialItem == nil ? .active : .trialing
+        case .canceled?: return .canceled
+        case .inGracePeriod?: return .inGracePeriod
+        case .onHold?: return .onHold
+        case .paused?: return .paused
+        case .expired?, .pendingPurchaseCanceled?: return .expired
+        case .pending?: return .pending
+        case .unspecified?, nil: return nil
+        }
+    }
+
+    /// Start of the current period. Google exposes none: the signup time for the first order,
+    /// else expiryTime minus one plan interval (UTC calendar); in grace/hold this is approximate.
+    var periodStart: Date? {
+        guard primary.isRenewalOrder, let expiry = expiresAt, let intervalUnit else { return purchase.startTime?.date }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar.date(byAdding: intervalUnit == .monthly ? .month : .year, value: -1, to: expiry)
+    }
+
+    /// Initial purchases and prepaid top-ups need an acknowledgement, renewals none, unpaid purchases never.
+    func acknowledgement(for status: SubscriptionStatus, current: SubscriptionSnapshot?) -> AcknowledgementStatus {
+        if status == .pending { return .notRequired }
+        switch purchase.acknowledgementStateValue {
+        case .acknowledged?: return .acknowledged
+        case .pending?: return primary.autoRenewingPlan != nil && primary.isRenewalOrder ? .notRequired : .pending
+        case .unspecified?, nil: return current?.acknowledgementStatus ?? .notRequired
+        }
+    }
+
+    /// Why a canceled or expired subscription churned; opt-in price increases stay distinguishable.
+    var cancellationReason: ChurnReason? {
+        let context = purchase.canceledStateContext
+        if context?.replacementCancellation != nil { return .replaced }
+        let details = primary.autoRenewingPlan?.priceChangeDetails
+        let optInOpen = details?.priceChangeModeValue == .priceIncrease
+            && [.outstanding, .canceled].contains(details?.priceChangeStateValue)
+        let stepUpOpen = primary.autoRenewingPlan?.priceStepUpConsentDetails?.stateValue == .pending
+        if optInOpen || stepUpOpen { return .priceIncreaseNotConsented }
+        if context?.userInitiatedCancellation != nil { return .voluntary }
+        if context?.systemInitiatedCancellation != nil { return .billingFailure }
+        if context?.developerInitiatedCancellation != nil { return .developer }
+        return nil
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Builds Google BillingTransaction rows (key rules in `BillingTransactionRecord`).
+struct GoogleRows {
+    let facts: GoogleFacts
+    let snapshot: SubscriptionSnapshot
+    let trigger: ProjectionTrigger
+    let rawPayload: Data
+
+    /// One charge row per paid line item, the event row, and PRICE_CHANGED when the recurring price moved.
+    func records(decision: GoogleDecision, current: SubscriptionSnapshot?) -> [BillingTransactionRecord] {
+        var rows: [BillingTransactionRecord] = []
+        if snapshot.status != .pending {
+            for item in facts.purchase.items {
+                guard let key = facts.chargeKey(item) else { continue }
+                let fallback: BillingEventType = item.isRenewalOrder ? .renewed : .purchased
+                let type = item == facts.primary ? (decision.chargeEventType ?? fallback) : fallback
+                let effectiveAt = item.isRenewalOrder ? (facts.periodStart ?? facts.stateTime)
+                    : (facts.purchase.startTime?.date ?? facts.stateTime)
+                rows.append(record(key: key, type: type, effectiveAt: effectiveAt, expiresAt: item.expiryTime?.date,
+                                   orderId: item.latestSuccessfulOrderId, amount: chargeAmount(item), churn: nil))
+            }
+        }
+        if decision.eventRow, let type = decision.eventType {
+            let key = decision.eventKey ?? facts.anchorKey + ":" + type.rawValue + decision.keySuffix
+            let orderId = type == .refunded ? facts.voided?.orderId : facts.primary.latestSuccessfulOrderId
+            rows.append(record(key: key, type: type, effectiveAt: effectiveAt(of: type), expiresAt: snapshot.currentPeriodEndAt,
+                               orderId: orderId, amount: eventAmount(type), churn: decision.churnReason))
+        }
+        if current?.productId == snapshot.productId, let old = current?.currentPrice, let new = snapshot.currentPrice,
+           old.currencyCode == new.currencyCode, old.micros != new.micros {
+            rows.append(record(key: facts.anchorKey + ":" + BillingEventType.priceChanged.rawValue, type: .priceChanged,
+                               effectiveAt: facts.periodStart ?? facts.stateTime, expiresAt: snapshot.currentPeriodEndAt,
+                               orderId: facts.primary.latestSuccessfulOrderId, amount: new, churn: nil))
+        }
+        return rows
+    }
+
+    /// Free trial: zero; introductory phase: unknown (nil); otherwise the recurring price.
+    func chargeAmount(_ item: SubscriptionPurchaseLineItem) -> Money? {
+        let recurring = item == facts.primary ? facts.recurringPrice
+            : try? item.autoRenewingPlan?.recurringPrice?.money()
+        if item.isFreeTrial { return recurring.map { Money(micros: 0, currencyCode: $0.currencyCode) } }
+        if item.offerPhase?.introductoryPrice != nil { return nil }
+        return recurring
+    }
+
+    func effectiveAt(of type: BillingEventType) -> Date {
+        switch type {
+        case .canceled:
+            return facts.purchase.canceledStateContext?.userInitiatedCancellation?.cancelTime?.date ?? facts.stateTime
+        case .expired:
+            guard let expiry = facts.expiresAt, expiry <= facts.stateTime else { return facts.stateTime }
+            return expiry
+        case .refunded: return facts.voided?.time ?? facts.stateTime
+        default: return facts.stateTime
+        }
+    }
+
+    func eventAmount(_ type: BillingEventType) -> Money? {
+        guard [.priceChangePending, .priceChangeAccepted, .priceChangeCanceled, .priceChanged].contains(type) else { return nil }
+        return snapshot.openPriceChange.map { Money(micros: $0.newAmountMicros, currencyCode: $0.currencyCode) }
+    }
+
+    func record(key: String, type: BillingEventType, effectiveAt: Date, expiresAt: Date?, orderId: String?,
+                amount: Money?, churn: ChurnReason?) -> BillingTransactionRecord {
+        BillingTransactionRecord(
+            transactionKey: key, provider: .google, eventType: type, effectiveAt: effectiveAt, expiresAt: expiresAt,
+            orderId: orderId, amount: amount, storefront: facts.purchase.regionCode, isTest: snapshot.isTestPurchase,
+            churnReason: churn, inboundEventId: trigger.source.inboundEventId, rawPayload: rawPayload)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Applies ordering, entitlement and flags to a provider draft.
+///
+/// Ordering: a store state older than `current.lastStoreStateAt` never overwrites the subscription
+/// (disposition `.stale`), but its history rows are still returned and its history facts (trial end,
+/// cancellation time within the current period, Google revocation) are merged, so that applying the
+/// same states in any order converges to the state of applying them in order.
+enum OutcomeAssembler {
+    static func assemble(_ draft: ProjectionDraft, current: SubscriptionSnapshot?, trigger: ProjectionTrigger,
+                         settings: ProjectionSettings) -> ProjectionOutcome {
+        var snapshot: SubscriptionSnapshot
+        var disposition: ProjectionDisposition
+        var priceChange = draft.priceChange
+        var tokenChanges = draft.tokenChanges
+        if let current, let last = current.lastStoreStateAt, draft.stateTime < last {
+            snapshot = merge(draft.history, into: current)
+            disposition = .stale
+            priceChange = nil
+            tokenChanges = []
+        } else if let current, draft.keepCurrentState {
+            snapshot = current
+            disposition = .unchanged
+        } else {
+            snapshot = draft.snapshot
+            snapshot.lastStoreStateAt = Instants.latest(current?.lastStoreStateAt, draft.stateTime)
+            disposition = current?.comparable == snapshot.comparable ? .unchanged : .applied
+        }
+        snapshot.lastVerifiedAt = Instants.latest(current?.lastVerifiedAt, trigger.now)
+        let flags = ProjectionFlags(
+            acknowledgementNeeded: needsAcknowledgement(snapshot), isTestPurchase: snapshot.isTestPurchase,
+            environment: draft.environment, isUnclaimed: snapshot.billingAccountId == nil,
+            trialAlreadyConsumed: draft.trialAlreadyConsumed)
+        return ProjectionOutcome(
+            disposition: disposition, subscription: snapshot,
+            entitlement: entitlement(for: snapshot, now: trigger.now, settings: settings),
+            eventType: draft.eventType, eventLabel: draft.eventLabel, transactions: draft.transactions,
+            priceChange: priceChange, tokenChanges: tokenChanges, churnReason: draft.churnReason, flags: flags)
+    }
+
+    /// Merges order-independent facts of an older state into the newer subscription.
+    static func merge(_ facts: HistoryFacts, into current: SubscriptionSnapshot) -> SubscriptionSnapshot {
+        var merged = current
+        if let trialEnd = facts.trialEndsAt { merged.trialEndsAt = Instants.latest(merged.trialEndsAt, trialEnd) }
+        if facts.trialSeen { merged.accountHasHadTrial = true }
+        if let cancellation = facts.cancellation, !merged.autoRenew, merged.cancelAt == cancellation.periodEnd {
+            merged.canceledAt = Instants.latest(merged.canceledAt, cancellation.at)
+        }
+        if let token = facts.revokedToken, merged.google?.purchaseToken == token, merged.status == .expired {
+            merged.status = .revoked
+        }
+        return merged
+    }
+
+    /// Entitled: claimed and ACTIVE/TRIALING, IN_GRACE_PERIOD when the policy keeps it, CANCELED until period end.
+    static func entitlement(for snapshot: SubscriptionSnapshot, now: Date, settings: ProjectionSettings) -> EntitlementProjection {
+        let entitledStatus: Bool
+        switch snapshot.status {
+        case .active, .trialing: entitledStatus = true
+        case .inGracePeriod: entitledStatus = settings.entitleDuringGracePeriod
+        case .canceled: entitledStatus = (snapshot.currentPeriodEndAt ?? .distantPast) > now
+        case .pending, .onHold, .paused, .expired, .revoked: entitledStatus = false
+        }
+        return EntitlementProjection(
+            billingAccountId: snapshot.billingAccountId, planId: snapshot.planId,
+            isActive: entitledStatus && snapshot.billingAccountId != nil,
+            validFrom: snapshot.currentPeriodStartAt, validUntil: snapshot.currentPeriodEndAt)
+    }
+
+    /// A claimed-or-not Google purchase still to acknowledge; never a PENDING (unpaid) one.
+    static func needsAcknowledgement(_ snapshot: SubscriptionSnapshot) -> Bool {
+        snapshot.provider == .google && snapshot.acknowledgementStatus == .pending
+            && ![.pending, .expired, .revoked].contains(snapshot.status)
+    }
+}

@@ -1,0 +1,4 @@
+#ifndef CXlsxWriter_SHIM_H
+#define CXlsxWriter_SHIM_H
+#include <xlsxwriter.h>
+#endif

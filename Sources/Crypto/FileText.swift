@@ -1,0 +1,18 @@
+import Foundation
+
+/// Reads key and certificate files, turning failures into `CryptoError.unreadableFile`.
+enum FileText {
+    /// The file's bytes.
+    static func readData(_ path: String) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CryptoError.unreadableFile(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// The file's text as UTF-8.
+    static func read(_ path: String) throws -> String {
+        String(decoding: try readData(path), as: UTF8.self)
+    }
+}

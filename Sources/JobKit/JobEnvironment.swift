@@ -1,0 +1,44 @@
+import Foundation
+import Postgres
+
+/// Configuration read from environment variables; errors name the variable.
+public struct JobEnvironment: Sendable {
+    public let variables: [String: String]
+
+    /// Wraps a variable dictionary (the process environment by default).
+    public init(_ variables: [String: String] = ProcessInfo.processInfo.environment) {
+        self.variables = variables
+    }
+
+    /// The value of a variable that must be set and non-empty.
+    public func require(_ name: String, purpose: String) throws -> String {
+        guard let value = variables[name], !value.isEmpty else {
+            throw JobError.configuration("missing environment variable \(name) (\(purpose))")
+        }
+        return value
+    }
+
+    /// The value of an optional variable; empty counts as unset.
+    public func optional(_ name: String) -> String? {
+        variables[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Reads a secret from the file whose path the variable names; the secret never travels in argv or logs.
+    public func secretFromFile(_ name: String, purpose: String) throws -> Data {
+        let path = try require(name, purpose: purpose)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw JobError.configuration("\(name) names '\(path)', which cannot be read (\(purpose))")
+        }
+        return data
+    }
+
+    /// The database settings: `DATABASE_URL`, or libpq's `PG*` variables; neither is an error naming both.
+    public func databaseConfiguration(applicationName: String) throws -> PostgresConfiguration {
+        let pgVariables = ["PGHOST", "PGDATABASE", "PGSERVICE", "PGHOSTADDR"]
+        guard optional("DATABASE_URL") != nil || pgVariables.contains(where: { optional($0) != nil }) else {
+            throw JobError.configuration(
+                "missing environment variable DATABASE_URL (or the libpq variables PGHOST / PGDATABASE): where is the database?")
+        }
+        return PostgresConfiguration.fromEnvironment(variables, applicationName: applicationName)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import CLibpq
+
+/// One libpq connection, owned by this object: `close()` (or deinit) calls `PQfinish` exactly once.
+/// Not thread-safe: use one connection per task or worker.
+public final class PostgresConnection {
+    private var handle: OpaquePointer?
+    public let configuration: PostgresConfiguration
+
+    /// Connects, failing with libpq's message when the server cannot be reached or refuses.
+    public init(configuration: PostgresConfiguration) throws {
+        self.configuration = configuration
+        let pairs = configuration.connectionParameters
+        let keywords = pairs.map { strdup($0.0) }
+        let values = pairs.map { strdup($0.1) }
+        defer { (keywords + values).forEach { free($0) } }
+        let keywordArray = keywords.map { UnsafePointer<CChar>($0) } + [nil]
+        let valueArray = values.map { UnsafePointer<CChar>($0) } + [nil]
+        let connection = PQconnectdbParams(keywordArray, valueArray, 1)
+        guard let connection else {
+            throw PostgresError(.connection, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgresError(.connection, message: message)
+        }
+        handle = connection
+    }
+
+    deinit {
+        if let handle { PQfinish(handle) }
+    }
+
+    /// Closes the connection; later calls throw a usage error. Closing twice is harmless.
+    public func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+    }
+
+    /// The server process serving this connection (`pg_backend_pid()`).
+    public var backendPID: Int32 {
+        guard let handle else { return 0 }
+        return PQbackendPID(handle)
+    }
+
+    /// True while a transaction block is open on this connection.
+    public var isInTransaction: Bool {
+        guard let handle else { return false }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    func liveHandle() throws -> OpaquePointer {
+        guard let handle else { throw PostgresError(.usage, message: "the connection is closed") }
+        return handle
+    }
+
+    /// Runs one statement with `$1…$n` parameters and returns its rows (text format).
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> PostgresResult {
+        let handle = try liveHandle()
+        let encoded = parameters.map(\.postgresParameter)
+        for (position, parameter) in encoded.enumerated() {
+            // Text parameters travel as C strings: a NUL byte would silently cut the value short.
+            if case .text(let bytes) = parameter, bytes.contains(0) {
+                throw PostgresError(.usage, message: "parameter $\(position + 1) contains a NUL byte, which PostgreSQL text cannot store", statement: sql)
+            }
+        }
+        let result = try ParameterBuffer(encoded).withArrays { values, lengths, formats in
+            PQexecParams(handle, sql, Int32(encoded.count), nil, values, lengths, formats, 0)
+        }
+        return try PostgresResult.checked(result, connection: handle, statement: sql)
+    }
+
+    /// Runs one statement and returns how many rows it affected.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> Int {
+        try query(sql, parameters).affectedRows
+    }
+
+    /// Runs a script of several statements without parameters (migrations), in the simple protocol.
+    public func executeScript(_ sql: String) throws {
+        let handle = try liveHandle()
+        var result = PQexec(handle, sql)
+        var firstError: PostgresError?
+        while let current = result {
+            do { _ = try PostgresResult.checked(current, connection: handle, statement: sql) } catch let error as PostgresError {
+                if firstError == nil { firstError = error }
+            }
+            result = PQgetResult(handle)
+        }
+        if let firstError { throw firstError }
+    }
+}
+
+/// C arrays of parameter values that live for the duration of one libpq call.
+private struct ParameterBuffer {
+    let parameters: [PostgresParameter]
+
+    init(_ parameters: [PostgresParameter]) { self.parameters = parameters }
+
+    func withArrays<R>(_ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> R) -> R {
+        var storage: [UnsafeMutablePointer<CChar>?] = []
+        storage.reserveCapacity(parameters.count)
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        defer { storage.forEach { $0?.deallocate() } }
+        for parameter in parameters {
+            switch parameter {
+            case .null:
+                storage.append(nil); lengths.append(0); formats.append(0)
+            case .text(let bytes), .binary(let bytes):
+                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+                for (offset, byte) in bytes.enumerated() { buffer[offset] = CChar(bitPattern: byte) }
+                buffer[bytes.count] = 0
+                storage.append(buffer)
+                lengths.append(Int32(bytes.count))
+                if case .binary = parameter { formats.append(1) } else { formats.append(0) }
+            }
+        }
+        return body(storage.map { $0.map { UnsafePointer($0) } }, lengths, formats)
+    }
+}

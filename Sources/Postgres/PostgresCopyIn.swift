@@ -1,0 +1,88 @@
+import CLibpq
+
+/// Streams rows into `COPY … FROM STDIN` (text format), buffering into large chunks for libpq.
+public final class PostgresCopyIn {
+    private let handle: OpaquePointer
+    private var buffer: [UInt8] = []
+    private let chunkSize = 1 << 20
+    /// Rows written with `writeRow`.
+    public private(set) var rowsWritten = 0
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+        buffer.reserveCapacity(chunkSize + 4096)
+    }
+
+    /// Appends one row in COPY text format; nil is `\N`; tabs, newlines and backslashes are escaped.
+    public func writeRow(_ fields: [String?]) throws {
+        for (position, field) in fields.enumerated() {
+            if position > 0 { buffer.append(9) }
+            guard let field else { buffer.append(contentsOf: [92, 78]); continue }
+            for byte in field.utf8 {
+                switch byte {
+                case 92: buffer.append(contentsOf: [92, 92])
+                case 9: buffer.append(contentsOf: [92, 116])
+                case 10: buffer.append(contentsOf: [92, 110])
+                case 13: buffer.append(contentsOf: [92, 114])
+                default: buffer.append(byte)
+                }
+            }
+        }
+        buffer.append(10)
+        rowsWritten += 1
+        if buffer.count >= chunkSize { try flush() }
+    }
+
+    /// Appends raw bytes already in the COPY statement's format (text or CSV), e.g. a file's contents.
+    public func writeRaw(_ bytes: UnsafeRawBufferPointer) throws {
+        if buffer.count + bytes.count > chunkSize { try flush() }
+        if bytes.count >= chunkSize {
+            try send(bytes)
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try buffer.withUnsafeBytes { try send($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func send(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress else { return }
+        let status = PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        guard status == 1 else {
+            throw PostgresError(.copy, message: String(cString: PQerrorMessage(handle)))
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs `COPY … FROM STDIN`, lets `body` stream the data, and returns the number of rows loaded.
+    /// If `body` throws, the COPY is aborted so the server keeps nothing, and the error is rethrown.
+    @discardableResult
+    public func copyIn(_ sql: String, _ body: (PostgresCopyIn) throws -> Void) throws -> Int {
+        let handle = try liveHandle()
+        let start = try PostgresResult.checked(PQexec(handle, sql), connection: handle, statement: sql)
+        _ = start
+        let writer = PostgresCopyIn(handle: handle)
+        var failure: Error?
+        do {
+            try body(writer)
+            try writer.flush()
+        } catch {
+            failure = error
+        }
+        let endStatus = failure.map { PQputCopyEnd(handle, "aborted by client: \($0)") } ?? PQputCopyEnd(handle, nil)
+        var result: PostgresResult?
+        var serverError: Error?
+        while let next = PQgetResult(handle) {
+            do { result = try PostgresResult.checked(next, connection: handle, statement: sql) } catch { serverError = serverError ?? error }
+        }
+        if let failure { throw failure }
+        if let serverError { throw serverError }
+        guard endStatus == 1 else { throw PostgresError(.copy, message: String(cString: PQerrorMessage(handle)), statement: sql) }
+        return result?.affectedRows ?? 0
+    }
+}

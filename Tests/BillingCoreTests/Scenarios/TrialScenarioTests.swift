@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import BillingCore
+
+@Suite("Trial scenarios T-1..T-4")
+struct TrialScenarioTests {
+    @Test("T-1 first purchase with an Apple free trial is TRIALING until expiresDate")
+    func t1() throws {
+        let outcome = try TestData.projectApple("apple/SUBSCRIBED_INITIAL_BUY_TRIAL.json", current: nil)
+        #expect(outcome.status == .trialing)
+        #expect(outcome.subscription.trialEndsAt == Date(timeIntervalSince1970: 1_741_428_000)) // 2025-03-08T10:00:00Z
+        #expect(outcome.entitlement.isActive)
+        #expect(outcome.subscription.accountHasHadTrial)
+        #expect(outcome.subscription.currentPrice == nil)
+        #expect(!outcome.flags.trialAlreadyConsumed)
+    }
+
+    @Test("T-2 DID_RENEW after the trial ended makes the subscription ACTIVE and keeps trialEndsAt")
+    func t2() throws {
+        var current = TestData.appleSnapshot(.trialing)
+        current.trialEndsAt = Date(timeIntervalSince1970: 1_741_428_000)
+        current.currentPrice = nil
+        let outcome = try TestData.projectApple("apple/DID_RENEW.json", current: current)
+        #expect(outcome.status == .active)
+        #expect(outcome.entitlement.isActive)
+        #expect(outcome.subscription.trialEndsAt == current.trialEndsAt)
+        #expect(outcome.subscription.currentPrice == TestData.usd999)
+    }
+
+    @Test("T-3 a second purchase without an offer is ACTIVE, never TRIALING")
+    func t3() throws {
+        let refs = TestData.appleRefs(account: ResolvedAccount(id: TestData.accountId, hasHadTrial: true))
+        let outcome = try TestData.projectApple("apple/SUBSCRIBED_INITIAL_BUY.json", current: nil, refs: refs)
+        #expect(outcome.status == .active)
+        #expect(outcome.subscription.trialEndsAt == nil)
+        #expect(outcome.subscription.accountHasHadTrial)
+    }
+
+    @Test("T-3 audit: a store-granted trial for an account that already had one is flagged")
+    func trialReuseFlag() throws {
+        let refs = TestData.appleRefs(account: ResolvedAccount(id: TestData.accountId, hasHadTrial: true))
+        let outcome = try TestData.projectApple("apple/SUBSCRIBED_INITIAL_BUY_TRIAL.json", current: nil, refs: refs)
+        #expect(outcome.status == .trialing)
+        #expect(outcome.flags.trialAlreadyConsumed)
+    }
+
+    @Test("T-4 Google purchase with offerPhase.freeTrial is TRIALING until that line item's expiryTime")
+    func t4() throws {
+        let outcome = try TestData.projectGoogle("google/extra/04_PURCHASED_FREE_TRIAL.json", current: nil)
+        #expect(outcome.status == .trialing)
+        #expect(outcome.subscription.trialEndsAt == (try RFC3339Timestamp("2025-03-08T09:00:00.412Z")).date)
+        #expect(outcome.entitlement.isActive)
+        let charge = try #require(outcome.transactions.first)
+        #expect(charge.amount == Money(micros: 0, currencyCode: "USD"))
+        #expect(charge.eventType == .purchased)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import JobKit
+import Migrations
+import Postgres
+import TestSupport
+import Testing
+
+/// `migrate` creates the schema, is a no-op the second time, and refuses an edited applied file.
+@Suite(.serialized) struct MigratorTests {
+    @Test func bundledFilesAreNumberedInOrder() throws {
+        let files = try MigrationFiles.bundled()
+        #expect(files.count >= 5)
+        #expect(files.map(\.version) == Array(1...files.count))
+    }
+
+    @Test func emptyDatabaseGetsTheWholeSchemaAndASecondRunChangesNothing() throws {
+        let db = try PostgresConnection(configuration: try TestDatabase.fresh("test_migrate_fresh"))
+        let migrator = try Migrator(database: db)
+        let applied = try migrator.migrate()
+        #expect(applied.count == migrator.files.count)
+        let tables = Set(try db.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'").rows.map { try $0.decode(String.self, "tablename") })
+        let expected: Set<String> = [
+            "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
+            "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
+            "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
+            "dead_letter", "fx_rate", "audit_log", "schema_migration",
+        ]
+        #expect(tables == expected)
+        let enums = Set(try db.query("SELECT typname FROM pg_type WHERE typtype = 'e'").rows.map { try $0.decode(String.self, "typname") })
+        #expect(enums == ["billing_provider", "subscription_status", "acknowledgement_status", "billing_event_type",
+                          "price_change_state", "price_change_mode", "interval_unit"])
+
+        let before = try schemaFingerprint(db)
+        #expect(try migrator.migrate().isEmpty)
+        #expect(try schemaFingerprint(db) == before)
+        #expect(try migrator.status().allSatisfy { $0.state == .applied })
+    }
+
+    @Test func editedAppliedMigrationIsRefusedByName() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "CREATE TABLE one (id int);".write(to: folder.appendingPathComponent("0001_one.sql"), atomically: true, encoding: .utf8)
+        try "CREATE TABLE two (id int);".write(to: folder.appendingPathComponent("0002_two.sql"), atomically: true, encoding: .utf8)
+        let db = try PostgresConnection(configuration: try TestDatabase.fresh("test_migrate_edited"))
+        #expect(try Migrator(database: db, files: MigrationFiles.load(from: folder)).migrate() == ["0001_one.sql", "0002_two.sql"])
+
+        try "CREATE TABLE two (id bigint);".write(to: folder.appendingPathComponent("0002_two.sql"), atomically: true, encoding: .utf8)
+        try "CREATE TABLE three (id int);".write(to: folder.appendingPathComponent("0003_three.sql"), atomically: true, encoding: .utf8)
+        let migrator = try Migrator(database: db, files: MigrationFiles.load(from: folder))
+        let error = try #require(throws: Migrator.Failure.self) { try migrator.migrate() }
+        #expect(error.description.contains("0002_two.sql"))
+        #expect(try db.query("SELECT to_regclass('three') IS NULL AS absent").first?.decode(Bool.self, "absent") == true,
+                "nothing is applied once a changed file is found")
+    }
+
+    @Test func failingMigrationLeavesNothingHalfApplied() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "CREATE TABLE good (id int); CREATE TABLE bad (id no_such_type);".write(
+            to: folder.appendingPathComponent("0001_broken.sql"), atomically: true, encoding: .utf8)
+        let db = try PostgresConnection(configuration: try TestDatabase.fresh("test_migrate_broken"))
+        let error = try #require(throws: Migrator.Failure.self) { try Migrator(database: db, files: MigrationFiles.load(from: folder)).migrate() }
+        #expect(error.description.contains("0001_broken.sql"))
+        #expect(try db.query("SELECT to_regclass('good') IS NULL AS absent").first?.decode(Bool.self, "absent") == true)
+    }
+
+    private func schemaFingerprint(_ db: PostgresConnection) throws -> [String] {
+        try db.query("""
+            SELECT table_name || '.' || column_name || ':' || data_type || ':' || is_nullable AS c
+            FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1
+            """).rows.map { try $0.decode(String.self, "c") }
+    }
+}
