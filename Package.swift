@@ -33,10 +33,13 @@ let package = Package(
                 exclude: ["README.md"], resources: [.copy("migrations")]),
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
         .target(name: "BillingCore"),
+        .target(name: "ProjectionStore", dependencies: ["Postgres", "BillingCore"]),
         .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
 
         job("migrate"),
         job("nightly"),
+
+        .executableTarget(name: "bench-copy-load", dependencies: ["Postgres"], path: "Benchmarks/copy-load"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "Migrations", "JobKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
@@ -44,6 +47,7 @@ let package = Package(
         .testTarget(name: "JobKitTests", dependencies: ["JobKit", "TestSupport"]),
         .testTarget(name: "BillingCoreTests", dependencies: ["BillingCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,145 @@
+import BillingCore
+import Foundation
+import Postgres
+
+/// The SQL that persists each part of a `ProjectionOutcome`; every statement is idempotent.
+struct OutcomeRows {
+    let database: PostgresConnection
+
+    /// Inserts a new subscription row and returns its id.
+    func insertSubscription(_ snapshot: SubscriptionSnapshot, now: Date) throws -> String {
+        let row = try database.query("""
+            INSERT INTO subscription (provider, billing_account_id, plan_id, status, created_at, updated_at)
+            VALUES ($1::billing_provider, $2::uuid, $3::uuid, $4::subscription_status, $5, $5) RETURNING id::text AS id
+            """, [snapshot.provider.rawValue, snapshot.billingAccountId, snapshot.planId, snapshot.status.rawValue, now]).first
+        guard let id = try row?.decode(String.self, "id") else { throw PostgresError(.usage, message: "INSERT returned no id") }
+        return id
+    }
+
+    /// Writes every column of the projected snapshot; `last_verified_at` is the trigger's instant.
+    func updateSubscription(id: String, _ snapshot: SubscriptionSnapshot, now: Date) throws {
+        let parameters: [any PostgresEncodable] = [
+            id, snapshot.billingAccountId, snapshot.planId, snapshot.productId, snapshot.status.rawValue,
+            snapshot.acknowledgementStatus.rawValue, snapshot.isTestPurchase, snapshot.autoRenew,
+            snapshot.currentPrice?.currencyCode, snapshot.currentPrice?.micros, snapshot.currentPeriodStartAt,
+            snapshot.currentPeriodEndAt, snapshot.trialEndsAt, snapshot.cancelAt, snapshot.canceledAt,
+            snapshot.lastVerifiedAt ?? now, snapshot.lastStoreStateAt, now,
+        ]
+        try database.execute("""
+            UPDATE subscription SET billing_account_id = $2::uuid, plan_id = $3::uuid, product_id = $4,
+              status = $5::subscription_status, acknowledgement_status = $6::acknowledgement_status,
+              is_test_purchase = $7, auto_renew = $8, current_currency_code = $9, current_recurring_price_micros = $10,
+              current_period_start_at = $11, current_period_end_at = $12, trial_ends_at = $13, cancel_at = $14,
+              canceled_at = $15, last_verified_at = $16, last_store_state_at = $17,
+              updated_at = CASE WHEN status IS DISTINCT FROM $5::subscription_status OR auto_renew IS DISTINCT FROM $8
+                                  OR current_period_end_at IS DISTINCT FROM $12 THEN $18 ELSE updated_at END
+            WHERE id = $1::uuid
+            """, parameters)
+    }
+
+    /// Records the store identity: Apple's originalTransactionId, or Google's token chain.
+    func writeIdentity(subscriptionId: String, _ outcome: ProjectionOutcome) throws {
+        if let apple = outcome.subscription.apple {
+            let token = apple.appAccountToken.flatMap { UUID(uuidString: $0) }
+            let owner = try database.query("""
+                INSERT INTO apple_subscription_identity (subscription_id, original_transaction_id, latest_transaction_id, app_account_token)
+                VALUES ($1::uuid, $2, $3, $4::uuid)
+                ON CONFLICT (original_transaction_id) DO UPDATE
+                  SET latest_transaction_id = COALESCE(EXCLUDED.latest_transaction_id, apple_subscription_identity.latest_transaction_id),
+                      app_account_token = COALESCE(EXCLUDED.app_account_token, apple_subscription_identity.app_account_token),
+                      updated_at = CASE WHEN apple_subscription_identity.latest_transaction_id IS DISTINCT FROM EXCLUDED.latest_transaction_id
+                                        THEN now() ELSE apple_subscription_identity.updated_at END
+                  WHERE apple_subscription_identity.subscription_id = EXCLUDED.subscription_id
+                RETURNING subscription_id::text AS owner
+                """, [subscriptionId, apple.originalTransactionId, apple.latestTransactionId, token]).first
+            guard owner != nil else {
+                throw ProjectionStoreError.identityOwnedByAnotherSubscription("apple:" + Masked.identifier(apple.originalTransactionId))
+            }
+        }
+        for change in outcome.tokenChanges {
+            let owner = try database.query("""
+                INSERT INTO google_purchase_token (subscription_id, purchase_token, linked_purchase_token, is_current)
+                VALUES ($1::uuid, $2, $3, $4)
+                ON CONFLICT (purchase_token) DO UPDATE
+                  SET is_current = EXCLUDED.is_current,
+                      linked_purchase_token = COALESCE(EXCLUDED.linked_purchase_token, google_purchase_token.linked_purchase_token),
+                      updated_at = CASE WHEN google_purchase_token.is_current IS DISTINCT FROM EXCLUDED.is_current
+                                        THEN now() ELSE google_purchase_token.updated_at END
+                  WHERE google_purchase_token.subscription_id = EXCLUDED.subscription_id
+                RETURNING subscription_id::text AS owner
+                """, [subscriptionId, change.purchaseToken, change.linkedPurchaseToken, change.isCurrent]).first
+            guard owner != nil else {
+                throw ProjectionStoreError.identityOwnedByAnotherSubscription("google:" + Masked.identifier(change.purchaseToken))
+            }
+        }
+    }
+
+    /// Inserts history rows whose transactionKey is new; returns how many were inserted.
+    func insertTransactions(subscriptionId: String, _ records: [BillingTransactionRecord], trigger: ProjectionTrigger) throws -> Int {
+        var inserted = 0
+        for record in records {
+            let payload = record.rawPayload.isEmpty ? "{}" : String(decoding: record.rawPayload, as: UTF8.self)
+            inserted += try database.execute("""
+                INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
+                  order_id, amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload)
+                VALUES ($1::uuid, $2::billing_provider, $3::billing_event_type, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+                        (SELECT id FROM inbound_webhook_event WHERE id::text = $13), $14::jsonb)
+                ON CONFLICT (transaction_key) DO NOTHING
+                """, [subscriptionId, record.provider.rawValue, record.eventType.rawValue, record.transactionKey, record.effectiveAt,
+                      record.expiresAt, record.orderId, record.amount?.micros, record.amount?.currencyCode, record.storefront,
+                      record.isTest, record.churnReason?.rawValue, record.inboundEventId ?? trigger.source.inboundEventId,
+                      PostgresJSON(text: payload)])
+        }
+        return inserted
+    }
+
+    /// Upserts the account's entitlement for the plan. An inactive projection from one subscription never
+    /// switches off an entitlement that another subscription of the same account and plan granted.
+    func upsertEntitlement(subscriptionId: String, _ entitlement: EntitlementProjection) throws {
+        guard let accountId = entitlement.billingAccountId else { return }
+        try database.execute("""
+            INSERT INTO entitlement (billing_account_id, plan_id, source_subscription_id, is_active, valid_from, valid_until)
+            VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, $6)
+            ON CONFLICT (billing_account_id, plan_id) DO UPDATE
+              SET source_subscription_id = EXCLUDED.source_subscription_id, is_active = EXCLUDED.is_active,
+                  valid_from = EXCLUDED.valid_from, valid_until = EXCLUDED.valid_until, updated_at = now()
+              WHERE (entitlement.source_subscription_id IS NULL OR entitlement.source_subscription_id = EXCLUDED.source_subscription_id
+                     OR EXCLUDED.is_active OR NOT entitlement.is_active)
+                AND (entitlement.is_active, entitlement.valid_from, entitlement.valid_until, entitlement.source_subscription_id)
+                    IS DISTINCT FROM (EXCLUDED.is_active, EXCLUDED.valid_from, EXCLUDED.valid_until, EXCLUDED.source_subscription_id)
+            """, [accountId, entitlement.planId, subscriptionId, entitlement.isActive, entitlement.validFrom, entitlement.validUntil])
+    }
+
+    /// Updates the open (PENDING or ACCEPTED) price change, or inserts one; an identical closed row is not repeated.
+    func upsertPriceChange(subscriptionId: String, _ change: BillingCore.SubscriptionPriceChange) throws {
+        let values: [any PostgresEncodable] = [
+            subscriptionId, change.provider.rawValue, change.mode.rawValue, change.state.rawValue, change.currencyCode,
+            change.oldAmountMicros, change.newAmountMicros, change.expectedChargeAt, change.effectiveAt, change.sourceEventKey,
+        ]
+        let updated = try database.execute("""
+            UPDATE subscription_price_change SET provider = $2::billing_provider, mode = $3::price_change_mode,
+              state = $4::price_change_state, currency_code = $5, old_amount_micros = $6, new_amount_micros = $7,
+              expected_charge_at = $8, effective_at = $9, source_event_key = $10, updated_at = now()
+            WHERE id = (SELECT id FROM subscription_price_change WHERE subscription_id = $1::uuid AND state IN ('PENDING', 'ACCEPTED')
+                        ORDER BY created_at DESC LIMIT 1)
+            """, values)
+        guard updated == 0 else { return }
+        try database.execute("""
+            INSERT INTO subscription_price_change (subscription_id, provider, mode, state, currency_code, old_amount_micros,
+              new_amount_micros, expected_charge_at, effective_at, source_event_key)
+            SELECT $1::uuid, $2::billing_provider, $3::price_change_mode, $4::price_change_state, $5, $6, $7, $8, $9, $10
+            WHERE NOT EXISTS (SELECT 1 FROM subscription_price_change WHERE subscription_id = $1::uuid AND state = $4::price_change_state
+                                AND currency_code = $5 AND new_amount_micros = $7 AND source_event_key IS NOT DISTINCT FROM $10)
+            """, values)
+    }
+
+    /// Records drift findings for a re-query.
+    func recordDrift(subscriptionId: String, _ findings: [DriftFinding], jobRunID: Int64?, at: Date) throws {
+        for finding in findings {
+            try database.execute("""
+                INSERT INTO drift_event (job_run_id, subscription_id, kind, field, database_value, store_value, detected_at, repaired)
+                VALUES ($1, $2::uuid, $3, $4, $5, $6, $7, true)
+                """, [jobRunID, subscriptionId, finding.kind.rawValue, finding.field, finding.databaseValue, finding.storeValue, at])
+        }
+    }
+}
