@@ -1,0 +1,2 @@
+/// App Store Server API client.
+public enum AppStore {}

@@ -1,0 +1,2 @@
+/// Google Play Developer API client.
+public enum GooglePlay {}

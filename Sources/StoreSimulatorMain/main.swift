@@ -1,0 +1,2 @@
+import StoreSimulator
+print("store-simulator: not built yet")
