@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "StoreTruth", dependencies: ["Crypto"]),
         .target(name: "StoreSimulator", dependencies: ["HTTP", "HTTPServer", "Crypto", "StoreTruth", "BillingCore"]),
         .executableTarget(name: "store-simulator", dependencies: ["StoreSimulator"], path: "Sources/StoreSimulatorMain"),
+        .target(name: "WorldGen", dependencies: ["BillingCore", "Postgres", "StoreTruth", "Crypto", "ProjectionStore", "CArchive"]),
+        .executableTarget(name: "world", dependencies: ["WorldGen", "JobKit"], path: "Sources/WorldMain"),
         .target(name: "AppStore", dependencies: ["HTTP", "Crypto", "BillingCore", "RateLimiting"]),
         .target(name: "GooglePlay", dependencies: ["HTTP", "Crypto", "BillingCore", "RateLimiting"]),
         .target(name: "BillingCore"),
@@ -59,6 +61,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPServer"]),
         .testTarget(name: "RateLimitingTests", dependencies: ["RateLimiting", "Postgres", "TestSupport"]),
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "BillingCore"]),
+        .testTarget(name: "WorldGenTests", dependencies: ["WorldGen", "StoreTruth", "BillingCore", "Postgres", "ProjectionStore", "TestSupport"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,2 @@
+import WorldGen
+print("world: not built yet")
