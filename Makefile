@@ -47,7 +47,7 @@ demo: db-up build
 	echo "demo: the nightly chain's jobs are not built yet; each step above was reported as skipped"
 
 bench: db-up
-	@$(PGENV); Benchmarks/run.sh
+	@$(PGENV); Benchmarks/run.sh $(WHICH)
 
 clean:
 	rm -rf .build

@@ -51,6 +51,7 @@ let package = Package(
         job("nightly"),
 
         .executableTarget(name: "bench-copy-load", dependencies: ["Postgres"], path: "Benchmarks/copy-load"),
+        .executableTarget(name: "bench-projection", dependencies: ["BillingCore", "ProjectionStore", "Postgres"], path: "Benchmarks/projection"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "Migrations", "JobKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),

@@ -4,23 +4,50 @@
 # Needs the PG* variables of the embedded cluster (`make bench` sets them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+WHICH=${1:-all}
 ROWS=${ROWS:-1000000}
+HISTORIES=${HISTORIES:-100000}
 REPEATS=${REPEATS:-3}
 out=Benchmarks/out
 mkdir -p "$out"
 
 swift build -c release --product bench-copy-load >/dev/null
+swift build -c release --product bench-projection >/dev/null
 swift build -c release --product migrate >/dev/null
 bin=$(swift build -c release --show-bin-path)
 
+fresh_database() { # name: drop, create, migrate, seed one account, plan and Apple product mapping
+  export PGDATABASE=$1
+  psql -q -d postgres -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CREATE DATABASE $1" 2>/dev/null
+  "$bin/migrate" --log-format json >/dev/null 2>&1
+  psql -qtA -c "
+    WITH u AS (INSERT INTO app_user (email) VALUES ('bench@example.com') RETURNING id),
+         a AS (INSERT INTO billing_account (user_id) SELECT id FROM u RETURNING id),
+         p AS (INSERT INTO plan (code, name, interval_unit, billing_period) VALUES ('BENCH', 'Bench', 'MONTHLY', 'P1M') RETURNING id),
+         m AS (INSERT INTO store_product_mapping (provider, plan_id, product_id, external_key)
+               SELECT 'APPLE', id, 'com.example.fitness.pro.monthly', 'bench' FROM p)
+    INSERT INTO subscription (provider, billing_account_id, plan_id, status) SELECT 'APPLE', a.id, p.id, 'ACTIVE' FROM a, p RETURNING id" | head -n 1
+}
+
+if [ "$WHICH" = all ] || [ "$WHICH" = projection ]; then
+  fresh_database iap_bench_projection >/dev/null
+  result=$("$bin/bench-projection" "$HISTORIES" 2)
+  cat <<MD
+### Projection: $HISTORIES synthetic Apple subscription histories, $(date -u +%Y-%m-%d)
+\`\`\`
+$result
+\`\`\`
+pure = \`Projection.project\` folded over every event of every history (1 thread, release build);
+writer = each history's final state applied by \`ProjectionWriter.project\` as a re-query (row lock,
+read, project, idempotent upserts, drift check) in its own transaction, 2 connections. No peer is
+named for this entry. Reproduce: \`make bench\` (or \`Benchmarks/run.sh projection\`).
+
+MD
+fi
+[ "$WHICH" = all ] || [ "$WHICH" = copy ] || exit 0
+
 export PGDATABASE=iap_bench
-psql -q -d postgres -c "DROP DATABASE IF EXISTS iap_bench WITH (FORCE)" -c "CREATE DATABASE iap_bench"
-"$bin/migrate" --log-format json >/dev/null 2>&1
-subscription=$(psql -qtA -c "
-  WITH u AS (INSERT INTO app_user (email) VALUES ('bench@example.com') RETURNING id),
-       a AS (INSERT INTO billing_account (user_id) SELECT id FROM u RETURNING id),
-       p AS (INSERT INTO plan (code, name, interval_unit, billing_period) VALUES ('BENCH', 'Bench', 'MONTHLY', 'P1M') RETURNING id)
-  INSERT INTO subscription (provider, billing_account_id, plan_id, status) SELECT 'APPLE', a.id, p.id, 'ACTIVE' FROM a, p RETURNING id" | head -n 1)
+subscription=$(fresh_database iap_bench)
 csv="$out/billing_transaction.csv"
 "$bin/bench-copy-load" generate "$csv" "$ROWS" "$subscription"
 columns=$("$bin/bench-copy-load" columns)

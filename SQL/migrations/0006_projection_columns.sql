@@ -6,3 +6,5 @@ ALTER TABLE billing_transaction
     ADD COLUMN inbound_event_id uuid REFERENCES inbound_webhook_event (id) ON DELETE SET NULL;
 CREATE INDEX billing_transaction_inbound_event_idx ON billing_transaction (inbound_event_id)
     WHERE inbound_event_id IS NOT NULL;
+-- "Has this account ever had a free trial?" is asked on every projection of a new purchase.
+CREATE INDEX subscription_account_trial_idx ON subscription (billing_account_id) WHERE trial_ends_at IS NOT NULL;

@@ -6,6 +6,12 @@ import CLibpq
 public final class PostgresConnection {
     private var handle: OpaquePointer?
     public let configuration: PostgresConfiguration
+    /// Server-side prepared statements by SQL text: parameterised statements are parsed and planned once
+    /// per connection, which the projection writer's many small statements depend on.
+    private var prepared: [String: String] = [:]
+    private var preparedSerial = 0
+    /// How many statements this connection has prepared (for tests).
+    public var preparedStatementCount: Int { prepared.count }
 
     /// Connects, failing with libpq's message when the server cannot be reached or refuses.
     public init(configuration: PostgresConfiguration) throws {
@@ -67,10 +73,34 @@ public final class PostgresConnection {
                 throw PostgresError(.usage, message: "parameter $\(position + 1) contains a NUL byte, which PostgreSQL text cannot store", statement: sql)
             }
         }
-        let result = try ParameterBuffer(encoded).withArrays { values, lengths, formats in
-            PQexecParams(handle, sql, Int32(encoded.count), nil, values, lengths, formats, 0)
+        guard !encoded.isEmpty else {
+            return try PostgresResult.checked(PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0), connection: handle, statement: sql)
         }
-        return try PostgresResult.checked(result, connection: handle, statement: sql)
+        let name = try preparedName(for: sql, parameterCount: encoded.count, handle: handle)
+        let result = try ParameterBuffer(encoded).withArrays { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(encoded.count), values, lengths, formats, 0)
+        }
+        do {
+            return try PostgresResult.checked(result, connection: handle, statement: sql)
+        } catch let error as PostgresError where error.sqlState == "0A000" && !isInTransaction {
+            // "cached plan must not change result type" after DDL: forget the statement and run it afresh once.
+            try forget(sql, handle: handle)
+            return try query(sql, parameters)
+        }
+    }
+
+    private func preparedName(for sql: String, parameterCount: Int, handle: OpaquePointer) throws -> String {
+        if let name = prepared[sql] { return name }
+        preparedSerial += 1
+        let name = "s\(preparedSerial)"
+        _ = try PostgresResult.checked(PQprepare(handle, name, sql, Int32(parameterCount), nil), connection: handle, statement: sql)
+        prepared[sql] = name
+        return name
+    }
+
+    private func forget(_ sql: String, handle: OpaquePointer) throws {
+        guard let name = prepared.removeValue(forKey: sql) else { return }
+        _ = try PostgresResult.checked(PQexec(handle, "DEALLOCATE \(name)"), connection: handle, statement: "DEALLOCATE")
     }
 
     /// Runs one statement and returns how many rows it affected.

@@ -1,2 +1,0 @@
-/// App Store Server API client.
-public enum AppStore {}

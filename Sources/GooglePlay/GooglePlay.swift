@@ -1,2 +1,0 @@
-/// Google Play Developer API client.
-public enum GooglePlay {}

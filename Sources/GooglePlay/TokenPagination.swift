@@ -1,0 +1,6 @@
+import BillingCore
+
+/// Google's page token wrapper.
+public struct TokenPagination: Sendable, Decodable {
+    public var nextPageToken: String?
+}
