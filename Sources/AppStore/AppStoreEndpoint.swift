@@ -1,4 +1,5 @@
 import Foundation
+import RateLimiting
 
 /// One App Store Server API call: method, path, query and body exactly as Apple documents them.
 public enum AppStoreEndpoint: Sendable, Hashable {
@@ -12,16 +13,16 @@ public enum AppStoreEndpoint: Sendable, Hashable {
     case getTestNotificationStatus(token: String)
 
     /// The rate-limit bucket this call draws from (Apple limits per endpoint).
-    public var rateLimitKey: String {
+    public var rateLimitEndpoint: StoreEndpoint {
         switch self {
-        case .getAllSubscriptionStatuses: return "apple.getAllSubscriptionStatuses"
-        case .getTransactionInfo: return "apple.getTransactionInfo"
-        case .getTransactionHistory: return "apple.getTransactionHistory"
-        case .getNotificationHistory: return "apple.getNotificationHistory"
-        case .getRefundHistory: return "apple.getRefundHistory"
-        case .lookUpOrderId: return "apple.lookUpOrderId"
-        case .requestTestNotification: return "apple.requestTestNotification"
-        case .getTestNotificationStatus: return "apple.getTestNotificationStatus"
+        case .getAllSubscriptionStatuses: return .appleGetAllSubscriptionStatuses
+        case .getTransactionInfo: return .appleGetTransactionInfo
+        case .getTransactionHistory: return .appleGetTransactionHistory
+        case .getNotificationHistory: return .appleGetNotificationHistory
+        case .getRefundHistory: return .appleGetRefundHistory
+        case .lookUpOrderId: return .appleLookUpOrderId
+        case .requestTestNotification: return .appleRequestTestNotification
+        case .getTestNotificationStatus: return .appleGetTestNotificationStatus
         }
     }
 

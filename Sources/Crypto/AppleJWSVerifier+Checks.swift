@@ -133,8 +133,14 @@ extension AppleJWSVerifier {
     }
 
     /// bundleId, then appAppleId (production; required in notifications), then environment; nil when all match.
-    func checkApp<Value>(_ envelope: PayloadEnvelope) -> JWSVerificationResult<Value>? {
+    func checkApp<Value>(_ envelope: PayloadEnvelope, appFieldsChecked: Bool = true) -> JWSVerificationResult<Value>? {
         let app = envelope.app
+        guard appFieldsChecked else {
+            guard app.environment == configuration.environment.rawValue else {
+                return .wrongEnvironment(expected: configuration.environment, actual: app.environment.map(AppleEnvironment.init))
+            }
+            return nil
+        }
         guard app.bundleId == configuration.bundleId else {
             return .wrongApp(.bundleId(expected: configuration.bundleId, actual: app.bundleId))
         }

@@ -46,8 +46,15 @@ public final class AppleJWSVerifier: Sendable {
         verify(jws, as: JSONValue.self)
     }
 
-    func verify<Value: Decodable & Sendable>(utf8 jws: UnsafeBufferPointer<UInt8>, as type: Value.Type)
-        -> JWSVerificationResult<Value> {
+    /// Verifies a `signedRenewalInfo`: Apple's renewal info carries no bundleId or appAppleId, so, as in
+    /// Apple's own verifier, only its environment is checked against the configuration.
+    public func verifyRenewalInfo<Value: Decodable & Sendable>(_ jws: String, as type: Value.Type) -> JWSVerificationResult<Value> {
+        var text = jws
+        return text.withUTF8 { verify(utf8: $0, as: type, appFieldsChecked: false) }
+    }
+
+    func verify<Value: Decodable & Sendable>(utf8 jws: UnsafeBufferPointer<UInt8>, as type: Value.Type,
+                                             appFieldsChecked: Bool = true) -> JWSVerificationResult<Value> {
         var dots: [Int] = []
         for index in jws.indices where jws[index] == UInt8(ascii: ".") {
             dots.append(index)
@@ -96,7 +103,7 @@ public final class AppleJWSVerifier: Sendable {
         case .invalid: return .signatureFailure
         case let .error(message): return .retryableFailure(message)
         }
-        if let rejection: JWSVerificationResult<Value> = checkApp(decoded.envelope) { return rejection }
+        if let rejection: JWSVerificationResult<Value> = checkApp(decoded.envelope, appFieldsChecked: appFieldsChecked) { return rejection }
         switch decoded.value {
         case let .failure(problem):
             return .invalidFormat(problem)

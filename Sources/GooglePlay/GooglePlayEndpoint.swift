@@ -1,4 +1,5 @@
 import Foundation
+import RateLimiting
 
 /// One Google Play Developer API or Cloud Storage call, with Google's paths and query names.
 public enum GooglePlayEndpoint: Sendable, Hashable {
@@ -9,13 +10,22 @@ public enum GooglePlayEndpoint: Sendable, Hashable {
     case listObjects(bucket: String, prefix: String, pageToken: String?)
     case downloadObject(bucket: String, name: String)
 
-    /// The rate-limit bucket this call draws from.
-    public var rateLimitKey: String {
+    /// The quota bucket this call draws from; Cloud Storage downloads have none.
+    public var rateLimitEndpoint: StoreEndpoint? {
         switch self {
-        case .getSubscriptionV2: return "google.subscriptionsv2.get"
-        case .acknowledge: return "google.subscriptions.acknowledge"
-        case .listVoidedPurchases: return "google.voidedpurchases.list"
-        case .listObjects, .downloadObject: return "google.storage"
+        case .getSubscriptionV2: return .googleSubscriptionsV2Get
+        case .acknowledge: return .googleSubscriptionsAcknowledge
+        case .listVoidedPurchases: return .googleVoidedPurchasesList
+        case .listObjects, .downloadObject: return nil
+        }
+    }
+
+    /// A label for logs and `store_query` rows.
+    public var label: String {
+        switch self {
+        case .listObjects: return "google.storage.list"
+        case .downloadObject: return "google.storage.download"
+        default: return rateLimitEndpoint?.rawValue ?? "google"
         }
     }
 

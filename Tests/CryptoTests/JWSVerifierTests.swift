@@ -36,6 +36,18 @@ import Testing
         #expect(result.value?["data"]?["appAppleId"]?.int64Value == JWSFixtures.appAppleId)
     }
 
+    @Test func renewalInfoWithoutBundleIdVerifiesButItsEnvironmentIsStillChecked() throws {
+        let f = try JWSFixtures()
+        let renewal = f.transaction(bundleId: nil)
+        let asTransaction = try f.sandboxVerifier().verify(f.sign(renewal))
+        #expect(asTransaction.code.hasPrefix("wrong_app"), "a transaction without bundleId is refused: \(asTransaction)")
+        let asRenewal = try f.sandboxVerifier().verifyRenewalInfo(f.sign(renewal), as: JSONValue.self)
+        #expect(asRenewal.code == "verified", "\(asRenewal)")
+        let production = f.transaction(bundleId: nil, environment: "Production")
+        let wrongEnvironment = try f.sandboxVerifier().verifyRenewalInfo(f.sign(production), as: JSONValue.self)
+        #expect(wrongEnvironment.code.hasPrefix("wrong_environment"), "\(wrongEnvironment)")
+    }
+
     @Test func productionTransactionWithoutAppAppleIdVerifies() throws {
         let f = try JWSFixtures()
         let result = try f.productionVerifier().verify(f.sign(f.transaction(environment: "Production")))

@@ -1,3 +1,4 @@
+import SimulatorFixtures
 import Crypto
 import Foundation
 import HTTP

@@ -3,25 +3,25 @@ import Foundation
 import StoreTruth
 
 /// A small, fully known truth: three Apple subscriptions, 46 notifications, three Google tokens, voided purchases.
-enum TruthFixture {
-    static let now = Date(timeIntervalSince1970: 1_772_323_200)  // 2026-03-01T00:00:00Z
-    static let nowMs: Int64 = 1_772_323_200_000
-    static let day: Int64 = 86_400_000
-    static let bundleId = "com.example.simulated"
-    static let appAppleId: Int64 = 1_234_567_890
-    static let packageName = "com.example.simulated.android"
+public enum TruthFixture {
+    public static let now = Date(timeIntervalSince1970: 1_772_323_200)  // 2026-03-01T00:00:00Z
+    public static let nowMs: Int64 = 1_772_323_200_000
+    public static let day: Int64 = 86_400_000
+    public static let bundleId = "com.example.simulated"
+    public static let appAppleId: Int64 = 1_234_567_890
+    public static let packageName = "com.example.simulated.android"
 
     /// Subscription A: active, 3 monthly transactions, ids 1000000000000001…3.
-    static let subscriptionA = subscription(original: 1_000_000_000_000_001, count: 3, status: 1, product: "com.example.monthly",
+    public static let subscriptionA = subscription(original: 1_000_000_000_000_001, count: 3, status: 1, product: "com.example.monthly",
                                             group: "21000001", start: nowMs - 80 * day)
     /// Subscription B: expired, 25 transactions (ids 2000000000000001…25); #10 and #24 revoked; #7 has orderId MK5TTTVWJH.
-    static let subscriptionB = subscription(original: 2_000_000_000_000_001, count: 25, status: 2, product: "com.example.weekly",
+    public static let subscriptionB = subscription(original: 2_000_000_000_000_001, count: 25, status: 2, product: "com.example.weekly",
                                             group: "21000002", start: nowMs - 200 * day, revoked: [10, 24], orderOf: [7: "MK5TTTVWJH"])
     /// Subscription C: grace period, 2 yearly transactions.
-    static let subscriptionC = subscription(original: 3_000_000_000_000_001, count: 2, status: 4, product: "com.example.yearly",
+    public static let subscriptionC = subscription(original: 3_000_000_000_000_001, count: 2, status: 4, product: "com.example.yearly",
                                             group: "21000001", start: nowMs - 400 * day)
 
-    static func transaction(_ original: Int64, _ index: Int, product: String, group: String, purchase: Int64,
+    public static func transaction(_ original: Int64, _ index: Int, product: String, group: String, purchase: Int64,
                             revoked: Bool, orderId: String?) -> JSONValue {
         var members: [String: JSONValue] = [
             "originalTransactionId": .string(String(original)), "transactionId": .string(String(original + Int64(index))),
@@ -40,7 +40,7 @@ enum TruthFixture {
         return .object(members)
     }
 
-    static func subscription(original: Int64, count: Int, status: Int, product: String, group: String, start: Int64,
+    public static func subscription(original: Int64, count: Int, status: Int, product: String, group: String, start: Int64,
                              revoked: Set<Int> = [], orderOf: [Int: String] = [:]) -> AppleSubscriptionTruth {
         let transactions = (0..<count).map {
             transaction(original, $0, product: product, group: group, purchase: start + Int64($0) * 7 * day,
@@ -56,7 +56,7 @@ enum TruthFixture {
     }
 
     /// 45 notifications 2 days apart within the last 100 days (every 10th failed), plus one 200 days old.
-    static var notifications: [AppleNotificationTruth] {
+    public static var notifications: [AppleNotificationTruth] {
         var list: [AppleNotificationTruth] = []
         let old = notification(index: 99, date: nowMs - 200 * day, type: "SUBSCRIBED", failed: false)
         list.append(old)
@@ -68,7 +68,7 @@ enum TruthFixture {
         return list
     }
 
-    static func notification(index: Int, date: Int64, type: String, failed: Bool) -> AppleNotificationTruth {
+    public static func notification(index: Int, date: Int64, type: String, failed: Bool) -> AppleNotificationTruth {
         let subscription = index % 2 == 0 ? subscriptionA : subscriptionB
         let payload: JSONValue = .object([
             "notificationType": .string(type), "notificationUUID": .string("00000000-0000-0000-0000-\(String(index).leftPad(12))"),
@@ -82,7 +82,7 @@ enum TruthFixture {
                                       renewalInfo: subscription.renewalInfo, sendAttempts: attempts)
     }
 
-    static func googlePurchase(state: String, acknowledged: Bool, product: String = "premium_monthly") -> JSONValue {
+    public static func googlePurchase(state: String, acknowledged: Bool, product: String = "premium_monthly") -> JSONValue {
         .object([
             "kind": .string("androidpublisher#subscriptionPurchaseV2"), "regionCode": .string("US"),
             "startTime": .string("2026-02-01T10:00:00.123Z"), "subscriptionState": .string(state),
@@ -97,7 +97,7 @@ enum TruthFixture {
     }
 
     /// Voided purchases: 3 of subscription tokens, 2 one-time, one 40 days old (outside the default window).
-    static var voided: [JSONValue] {
+    public static var voided: [JSONValue] {
         let items: [(String, Int64)] = [("token-active", 40), ("one-time-1", 20), ("token-expired", 10), ("one-time-2", 5),
                                         ("token-active", 2), ("token-pending", 1)]
         return items.enumerated().map { index, item in
@@ -110,7 +110,7 @@ enum TruthFixture {
     }
 
     /// The whole truth.
-    static func truth(reportFiles: [String] = []) -> StoreTruth {
+    public static func truth(reportFiles: [String] = []) -> StoreTruth {
         StoreTruth(
             apple: AppleTruth(bundleId: bundleId, appAppleId: appAppleId, environment: "Production",
                               subscriptions: [subscriptionA, subscriptionB, subscriptionC], notifications: notifications),
@@ -125,5 +125,6 @@ enum TruthFixture {
 }
 
 extension String {
-    func leftPad(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    /// Left-pads with zeros to `width` characters.
+    public func leftPad(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

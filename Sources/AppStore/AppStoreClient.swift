@@ -1,0 +1,103 @@
+import BillingCore
+import Crypto
+import Foundation
+import HTTP
+import RateLimiting
+import StoreCalls
+
+/// The App Store Server API client: signed requests, rate-limited retries, and only verified payloads out.
+public final class AppStoreClient: Sendable {
+    public let configuration: AppStoreConfiguration
+    let tokens: AppStoreTokenFactory
+    let verifier: AppleJWSVerifier
+    let executor: StoreCallExecutor
+    /// The clock that dates each request's JWT.
+    let now: @Sendable () -> Date
+
+    /// A client; `tokens` signs each request's JWT, `verifier` checks every signed payload before it is returned.
+    public init(configuration: AppStoreConfiguration, tokens: AppStoreTokenFactory, verifier: AppleJWSVerifier,
+                executor: StoreCallExecutor, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.configuration = configuration
+        self.tokens = tokens
+        self.verifier = verifier
+        self.executor = executor
+        self.now = now
+    }
+
+    /// Get All Subscription Statuses: every subscription group's last transactions, verified and decoded.
+    public func subscriptionStatuses(transactionId: String, statuses: [Int] = []) throws(StoreCallError) -> [DecodedLastTransactionsItem] {
+        try call(.getAllSubscriptionStatuses(transactionId: transactionId, statuses: statuses)) { (response: StatusResponse) in
+            var items: [DecodedLastTransactionsItem] = []
+            for group in response.data ?? [] {
+                for item in group.lastTransactions ?? [] {
+                    let transaction = try self.verifyTransaction(item.signedTransactionInfo)
+                    let renewal = try item.signedRenewalInfo.map { try self.verifyRenewal($0) }
+                    items.append(DecodedLastTransactionsItem(item: item, transactionInfo: transaction, renewalInfo: renewal))
+                }
+            }
+            return items
+        }
+    }
+
+    /// Get Transaction Info.
+    public func transactionInfo(transactionId: String) throws(StoreCallError) -> JWSTransactionDecodedPayload {
+        try call(.getTransactionInfo(transactionId: transactionId)) { (response: TransactionInfoResponse) in
+            try self.verifyTransaction(response.signedTransactionInfo)
+        }
+    }
+
+    /// Get Transaction History v2, every page (the same query repeated with each new revision).
+    public func transactionHistory(transactionId: String, query: TransactionHistoryQuery = TransactionHistoryQuery())
+        throws(StoreCallError) -> [JWSTransactionDecodedPayload] {
+        try pages { (revision: String?) throws(StoreCallError) in
+            try self.call(.getTransactionHistory(transactionId: transactionId, query: query, revision: revision)) { (page: HistoryResponse) in
+                (try (page.signedTransactions ?? []).map { try self.verifyTransaction($0) }, page.hasMore == true ? page.revision : nil)
+            }
+        }
+    }
+
+    /// Get Refund History, every page.
+    public func refundHistory(transactionId: String) throws(StoreCallError) -> [JWSTransactionDecodedPayload] {
+        try pages { (revision: String?) throws(StoreCallError) in
+            try self.call(.getRefundHistory(transactionId: transactionId, revision: revision)) { (page: HistoryResponse) in
+                (try (page.signedTransactions ?? []).map { try self.verifyTransaction($0) }, page.hasMore == true ? page.revision : nil)
+            }
+        }
+    }
+
+    /// Get Notification History over a window, every page, oldest first.
+    public func notificationHistory(_ request: NotificationHistoryRequest) throws(StoreCallError) -> [AppleNotificationEntry] {
+        try pages { (token: String?) throws(StoreCallError) in
+            try self.call(.getNotificationHistory(request, paginationToken: token)) { (page: NotificationHistoryResponse) in
+                let entries = try (page.notificationHistory ?? []).map {
+                    try self.verifyNotification($0.signedPayload, sendAttempts: $0.sendAttempts ?? [])
+                }
+                return (entries, page.hasMore == true ? page.paginationToken : nil)
+            }
+        }
+    }
+
+    /// Look Up Order ID: Apple's status (0 valid, 1 invalid) and the order's transactions.
+    public func lookUpOrder(orderId: String) throws(StoreCallError) -> (status: Int, transactions: [JWSTransactionDecodedPayload]) {
+        try call(.lookUpOrderId(orderId: orderId)) { (response: OrderLookupResponse) in
+            (response.status ?? 1, try (response.signedTransactions ?? []).map { try self.verifyTransaction($0) })
+        }
+    }
+
+    /// Request a Test Notification; returns the token to poll with.
+    public func requestTestNotification() throws(StoreCallError) -> String {
+        try call(.requestTestNotification) { (response: SendTestNotificationResponse) in
+            guard let token = response.testNotificationToken else {
+                throw AppStoreClientError.undecodable(endpoint: "requestTestNotification", detail: "no testNotificationToken")
+            }
+            return token
+        }
+    }
+
+    /// Get Test Notification Status.
+    public func testNotificationStatus(token: String) throws(StoreCallError) -> AppleNotificationEntry {
+        try call(.getTestNotificationStatus(token: token)) { (response: CheckTestNotificationResponse) in
+            try self.verifyNotification(response.signedPayload, sendAttempts: response.sendAttempts ?? [])
+        }
+    }
+}

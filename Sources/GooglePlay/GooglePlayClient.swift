@@ -1,0 +1,74 @@
+import BillingCore
+import Foundation
+import HTTP
+import StoreCalls
+
+/// The Google Play Developer API client (subscriptionsv2, acknowledge, voided purchases) and report storage.
+public final class GooglePlayClient: Sendable {
+    public let configuration: GooglePlayConfiguration
+    let tokens: GoogleAccessTokenProvider
+    let executor: StoreCallExecutor
+
+    /// A client using `tokens` for its bearer tokens.
+    public init(configuration: GooglePlayConfiguration, tokens: GoogleAccessTokenProvider, executor: StoreCallExecutor) {
+        self.configuration = configuration
+        self.tokens = tokens
+        self.executor = executor
+    }
+
+    /// subscriptionsv2.get for a purchase token, with the raw JSON (kept as the history rows' payload).
+    public func subscription(token: String) throws(StoreCallError) -> (purchase: SubscriptionPurchaseV2, raw: Data) {
+        let raw = try call(.getSubscriptionV2(packageName: configuration.packageName, token: token), expectsJSON: true)
+        do {
+            return (try JSONDecoder().decode(SubscriptionPurchaseV2.self, from: raw), raw)
+        } catch {
+            throw .store(GooglePlayAPIError(httpStatus: 200, body: Data("{\"error\":{\"message\":\"undecodable SubscriptionPurchaseV2\"}}".utf8)))
+        }
+    }
+
+    /// Acknowledges a subscription purchase (the product id is the line item's productId).
+    public func acknowledge(subscriptionId: String, token: String) throws(StoreCallError) {
+        _ = try call(.acknowledge(packageName: configuration.packageName, subscriptionId: subscriptionId, token: token), expectsJSON: false)
+    }
+
+    /// voidedpurchases.list (subscriptions included), every page.
+    public func voidedPurchases(since start: Date, until end: Date? = nil, pageSize: Int = 1000) throws(StoreCallError) -> [VoidedPurchase] {
+        var all: [VoidedPurchase] = []
+        var pageToken: String?
+        repeat {
+            let endpoint = GooglePlayEndpoint.listVoidedPurchases(
+                packageName: configuration.packageName, startTime: Int64((start.timeIntervalSince1970 * 1000).rounded()),
+                endTime: end.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, maxResults: pageSize, pageToken: pageToken)
+            let page: VoidedPurchasesResponse
+            do { page = try JSONDecoder().decode(VoidedPurchasesResponse.self, from: try call(endpoint, expectsJSON: true)) } catch let error as StoreCallError {
+                throw error
+            } catch {
+                throw .store(GooglePlayAPIError(httpStatus: 200, body: Data()))
+            }
+            all += page.voidedPurchases ?? []
+            let next = page.tokenPagination?.nextPageToken
+            pageToken = (next?.isEmpty ?? true) || next == pageToken ? nil : next
+        } while pageToken != nil
+        return all
+    }
+
+    /// Lists report objects under a prefix (e.g. `earnings/`), every page.
+    public func reportObjects(prefix: String) throws(StoreCallError) -> [StorageObject] {
+        guard let bucket = configuration.reportBucket else { return [] }
+        var objects: [StorageObject] = []
+        var pageToken: String?
+        repeat {
+            let data = try call(.listObjects(bucket: bucket, prefix: prefix, pageToken: pageToken), expectsJSON: true)
+            guard let page = try? JSONDecoder().decode(StorageObjectList.self, from: data) else { break }
+            objects += page.items ?? []
+            pageToken = page.nextPageToken
+        } while pageToken != nil
+        return objects
+    }
+
+    /// Downloads one report object's bytes.
+    public func downloadReport(name: String) throws(StoreCallError) -> Data {
+        guard let bucket = configuration.reportBucket else { return Data() }
+        return try call(.downloadObject(bucket: bucket, name: name), expectsJSON: false)
+    }
+}

@@ -1,0 +1,47 @@
+import BillingCore
+import Foundation
+import GooglePlay
+import SimulatorFixtures
+import StoreCalls
+import Testing
+
+/// The Google Play client against the simulator: OAuth cached, each call decoded, each error classified.
+@Suite struct GooglePlayClientTests {
+    @Test func accessTokenIsFetchedOnceAndReused() throws {
+        let harness = try ClientHarness()
+        let first = try harness.google.subscription(token: "token-active")
+        #expect(first.purchase.subscriptionStateValue == .active)
+        #expect(first.purchase.items.first?.latestSuccessfulOrderId == "GPA.1111-2222-3333-44444")
+        _ = try harness.google.subscription(token: "token-pending")
+        _ = try harness.google.voidedPurchases(since: TruthFixture.now.addingTimeInterval(-29 * 86_400))
+        #expect(harness.tokens.fetchCount == 1)
+        #expect(harness.log.attempts.first?.endpoint == "google.oauth")
+        harness.tokens.invalidate()
+        _ = try harness.google.subscription(token: "token-active")
+        #expect(harness.tokens.fetchCount == 2, "an invalidated token is fetched again")
+    }
+
+    @Test func expiredTokenIsGoneAndUnknownIsNotFound() throws {
+        let harness = try ClientHarness()
+        #expect(storeError(GooglePlayAPIError.self) { _ = try harness.google.subscription(token: "token-expired") }?.classification == .gone)
+        #expect(storeError(GooglePlayAPIError.self) { _ = try harness.google.subscription(token: "no-such-token") }?.classification == .notFound)
+        #expect(harness.log.attempts.filter { $0.endpoint == "google.subscriptionsv2.get" }.map(\.outcome) == ["gone", "not_found"])
+    }
+
+    @Test func acknowledgeChangesTheStoreButNeverForAPendingPurchase() throws {
+        let harness = try ClientHarness()
+        #expect(try harness.google.subscription(token: "token-active").purchase.acknowledgementStateValue == .pending)
+        try harness.google.acknowledge(subscriptionId: "premium_monthly", token: "token-active")
+        #expect(try harness.google.subscription(token: "token-active").purchase.acknowledgementStateValue == .acknowledged)
+        let refused = storeError(GooglePlayAPIError.self) { try harness.google.acknowledge(subscriptionId: "premium_monthly", token: "token-pending") }
+        #expect(refused?.classification == .invalidRequest, "a pending purchase cannot be acknowledged")
+    }
+
+    @Test func voidedPurchasesFollowEveryPage() throws {
+        let harness = try ClientHarness()
+        let all = try harness.google.voidedPurchases(since: TruthFixture.now.addingTimeInterval(-30 * 86_400), pageSize: 2)
+        let tokens = all.compactMap(\.purchaseToken)
+        #expect(all.count == 5, "the 40-day-old void is outside the window: \(tokens)")
+        #expect(harness.log.attempts.filter { $0.endpoint == "google.voidedpurchases.list" }.count == 3)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import RateLimiting
+import StoreSimulator
+import Testing
+
+/// The clients stay under the stores' limits and wait exactly as long as a 429 asks.
+@Suite(.serialized) struct RateLimitedCallTests {
+    @Test func retryAfterIsHonouredToTheMillisecond() throws {
+        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: SimulatorRateLimit(perSecond: 2, capacity: 1)])
+        let harness = try ClientHarness(limits: limits, clock: .system)
+        _ = try harness.apple.subscriptionStatuses(transactionId: "1000000000000001")
+        _ = try harness.apple.subscriptionStatuses(transactionId: "1000000000000001")
+        let requests = harness.log.requests
+        let limited = try #require(requests.firstIndex { $0.status == 429 })
+        let retryAt = try #require(requests[limited].retryAfter.flatMap(Double.init)) / 1000
+        let retriedAt = requests[limited + 1].sentAt.timeIntervalSince1970
+        #expect(requests[limited + 1].status == 200)
+        #expect(retriedAt >= retryAt, "never before the store's Retry-After")
+        #expect(retriedAt - retryAt < 0.15, "and promptly at it: waited \(retriedAt - retryAt) s too long")
+        #expect(harness.log.attempts.map(\.outcome) == ["ok", "rate_limited", "ok"])
+    }
+
+    @Test func twoThousandCallsAtTwentyPerSecondGetNoRejectionsAndUseTheLimit() throws {
+        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: SimulatorRateLimit(perSecond: 20, capacity: 20)])
+        // The client's bucket sits 2% under the store's so that loopback jitter never lands a call early.
+        let bucket = try TokenBucket(name: "apple.getAllSubscriptionStatuses", limit: RateLimiting.RateLimit(capacity: 20, refillPerSecond: 19.6))
+        let harness = try ClientHarness(limits: limits, clientLimiter: { _ in bucket }, clock: .system)
+        let started = Date()
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for _ in stride(from: worker, to: 2_000, by: 8) {
+                do { _ = try harness.apple.subscriptionStatuses(transactionId: "1000000000000001") } catch { failures.add("\(error)") }
+            }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        #expect(harness.log.requests.filter { $0.status == 429 }.isEmpty, "zero 429s")
+        let rate = 2_000 / elapsed
+        #expect(rate >= 0.95 * 20, "reached \(rate) requests/s of a 20/s limit")
+        #expect(rate <= 20 * (1 + 20 / 2_000.0) + 0.5, "and never above the limit plus its burst")
+    }
+}
+
+/// Collects errors from worker threads.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [String] = []
+    func add(_ error: String) { lock.lock(); errors.append(error); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return errors }
+}
