@@ -33,8 +33,15 @@ final class CallLog: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [StoreCallAttempt] = []
     private var sends: [(sentAt: Date, status: Int, retryAfter: String?)] = []
+    private var sentRequests: [HTTPRequest] = []
     func record(_ attempt: StoreCallAttempt) { lock.lock(); storage.append(attempt); lock.unlock() }
-    func sent(_ at: Date, _ response: HTTPResponse) { lock.lock(); sends.append((at, response.status, response.header("Retry-After"))); lock.unlock() }
+    func sent(_ at: Date, _ request: HTTPRequest, _ response: HTTPResponse) {
+        lock.lock()
+        sends.append((at, response.status, response.header("Retry-After")))
+        sentRequests.append(request)
+        lock.unlock()
+    }
+    var httpRequests: [HTTPRequest] { lock.lock(); defer { lock.unlock() }; return sentRequests }
     var attempts: [StoreCallAttempt] { lock.lock(); defer { lock.unlock() }; return storage }
     var requests: [(sentAt: Date, status: Int, retryAfter: String?)] { lock.lock(); defer { lock.unlock() }; return sends }
 }
@@ -47,6 +54,11 @@ struct ClientHarness {
     let google: GooglePlayClient
     let tokens: GoogleAccessTokenProvider
     let log = CallLog()
+    /// What another App Store client of the same app needs (for clients with their own limiter).
+    let appleTokens: AppStoreTokenFactory
+    let verifier: AppleJWSVerifier
+    let send: StoreCallExecutor.Send
+    let clock: SimulatorClock
 
     init(limits: RateLimitConfiguration = RateLimitConfiguration(enabled: false), faults: FaultConfiguration = .none,
          clientLimiter: @escaping @Sendable (StoreEndpoint) -> (any RateLimiter)? = { _ in nil },
@@ -66,15 +78,20 @@ struct ClientHarness {
         let base = "http://127.0.0.1:\(server.port)"
         let http = HTTPClient(configuration: HTTPClientConfiguration(timeouts: HTTPTimeouts(connect: 2, total: 3)))
         let log = self.log
-        let executor = StoreCallExecutor(send: { request throws(HTTPError) in
+        let send: StoreCallExecutor.Send = { request throws(HTTPError) in
             let sentAt = Date()
             let response = try http.send(request)
-            log.sent(sentAt, response)
+            log.sent(sentAt, request, response)
             return response
-        }, limiter: clientLimiter, retryPolicy: retry, observer: { log.record($0) })
+        }
+        self.send = send
+        self.clock = clock
+        let executor = StoreCallExecutor(send: send, limiter: clientLimiter, retryPolicy: retry, observer: { log.record($0) })
         let verifier = try AppleJWSVerifier(configuration: JWSVerifierConfiguration(
             trustedRoots: [Data(simulator.rootCertificatePEM.utf8)], bundleId: bundleId,
             appAppleId: TruthFixture.appAppleId, environment: .production))
+        self.verifier = verifier
+        appleTokens = try AppStoreTokenFactory(keyId: "KEY123", issuerId: "issuer-uuid", bundleId: TruthFixture.bundleId, privateKeyPEM: appleKey)
         apple = AppStoreClient(
             configuration: AppStoreConfiguration(baseURL: base, bundleId: TruthFixture.bundleId, appAppleId: TruthFixture.appAppleId,
                                                  environment: "Production"),
@@ -86,6 +103,16 @@ struct ClientHarness {
         google = GooglePlayClient(configuration: GooglePlayConfiguration(packageName: TruthFixture.packageName, publisherBaseURL: base,
                                                                          reportBucket: "pubsite_prod_rev_test"),
                                   tokens: tokens, executor: executor)
+    }
+
+    /// Another App Store client of the same app, with its own rate limiter (another process, in effect).
+    func appleClient(limiter: any RateLimiter) -> AppStoreClient {
+        let log = self.log
+        let executor = StoreCallExecutor(send: send, limiter: { _ in limiter }, retryPolicy: RetryPolicy(base: 0.01, cap: 0.05, maxAttempts: 8),
+                                         observer: { log.record($0) })
+        let clock = self.clock
+        return AppStoreClient(configuration: apple.configuration, tokens: appleTokens, verifier: verifier, executor: executor,
+                              now: { clock.now() })
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import GooglePlay
 import SimulatorFixtures
 import StoreCalls
+import StoreSimulator
 import Testing
 
 /// The Google Play client against the simulator: OAuth cached, each call decoded, each error classified.
@@ -43,5 +44,20 @@ import Testing
         let tokens = all.compactMap(\.purchaseToken)
         #expect(all.count == 5, "the 40-day-old void is outside the window: \(tokens)")
         #expect(harness.log.attempts.filter { $0.endpoint == "google.voidedpurchases.list" }.count == 3)
+    }
+}
+
+/// The OAuth token is refreshed shortly before it expires, not after.
+@Suite struct GoogleTokenRefreshTests {
+    @Test func tokenIsRefreshedWithinTheMarginBeforeExpiry() throws {
+        let clock = ManualClock(TruthFixture.now)
+        let harness = try ClientHarness(clock: clock.clock)
+        _ = try harness.google.subscription(token: "token-active")
+        clock.advance(by: 3600 - 61)
+        _ = try harness.google.subscription(token: "token-active")
+        #expect(harness.tokens.fetchCount == 1, "still valid for more than the 60 s margin")
+        clock.advance(by: 2)
+        _ = try harness.google.subscription(token: "token-active")
+        #expect(harness.tokens.fetchCount == 2, "refreshed inside the margin")
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Postgres
+import TestSupport
 import RateLimiting
 import StoreSimulator
 import Testing
@@ -47,4 +49,36 @@ final class Failures: @unchecked Sendable {
     private var errors: [String] = []
     func add(_ error: String) { lock.lock(); errors.append(error); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return errors }
+}
+
+/// Three workers, each with its own connection to the shared PostgreSQL bucket, as three processes would be.
+@Suite struct SharedBucketCallTests {
+    static let database: Result<PostgresConfiguration, any Error> = Result {
+        let (configuration, connection) = try TestDatabase.migrated("test_store_clients")
+        connection.close()
+        return configuration
+    }
+
+    @Test func threeWorkersSharingThePostgresBucketStayUnderTheStoreLimit() throws {
+        let configuration = try Self.database.get()
+        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: SimulatorRateLimit(perSecond: 20, capacity: 20)])
+        let harness = try ClientHarness(limits: limits, clock: .system)
+        let key = "apple:\(UUID().uuidString):getAllSubscriptionStatuses"
+        let clients = try (0..<3).map { _ in
+            harness.appleClient(limiter: try PostgresTokenBucket(key: key, limit: RateLimiting.RateLimit(capacity: 20, refillPerSecond: 19.6),
+                                                                 configuration: configuration))
+        }
+        let failures = Failures()
+        let started = Date()
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            for _ in 0..<100 {
+                do { _ = try clients[worker].subscriptionStatuses(transactionId: "1000000000000001") } catch { failures.add("\(error)") }
+            }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        #expect(harness.log.requests.count == 300)
+        #expect(harness.log.requests.filter { $0.status == 429 }.isEmpty, "together they never exceed the store's limit")
+        #expect(elapsed >= (300 - 20) / 20.0 * 0.97, "300 calls at 20/s with a burst of 20 cannot finish sooner")
+    }
 }
