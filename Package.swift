@@ -39,6 +39,7 @@ let package = Package(
         .target(name: "StoreTruth", dependencies: ["Crypto"]),
         .target(name: "StoreSimulator", dependencies: ["HTTP", "HTTPServer", "Crypto", "StoreTruth", "BillingCore"]),
         .executableTarget(name: "store-simulator", dependencies: ["StoreSimulator"], path: "Sources/StoreSimulatorMain"),
+        .target(name: "StoreAccess", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "RateLimiting", "HTTP", "Crypto", "JobKit", "Postgres"]),
         .target(name: "WorldGen", dependencies: ["BillingCore", "Postgres", "StoreTruth", "Crypto", "ProjectionStore", "CArchive"]),
         .executableTarget(name: "world", dependencies: ["WorldGen", "JobKit"], path: "Sources/WorldMain"),
         .target(name: "StoreCalls", dependencies: ["HTTP", "RateLimiting"]),
@@ -47,12 +48,15 @@ let package = Package(
         .target(name: "BillingCore"),
         .target(name: "ProjectionStore", dependencies: ["Postgres", "BillingCore"]),
         .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
+        .target(name: "RepairJobs", dependencies: ["JobKit", "Postgres", "BillingCore", "ProjectionStore", "StoreAccess", "AppStore", "GooglePlay", "StoreCalls"]),
 
         job("migrate"),
+        job("requery-at-risk", ["JobKit", "Postgres", "RepairJobs"]),
         job("nightly"),
 
         .executableTarget(name: "bench-copy-load", dependencies: ["Postgres"], path: "Benchmarks/copy-load"),
         .executableTarget(name: "bench-projection", dependencies: ["BillingCore", "ProjectionStore", "Postgres"], path: "Benchmarks/projection"),
+        .executableTarget(name: "bench-jws", dependencies: ["Crypto", "BillingCore"], path: "Benchmarks/jws"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "Migrations", "JobKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
@@ -67,6 +71,7 @@ let package = Package(
         .testTarget(name: "StoreClientTests", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "StoreSimulator", "StoreTruth", "HTTP",
                                                             "HTTPServer", "Crypto", "RateLimiting", "BillingCore", "SimulatorFixtures", "Postgres", "TestSupport"]),
         .testTarget(name: "WorldGenTests", dependencies: ["WorldGen", "StoreTruth", "BillingCore", "Postgres", "ProjectionStore", "TestSupport"]),
+        .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -122,8 +122,17 @@ struct OutcomeRows {
               expected_charge_at = $8, effective_at = $9, source_event_key = $10, updated_at = now()
             WHERE id = (SELECT id FROM subscription_price_change WHERE subscription_id = $1::uuid AND state IN ('PENDING', 'ACCEPTED')
                         ORDER BY created_at DESC LIMIT 1)
+              AND (provider, mode, state, currency_code, old_amount_micros, new_amount_micros, expected_charge_at, effective_at, source_event_key)
+                  IS DISTINCT FROM ($2::billing_provider, $3::price_change_mode, $4::price_change_state, $5, $6::bigint, $7::bigint,
+                                    $8::timestamptz, $9::timestamptz, $10)
             """, values)
         guard updated == 0 else { return }
+        // An open row that already holds exactly this state needs no write (and keeps its updated_at).
+        let unchanged = try database.query("""
+            SELECT 1 FROM subscription_price_change WHERE subscription_id = $1::uuid AND state IN ('PENDING', 'ACCEPTED')
+              AND state = $2::price_change_state AND currency_code = $3 AND new_amount_micros = $4
+            """, [subscriptionId, change.state.rawValue, change.currencyCode, change.newAmountMicros]).count
+        guard unchanged == 0 else { return }
         try database.execute("""
             INSERT INTO subscription_price_change (subscription_id, provider, mode, state, currency_code, old_amount_micros,
               new_amount_micros, expected_charge_at, effective_at, source_event_key)

@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 
 /// UTC calendar arithmetic and formatting on epoch milliseconds (fast, allocation-light, exact).
 enum WorldClock {
@@ -7,28 +8,15 @@ enum WorldClock {
     static let hour: Int64 = 3_600_000
     static let day: Int64 = 86_400_000
 
-    /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+    /// Days since 1970-01-01 of a civil date (the pipeline's one civil-calendar implementation).
     static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilCalendar.days(fromYear: Int(year), month: Int(month), day: Int(day))
     }
 
     /// The civil date of a day number.
     static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = CivilCalendar.civil(fromDays: days)
+        return (Int64(date.year), Int64(date.month), Int64(date.day))
     }
 
     /// `ms` plus `months` calendar months (day clamped to the month's length), time of day kept.

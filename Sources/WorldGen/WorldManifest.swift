@@ -13,6 +13,8 @@ public struct WorldManifest: Sendable, Hashable, Codable {
     public var counts: [String: Int]
     /// Every injected fault, ordered by subscription then kind.
     public var faults: [InjectedFault]
+    /// Every discrepancy injected into the store report files (nil when no reports were written).
+    public var reportDiscrepancies: [ReportDiscrepancy]?
 
     /// The manifest as pretty JSON with sorted keys.
     public func encoded() throws -> Data {

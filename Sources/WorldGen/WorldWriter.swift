@@ -4,16 +4,26 @@ import StoreTruth
 
 /// Writes a world: the truth folder (`StoreTruthFolder`), the database (COPY) and `manifest.json`.
 public enum WorldWriter {
-    /// Writes an in-memory world into `folder` and loads it into `database` (an empty, migrated schema).
-    public static func write(_ world: GeneratedWorld, to folder: URL, database: PostgresConnection) throws {
-        try writeFiles(world, to: folder)
+    /// Writes an in-memory world into `folder` and loads it into `database` (an empty, migrated schema);
+    /// the rows of `missing_in_database` report discrepancies are then deleted.
+    public static func write(_ world: GeneratedWorld, to folder: URL, database: PostgresConnection,
+                             reportShares: ReportDiscrepancyShares = .standard) throws {
+        let reports = try writeFiles(world, to: folder, reportShares: reportShares)
         try load(world, into: database)
+        if let reports { try StoreReports.applyToDatabase(reports, database: database) }
     }
 
-    /// Writes the truth folder and `manifest.json`.
-    public static func writeFiles(_ world: GeneratedWorld, to folder: URL) throws {
+    /// Writes the truth folder, the store report files under `reports/` (only for a world that kept its
+    /// rows in memory) and `manifest.json` (with the report discrepancies). Returns the reports written.
+    @discardableResult
+    public static func writeFiles(_ world: GeneratedWorld, to folder: URL,
+                                  reportShares: ReportDiscrepancyShares = .standard) throws -> StoreReportSet? {
         try StoreTruthFolder.write(world.truth, to: folder)
-        try world.manifest.encoded().write(to: folder.appendingPathComponent("manifest.json"))
+        var manifest = world.manifest
+        let reports = world.subscriptions.isEmpty ? nil : try StoreReports.write(world, to: folder, shares: reportShares)
+        manifest.reportDiscrepancies = reports?.discrepancies
+        try manifest.encoded().write(to: folder.appendingPathComponent("manifest.json"))
+        return reports
     }
 
     /// Loads catalogue, accounts and every subscription's rows with COPY, in one transaction.

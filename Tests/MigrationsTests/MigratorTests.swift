@@ -23,7 +23,7 @@ import Testing
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
-            "dead_letter", "fx_rate", "audit_log", "schema_migration",
+            "dead_letter", "fx_rate", "audit_log", "schema_migration", "requery_work_item",
         ]
         #expect(tables == expected)
         let enums = Set(try db.query("SELECT typname FROM pg_type WHERE typtype = 'e'").rows.map { try $0.decode(String.self, "typname") })

@@ -1,0 +1,14 @@
+/// Why requery-at-risk could not do something; each case names the record it concerns.
+public enum RequeryError: Error, CustomStringConvertible, Sendable {
+    case selection(String)
+    case notFound(String)
+    case store(String)
+
+    public var description: String {
+        switch self {
+        case .selection(let message): return "selection failed: \(message)"
+        case .notFound(let message): return "not found: \(message)"
+        case .store(let message): return message
+        }
+    }
+}

@@ -1,0 +1,9 @@
+/// What became of one re-queried subscription.
+public enum RequeryItemOutcome: Sendable, Equatable {
+    /// Projected; `drift` lists the kinds of the differences found (empty: the database was right).
+    case projected(drift: [String])
+    /// Google answered 410: the token is more than 60 days past expiry; nothing is projected.
+    case tokenGone
+    /// The store call or the projection failed; nothing unverified was written. The reason names the record.
+    case failed(String)
+}

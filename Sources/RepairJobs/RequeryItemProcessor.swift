@@ -1,0 +1,86 @@
+import AppStore
+import BillingCore
+import Foundation
+import GooglePlay
+import Postgres
+import ProjectionStore
+import StoreCalls
+
+/// Re-queries one subscription at its store and projects the verified answer through the one writer.
+public struct RequeryItemProcessor {
+    let database: PostgresConnection
+    let writer: ProjectionWriter
+    let stores: RequeryStores
+    let asOf: Date
+
+    /// A processor on one worker connection.
+    public init(database: PostgresConnection, jobRunID: Int64?, stores: RequeryStores, asOf: Date) {
+        self.database = database
+        self.writer = ProjectionWriter(database: database, jobRunID: jobRunID)
+        self.stores = stores
+        self.asOf = asOf
+    }
+
+    /// Re-queries subscription `subscriptionId` (uuid).
+    public func process(subscriptionId: String) -> RequeryItemOutcome {
+        do {
+            let identity = try database.query("""
+                SELECT s.provider::text AS provider, a.original_transaction_id,
+                       (SELECT t.purchase_token FROM google_purchase_token t WHERE t.subscription_id = s.id AND t.is_current
+                        ORDER BY t.created_at DESC LIMIT 1) AS purchase_token
+                FROM subscription s LEFT JOIN apple_subscription_identity a ON a.subscription_id = s.id
+                WHERE s.id = $1::uuid
+                """, [subscriptionId])
+            guard let row = identity.first else { return .failed("subscription \(subscriptionId) does not exist") }
+            let provider = try row.decode(String.self, "provider")
+            if provider == "APPLE", let original = try row.decodeIfPresent(String.self, "original_transaction_id") {
+                return try requeryApple(subscriptionId: subscriptionId, originalTransactionId: original)
+            }
+            if provider == "GOOGLE", let token = try row.decodeIfPresent(String.self, "purchase_token") {
+                return try requeryGoogle(subscriptionId: subscriptionId, token: token)
+            }
+            return .failed("subscription \(subscriptionId) (\(provider)) has no store identity to query")
+        } catch {
+            return .failed("subscription \(subscriptionId): \(error)")
+        }
+    }
+
+    private func requeryApple(subscriptionId: String, originalTransactionId: String) throws -> RequeryItemOutcome {
+        guard let apple = stores.apple else { return .failed("subscription \(subscriptionId): Apple is not configured") }
+        let entries: [DecodedLastTransactionsItem]
+        do {
+            entries = try AttemptContext.$subscriptionId.withValue(subscriptionId) {
+                try apple.subscriptionStatuses(transactionId: originalTransactionId)
+            }
+        } catch {
+            return .failed("subscription \(subscriptionId): Get All Subscription Statuses failed: \(error)")
+        }
+        guard let entry = entries.first(where: {
+            ($0.originalTransactionId ?? $0.transactionInfo.originalTransactionId) == originalTransactionId
+        }) else {
+            return .failed("subscription \(subscriptionId): the store's statuses hold no entry for its originalTransactionId")
+        }
+        return try project(.apple(AppleStoreState(statusEntry: entry)))
+    }
+
+    private func requeryGoogle(subscriptionId: String, token: String) throws -> RequeryItemOutcome {
+        guard let google = stores.google else { return .failed("subscription \(subscriptionId): Google Play is not configured") }
+        let answer: (purchase: SubscriptionPurchaseV2, raw: Data)
+        do {
+            answer = try AttemptContext.$subscriptionId.withValue(subscriptionId) { try google.subscription(token: token) }
+        } catch let error as StoreCallError {
+            if case .store(let inner) = error, let api = inner as? GooglePlayAPIError, api.classification == .gone {
+                return .tokenGone
+            }
+            return .failed("subscription \(subscriptionId): subscriptionsv2.get failed: \(error)")
+        } catch {
+            return .failed("subscription \(subscriptionId): subscriptionsv2.get failed: \(error)")
+        }
+        return try project(.google(GoogleStoreState(purchaseToken: token, purchase: answer.purchase, rawPayload: answer.raw)))
+    }
+
+    private func project(_ state: StoreState) throws -> RequeryItemOutcome {
+        let result = try writer.project(state, trigger: ProjectionTrigger(source: .requery, now: asOf))
+        return .projected(drift: result.drift.map(\.kind.rawValue))
+    }
+}

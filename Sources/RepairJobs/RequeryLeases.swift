@@ -1,0 +1,95 @@
+import Foundation
+import Postgres
+
+/// The `requery_work_item` leases that let several processes split one run without querying a subscription twice.
+public struct RequeryLeases {
+    public let database: PostgresConnection
+    public let runKey: String
+
+    /// Leases of run `runKey` on `database`.
+    public init(database: PostgresConnection, runKey: String) {
+        self.database = database
+        self.runKey = runKey
+    }
+
+    /// Materialises the run's selection once: under a transaction-scoped advisory lock on the run key, the first
+    /// process inserts the selection; later processes find items and insert nothing. Returns the rows inserted.
+    @discardableResult
+    public func materialise(_ options: RequeryOptions) throws -> Int {
+        try database.transaction { db in
+            _ = try db.query("SELECT pg_advisory_xact_lock(hashtext('requery-at-risk:' || $1))", [runKey])
+            let existing = try db.query("SELECT 1 FROM requery_work_item WHERE run_key = $1 LIMIT 1", [runKey])
+            guard existing.count == 0 else { return 0 }
+            let selection = try RequerySelection.select(db, options: options)
+            guard !selection.isEmpty else { return 0 }
+            return try db.execute("""
+                INSERT INTO requery_work_item (run_key, subscription_id, category, priority, is_test)
+                SELECT $1, s.id::uuid, s.category, s.priority, s.is_test
+                FROM unnest($2::text[], $3::text[], $4::int[], $5::bool[]) AS s (id, category, priority, is_test)
+                ON CONFLICT (run_key, subscription_id) DO NOTHING
+                """, [runKey, Self.array(selection.map(\.subscriptionId)), Self.array(selection.map(\.category.rawValue)),
+                      Self.array(selection.map { String($0.category.priority) }), Self.array(selection.map { $0.isTest ? "t" : "f" })])
+        }
+    }
+
+    /// The run's items by category and test flag (for the summary).
+    public func selectedCounts() throws -> [(category: String, isTest: Bool, count: Int)] {
+        try database.query("""
+            SELECT category, is_test, count(*)::int AS n FROM requery_work_item WHERE run_key = $1
+            GROUP BY category, is_test ORDER BY 1, 2
+            """, [runKey]).rows.map { (try $0.decode(String.self, "category"), try $0.decode(Bool.self, "is_test"), try $0.decode(Int.self, "n")) }
+    }
+
+    /// Claims up to `limit` pending items (or items whose claim is older than `leaseSeconds`), highest priority first.
+    public func claim(worker: String, limit: Int, leaseSeconds: Int) throws -> [RequeryWorkItem] {
+        try database.query("""
+            UPDATE requery_work_item SET state = 'claimed', claimed_by = $2, claimed_at = clock_timestamp(), attempts = attempts + 1
+            WHERE id IN (
+                SELECT id FROM requery_work_item
+                WHERE run_key = $1
+                  AND (state = 'pending' OR (state = 'claimed' AND claimed_at < clock_timestamp() - make_interval(secs => $4::int)))
+                ORDER BY priority, id
+                LIMIT $3
+                FOR UPDATE SKIP LOCKED)
+            RETURNING id, subscription_id::text AS subscription_id, category, is_test
+            """, [runKey, worker, limit, leaseSeconds]).rows.map { row in
+            let name = try row.decode(String.self, "category")
+            guard let category = RequeryCategory(rawValue: name) else {
+                throw RequeryError.selection("work item \(try row.decode(Int64.self, "id")) has unknown category '\(name)'")
+            }
+            return RequeryWorkItem(id: try row.decode(Int64.self, "id"), subscriptionId: try row.decode(String.self, "subscription_id"),
+                                   category: category, isTest: try row.decode(Bool.self, "is_test"))
+        }
+    }
+
+    /// Marks an item done (after its projection committed) with its outcome.
+    public func complete(_ item: RequeryWorkItem, outcome: String) throws {
+        _ = try database.execute("""
+            UPDATE requery_work_item SET state = 'done', outcome = $2, finished_at = clock_timestamp(), last_error = NULL
+            WHERE id = $1
+            """, [item.id, outcome])
+    }
+
+    /// Marks an item failed for this run, with the reason; the next run selects the subscription again.
+    public func fail(_ item: RequeryWorkItem, reason: String) throws {
+        _ = try database.execute("""
+            UPDATE requery_work_item SET state = 'failed', finished_at = clock_timestamp(), last_error = $2 WHERE id = $1
+            """, [item.id, String(reason.prefix(1000))])
+    }
+
+    /// Returns claimed items of `worker` to the pool (a graceful stop before they were started).
+    public func release(_ items: [RequeryWorkItem]) throws {
+        for item in items {
+            _ = try database.execute("""
+                UPDATE requery_work_item SET state = 'pending', claimed_by = NULL, claimed_at = NULL
+                WHERE id = $1 AND state = 'claimed'
+                """, [item.id])
+        }
+    }
+
+    /// A PostgreSQL array literal of text elements (each quoted and escaped), sent as one parameter.
+    static func array(_ values: [String]) -> String {
+        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}"
+    }
+}

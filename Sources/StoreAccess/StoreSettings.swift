@@ -1,0 +1,86 @@
+import Foundation
+import JobKit
+
+/// Store API settings read from the environment. Secrets (the App Store Connect key, the Google service
+/// account) are read from the files the variables name, never from arguments.
+///
+/// | variable | meaning |
+/// |---|---|
+/// | `APPLE_BUNDLE_ID`, `APPLE_APP_APPLE_ID` | the app |
+/// | `APPLE_ENVIRONMENT` | `Production` (default) or `Sandbox` |
+/// | `APPLE_API_BASE_URL` | default Apple's production or sandbox host; the simulator's URL in demo/tests |
+/// | `APPLE_KEY_ID`, `APPLE_ISSUER_ID`, `APPLE_PRIVATE_KEY_FILE` | App Store Connect API key (.p8 file) |
+/// | `APPLE_ROOT_CERT_FILES` | comma-separated root certificate files that signed payloads must chain to |
+/// | `GOOGLE_PACKAGE_NAME`, `GOOGLE_SERVICE_ACCOUNT_FILE` | the app and its service-account key file |
+/// | `GOOGLE_API_BASE_URL`, `GOOGLE_TOKEN_URL`, `GOOGLE_REPORT_BUCKET` | overrides (simulator, report bucket) |
+/// | `STORE_RATE_LIMITS` | per-endpoint overrides, e.g. `apple.getAllSubscriptionStatuses=20` |
+/// | `STORE_RATE_LIMIT_SHARING` | `postgres` (default: one budget across processes and hosts) or `memory` |
+public struct StoreSettings: Sendable {
+    /// Apple's part; nil when `APPLE_BUNDLE_ID` is not set (the job then skips Apple).
+    public struct Apple: Sendable {
+        public var bundleId: String
+        public var appAppleId: Int64?
+        public var environment: String
+        public var baseURL: String
+        public var keyId: String
+        public var issuerId: String
+        public var privateKeyPEM: String
+        public var rootCertificateFiles: [String]
+    }
+
+    /// Google's part; nil when `GOOGLE_PACKAGE_NAME` is not set.
+    public struct Google: Sendable {
+        public var packageName: String
+        public var serviceAccountJSON: Data
+        public var baseURL: String
+        public var tokenURL: String?
+        public var reportBucket: String?
+    }
+
+    public var apple: Apple?
+    public var google: Google?
+    public var rateLimitOverrides: String
+    public var sharedRateLimits: Bool
+
+    /// Reads the settings; a missing variable or unreadable secret file is a configuration error naming it.
+    public static func read(_ environment: JobEnvironment) throws -> StoreSettings {
+        var apple: Apple?
+        if let bundleId = environment.optional("APPLE_BUNDLE_ID") {
+            let appleEnvironment = environment.optional("APPLE_ENVIRONMENT") ?? "Production"
+            guard ["Production", "Sandbox"].contains(appleEnvironment) else {
+                throw JobError.configuration("APPLE_ENVIRONMENT is Production or Sandbox, not '\(appleEnvironment)'")
+            }
+            let appAppleId = try environment.optional("APPLE_APP_APPLE_ID").map { text -> Int64 in
+                guard let value = Int64(text) else { throw JobError.configuration("APPLE_APP_APPLE_ID must be a number, not '\(text)'") }
+                return value
+            }
+            let key = try environment.secretFromFile("APPLE_PRIVATE_KEY_FILE", purpose: "App Store Connect API key (.p8)")
+            let roots = try environment.require("APPLE_ROOT_CERT_FILES", purpose: "Apple root certificate files, comma-separated")
+            apple = Apple(
+                bundleId: bundleId, appAppleId: appAppleId, environment: appleEnvironment,
+                baseURL: environment.optional("APPLE_API_BASE_URL")
+                    ?? (appleEnvironment == "Sandbox" ? "https://api.storekit-sandbox.apple.com" : "https://api.storekit.apple.com"),
+                keyId: try environment.require("APPLE_KEY_ID", purpose: "App Store Connect key id"),
+                issuerId: try environment.require("APPLE_ISSUER_ID", purpose: "App Store Connect issuer id"),
+                privateKeyPEM: String(decoding: key, as: UTF8.self),
+                rootCertificateFiles: roots.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        var google: Google?
+        if let packageName = environment.optional("GOOGLE_PACKAGE_NAME") {
+            google = Google(
+                packageName: packageName,
+                serviceAccountJSON: try environment.secretFromFile("GOOGLE_SERVICE_ACCOUNT_FILE", purpose: "Google service-account key"),
+                baseURL: environment.optional("GOOGLE_API_BASE_URL") ?? "https://androidpublisher.googleapis.com",
+                tokenURL: environment.optional("GOOGLE_TOKEN_URL"), reportBucket: environment.optional("GOOGLE_REPORT_BUCKET"))
+        }
+        guard apple != nil || google != nil else {
+            throw JobError.configuration("missing environment variable APPLE_BUNDLE_ID or GOOGLE_PACKAGE_NAME: no store is configured")
+        }
+        let sharing = environment.optional("STORE_RATE_LIMIT_SHARING") ?? "postgres"
+        guard ["postgres", "memory"].contains(sharing) else {
+            throw JobError.configuration("STORE_RATE_LIMIT_SHARING is postgres or memory, not '\(sharing)'")
+        }
+        return StoreSettings(apple: apple, google: google, rateLimitOverrides: environment.optional("STORE_RATE_LIMITS") ?? "",
+                             sharedRateLimits: sharing == "postgres")
+    }
+}

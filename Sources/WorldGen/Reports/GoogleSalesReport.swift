@@ -1,0 +1,41 @@
+/// Google Play estimated sales reports: per Pacific month, a zip holding one CSV, one `Charged` row per
+/// order and a second `Refund` row for a refunded order (amounts as charged; the refund row's sign is UNCONFIRMED).
+struct GoogleSalesReport {
+    let products: ReportProducts
+
+    static let columns = ["Order Number", "Order Charged Date", "Order Charged Timestamp", "Financial Status", "Device Model",
+                          "Product Title", "Product ID", "Product Type", "SKU ID", "Currency of Sale", "Item Price",
+                          "Taxes Collected", "Charged Amount", "City of Buyer", "State of Buyer", "Postal Code of Buyer",
+                          "Country of Buyer", "Base Plan ID", "Offer ID", "Group ID", "First USD 1M Eligible", "Promotion ID",
+                          "Coupon Value", "Discount Rate", "Featured Product ID"]
+
+    /// CSV texts keyed by `YYYYMM`.
+    func csvs(_ entries: [ReportEntry]) -> [String: String] {
+        var months: [String: [String]] = [:]
+        for entry in entries where !entry.isApple && !entry.isFree {
+            months[ReportCalendar.pacificMonth(entry.atMs), default: []].append(row(entry))
+        }
+        return months.mapValues { ([ReportCSV.line(Self.columns)] + $0).joined() }
+    }
+
+    /// Zip archives keyed by path under `reports/` (`google/sales/salesreport_YYYYMM.zip`).
+    func files(_ entries: [ReportEntry]) throws -> [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
+        for (month, csv) in csvs(entries) {
+            result["google/sales/salesreport_\(month).zip"] =
+                try ZipArchive.make([("salesreport_\(month).csv", Array(csv.utf8))], mtime: ReportCSV.monthMtime(month))
+        }
+        return result
+    }
+
+    func row(_ entry: ReportEntry) -> String {
+        let plan = products.catalogue.plans[entry.plan]
+        let (tax, _) = ReportProducts.googleSplit(entry.amountMicros, country: entry.country)
+        return ReportCSV.line([entry.orderId ?? "", ReportCalendar.isoDate(ReportCalendar.pacificDay(entry.atMs)),
+                               String(WorldClock.floorDiv(entry.atMs, 1_000)), entry.kind == .refund ? "Refund" : "Charged", "",
+                               plan.name, products.catalogue.packageName, "subscription", plan.googleProductId, entry.currency,
+                               ReportDecimal.format(entry.amountMicros - tax), ReportDecimal.format(tax),
+                               ReportDecimal.format(entry.amountMicros), "", "", "", entry.country, plan.googleBasePlanId, "", "",
+                               "Yes", "", "", "", ""])
+    }
+}

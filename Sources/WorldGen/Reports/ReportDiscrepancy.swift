@@ -1,0 +1,29 @@
+/// One injected difference between the store report files and the database, for recall/precision tests.
+public struct ReportDiscrepancy: Sendable, Hashable, Codable {
+    public var kind: ReportDiscrepancyKind
+    /// APPLE or GOOGLE.
+    public var provider: String
+    public var subscriptionId: String
+    /// The billing_transaction key concerned; for `refund_missing_in_database` the key the refund row would
+    /// have (the charge's key + `:REFUNDED`, the projection's convention).
+    public var transactionKey: String
+    /// Google order ID (the join key of Google reports); nil for Apple.
+    public var orderId: String?
+    /// Store product: Apple product ID or Google product ID.
+    public var productId: String
+    /// ISO 3166 alpha-2 country of sale.
+    public var country: String
+    public var currency: String
+    /// The amount the database holds (nil: absent from the database).
+    public var databaseMicros: Int64?
+    /// The amount the report carries (nil: absent from the report); a refund's is negative.
+    public var reportMicros: Int64?
+    /// When the database books it (RFC 3339 UTC).
+    public var databaseAt: String
+    /// When the report books it (RFC 3339 UTC); nil when absent from the report.
+    public var reportAt: String?
+    /// Apple fiscal `YYYY-MM` or Google `YYYYMM` of `databaseAt`.
+    public var databasePeriod: String
+    /// Apple fiscal `YYYY-MM` or Google `YYYYMM` of `reportAt`.
+    public var reportPeriod: String?
+}

@@ -1,0 +1,18 @@
+/// The kinds of difference injected between the store report files and the database.
+public enum ReportDiscrepancyKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// In the report; its billing_transaction row is deleted by `StoreReports.applyToDatabase`.
+    case missingInDatabase = "missing_in_database"
+    /// In the database; left out of every report file.
+    case missingInReport = "missing_in_report"
+    /// In both; the report's customer price is `reportMicros` instead of `databaseMicros`.
+    case amountMismatch = "amount_mismatch"
+    /// The report carries the charge twice.
+    case duplicate
+    /// The report carries a refund (at `reportAt`) the database never recorded: injected here, or the store side
+    /// of a `refund_not_reflected` / `voided_purchase_not_applied` projection fault. Keyed by the refund row's key.
+    case refundMissingInDatabase = "refund_missing_in_database"
+    /// The charge is reported across a period edge (at `reportAt`, in `reportPeriod` instead of `databasePeriod`).
+    case periodBoundary = "period_boundary"
+    /// A test purchase (is_test in the database) that no store report carries.
+    case testPurchaseExcluded = "test_purchase_excluded"
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Postgres
+
+/// Renders a world's store report files (Apple financial and subscriber reports, Google earnings and
+/// estimated sales zips) from its ledger, with injected discrepancies, and applies the database side.
+///
+/// "Missing in database" is realised by deleting the chosen billing_transaction rows after loading
+/// (`applyToDatabase`); every other kind lives in the files only.
+public enum StoreReports {
+    /// The report files and discrepancies of `world` (deterministic in the world's seed and `shares`).
+    public static func render(_ world: GeneratedWorld, shares: ReportDiscrepancyShares = .standard) throws -> StoreReportSet {
+        let injector = ReportInjector(catalogue: world.catalogue, seed: world.options.seed, asOfMs: WorldClock.ms(world.options.asOf),
+                                      shares: shares)
+        let (entries, discrepancies) = injector.apply(ReportLedger.entries(world))
+        let products = ReportProducts(catalogue: world.catalogue)
+        let developerId = googleDeveloperId(seed: world.options.seed)
+        var files: [String: [UInt8]] = [:]
+        for (path, text) in AppleFinancialReport(products: products).files(entries) { files[path] = Array(text.utf8) }
+        for (path, text) in AppleSubscriberReport(products: products, seed: world.options.seed).files(entries) {
+            files[path] = Array(text.utf8)
+        }
+        files.merge(try GoogleEarningsReport(products: products, developerId: developerId).files(entries)) { _, new in new }
+        files.merge(try GoogleSalesReport(products: products).files(entries)) { _, new in new }
+        return StoreReportSet(files: files, discrepancies: discrepancies, googleDeveloperId: developerId)
+    }
+
+    /// Renders and writes the reports under `folder/reports/`; returns the set (its discrepancies go into the manifest).
+    @discardableResult
+    public static func write(_ world: GeneratedWorld, to folder: URL, shares: ReportDiscrepancyShares = .standard) throws -> StoreReportSet {
+        let reports = try render(world, shares: shares)
+        try reports.write(to: folder.appendingPathComponent("reports"))
+        return reports
+    }
+
+    /// Deletes the billing_transaction rows of every `missing_in_database` discrepancy; returns the rows deleted.
+    @discardableResult
+    public static func applyToDatabase(_ reports: StoreReportSet, database: PostgresConnection) throws -> Int {
+        var deleted = 0
+        for key in reports.keysMissingFromDatabase {
+            deleted += try database.execute("DELETE FROM billing_transaction WHERE transaction_key = $1", [key])
+        }
+        return deleted
+    }
+
+    /// A stable 19-digit Google developer account ID for `seed`.
+    static func googleDeveloperId(seed: UInt64) -> String {
+        String(SplitMix64.mix(seed ^ 0x4445_5649_44) % 9_000_000_000_000_000_000 + 1_000_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,113 @@
+import AppStore
+import Crypto
+import Foundation
+import GooglePlay
+import HTTP
+import HTTPServer
+import JobKit
+import Postgres
+import RateLimiting
+import RepairJobs
+import StoreCalls
+import StoreSimulator
+import StoreTruth
+import TestSupport
+import WorldGen
+
+/// Keys generated once per test run with the `openssl` command line.
+enum RequeryKeys {
+    static let apple: Result<String, any Error> = Result { try openssl(["sh", "-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt"]) }
+    static let google: Result<String, any Error> = Result { try openssl(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]) }
+
+    static func openssl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A generated world in its own database, the store simulator serving its truth on loopback, and a client factory.
+struct RequeryHarness {
+    let world: GeneratedWorld
+    let configuration: PostgresConfiguration
+    let database: PostgresConnection
+    let server: LoopbackHTTPServer
+    let stores: RequeryStores.Factory
+    let databaseName: String
+
+    init(name: String, options: WorldOptions) throws {
+        world = try World.generate(options)
+        databaseName = name
+        (configuration, database) = try TestDatabase.migrated(name)
+        try WorldWriter.load(world, into: database)
+        let appleKey = try RequeryKeys.apple.get()
+        let googleKey = try RequeryKeys.google.get()
+        let appleSigner = try ES256Signer(privateKeyPEM: appleKey)
+        let googleSigner = try RS256Signer(privateKeyPEM: googleKey)
+        let email = "pipeline@project.iam.gserviceaccount.com"
+        let simulator = try StoreSimulator(truth: world.truth, configuration: SimulatorConfiguration(
+            appleKey: AppStoreConnectKey(keyId: "KEY123", issuerId: "issuer-uuid", publicKeyPEM: try appleSigner.publicKeyPEM()),
+            googleAccount: GoogleServiceAccountIdentity(clientEmail: email, publicKeyPEM: try googleSigner.publicKeyPEM()),
+            rateLimits: RateLimitConfiguration(enabled: false), seed: 3, clock: ManualClock(options.asOf).clock))
+        server = try LoopbackHTTPServer(handler: simulator)
+        try server.start()
+        let base = "http://127.0.0.1:\(server.port)"
+        let root = Data(simulator.rootCertificatePEM.utf8)
+        let truth = world.truth
+        let asOf = options.asOf
+        stores = { _, _, observer in
+            let http = HTTPClient(configuration: HTTPClientConfiguration(timeouts: HTTPTimeouts(connect: 2, total: 5)))
+            let executor = StoreCallExecutor(send: { request throws(HTTPError) in try http.send(request) },
+                                             retryPolicy: RetryPolicy(base: 0.01, cap: 0.05, maxAttempts: 4), observer: observer)
+            let verifier = try AppleJWSVerifier(configuration: JWSVerifierConfiguration(
+                trustedRoots: [root], bundleId: truth.apple.bundleId, appAppleId: truth.apple.appAppleId, environment: .production))
+            let apple = AppStoreClient(
+                configuration: AppStoreConfiguration(baseURL: base, bundleId: truth.apple.bundleId, appAppleId: truth.apple.appAppleId,
+                                                     environment: "Production"),
+                tokens: try AppStoreTokenFactory(keyId: "KEY123", issuerId: "issuer-uuid", bundleId: truth.apple.bundleId, privateKeyPEM: appleKey),
+                verifier: verifier, executor: executor, now: { asOf })
+            let tokens = try GoogleAccessTokenProvider(
+                key: GoogleServiceAccountKey(privateKey: googleKey, clientEmail: email, tokenURI: base + "/token"),
+                executor: executor, now: { asOf })
+            let google = GooglePlayClient(configuration: GooglePlayConfiguration(packageName: truth.google.packageName, publisherBaseURL: base,
+                                                                                 reportBucket: nil),
+                                          tokens: tokens, executor: executor)
+            return RequeryStores(apple: apple, google: google)
+        }
+    }
+
+    /// The environment a job process of this harness sees.
+    var environment: JobEnvironment {
+        var variables = ProcessInfo.processInfo.environment
+        variables["PGDATABASE"] = databaseName
+        return JobEnvironment(variables)
+    }
+
+    /// Runs the job like a process would; returns the exit code and the summary line.
+    func runJob(_ arguments: [String], stop: RequeryStop = RequeryStop()) -> (JobExitCode, String) {
+        Self.runJob(arguments, stores: stores, environment: environment, stop: stop)
+    }
+
+    /// Runs the job with these clients and environment (callable from other threads).
+    static func runJob(_ arguments: [String], stores: @escaping RequeryStores.Factory, environment: JobEnvironment,
+                       stop: RequeryStop = RequeryStop()) -> (JobExitCode, String) {
+        let output = OutputBox()
+        let code = JobRunner.run(RequeryAtRisk.definition(stores: stores, stop: stop),
+                                 arguments: ["--log-format", "json"] + arguments, environment: environment, output: { output.append($0) })
+        return (code, output.text)
+    }
+}
+
+/// Collects the job's stdout lines.
+final class OutputBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var text: String { lock.lock(); defer { lock.unlock() }; return lines.joined(separator: "\n") }
+}
