@@ -39,12 +39,7 @@ test: db-up
 	@$(PGENV); swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
 demo: db-up build
-	@$(PGENV); bin=$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path); \
-	mkdir -p .local/logs; \
-	echo "== migrate"; $$bin/migrate --log-format text 2>>.local/logs/demo.log; \
-	echo "== nightly --dry-run"; $$bin/nightly --dry-run --log-format text 2>>.local/logs/demo.log; \
-	echo; echo "demo: database $$PGDATABASE on the unix socket in $$PGHOST; job logs in .local/logs/demo.log"; \
-	echo "demo: the nightly chain's jobs are not built yet; each step above was reported as skipped"
+	@Tests/Harness/demo.sh
 
 bench: db-up
 	@$(PGENV); Benchmarks/run.sh $(WHICH)

@@ -48,10 +48,12 @@ let package = Package(
         .target(name: "BillingCore"),
         .target(name: "ProjectionStore", dependencies: ["Postgres", "BillingCore"]),
         .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
-        .target(name: "RepairJobs", dependencies: ["JobKit", "Postgres", "BillingCore", "ProjectionStore", "StoreAccess", "AppStore", "GooglePlay", "StoreCalls"]),
+        .target(name: "RepairJobs", dependencies: ["JobKit", "Postgres", "BillingCore", "ProjectionStore", "StoreAccess", "AppStore", "GooglePlay", "StoreCalls", "Crypto"]),
 
         job("migrate"),
         job("requery-at-risk", ["JobKit", "Postgres", "RepairJobs"]),
+        job("replay-events", ["JobKit", "Postgres", "RepairJobs"]),
+        job("recover-notifications", ["JobKit", "Postgres", "RepairJobs"]),
         job("nightly"),
 
         .executableTarget(name: "bench-copy-load", dependencies: ["Postgres"], path: "Benchmarks/copy-load"),

@@ -17,20 +17,20 @@ struct OutcomeRows {
     }
 
     /// Writes every column of the projected snapshot; `last_verified_at` is the trigger's instant.
-    func updateSubscription(id: String, _ snapshot: SubscriptionSnapshot, now: Date) throws {
+    func updateSubscription(id: String, _ snapshot: SubscriptionSnapshot, isSandbox: Bool, now: Date) throws {
         let parameters: [any PostgresEncodable] = [
             id, snapshot.billingAccountId, snapshot.planId, snapshot.productId, snapshot.status.rawValue,
             snapshot.acknowledgementStatus.rawValue, snapshot.isTestPurchase, snapshot.autoRenew,
             snapshot.currentPrice?.currencyCode, snapshot.currentPrice?.micros, snapshot.currentPeriodStartAt,
             snapshot.currentPeriodEndAt, snapshot.trialEndsAt, snapshot.cancelAt, snapshot.canceledAt,
-            snapshot.lastVerifiedAt ?? now, snapshot.lastStoreStateAt, now,
+            snapshot.lastVerifiedAt ?? now, snapshot.lastStoreStateAt, now, isSandbox,
         ]
         try database.execute("""
             UPDATE subscription SET billing_account_id = $2::uuid, plan_id = $3::uuid, product_id = $4,
               status = $5::subscription_status, acknowledgement_status = $6::acknowledgement_status,
               is_test_purchase = $7, auto_renew = $8, current_currency_code = $9, current_recurring_price_micros = $10,
               current_period_start_at = $11, current_period_end_at = $12, trial_ends_at = $13, cancel_at = $14,
-              canceled_at = $15, last_verified_at = $16, last_store_state_at = $17,
+              canceled_at = $15, last_verified_at = $16, last_store_state_at = $17, is_sandbox = $19,
               updated_at = CASE WHEN status IS DISTINCT FROM $5::subscription_status OR auto_renew IS DISTINCT FROM $8
                                   OR current_period_end_at IS DISTINCT FROM $12 THEN $18 ELSE updated_at END
             WHERE id = $1::uuid

@@ -20,13 +20,19 @@ public struct ProjectionWriter {
 
     /// Applies `project(current)` to the subscription `key` names. `project` runs inside the transaction
     /// with the locked current state; it must be pure (it may run again after a lost creation race).
+    /// `afterWrite`, when given, runs last inside the same transaction (e.g. to mark the triggering event processed).
     public func apply(_ key: SubscriptionKey, trigger: ProjectionTrigger,
+                      afterWrite: ((PostgresConnection) throws -> Void)? = nil,
                       project: (SubscriptionSnapshot?) throws -> ProjectionOutcome) throws -> WriteResult {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try database.transaction { db in try applyOnce(db, key, trigger, project) }
+                return try database.transaction { db in
+                    let result = try applyOnce(db, key, trigger, project)
+                    try afterWrite?(db)
+                    return result
+                }
             } catch let error as PostgresError where error.isUniqueViolation && attempt < 3 {
                 continue
             } catch is CreationRace where attempt < 3 {
@@ -50,7 +56,7 @@ public struct ProjectionWriter {
             try reader.entitlement(accountId: $0, planId: outcome.entitlement.planId)?.isActive
         }
         let existingKeys = try reader.existingTransactionKeys(outcome.transactionKeys)
-        try rows.updateSubscription(id: subscriptionId, outcome.subscription, now: trigger.now)
+        try rows.updateSubscription(id: subscriptionId, outcome.subscription, isSandbox: outcome.flags.environment == .sandbox, now: trigger.now)
         do {
             try rows.writeIdentity(subscriptionId: subscriptionId, outcome)
         } catch ProjectionStoreError.identityOwnedByAnotherSubscription where before == nil {
@@ -93,9 +99,11 @@ public enum ProjectionStoreError: Error, CustomStringConvertible, Sendable {
 extension ProjectionWriter {
     /// Projects a verified store state through `Projection.project` and writes the outcome: the one path every
     /// job (webhook replay, re-query, notification recovery, voided-purchase sweep) uses.
+    /// `afterWrite` runs last inside the writer's transaction.
     public func project(_ storeState: StoreState, trigger: ProjectionTrigger,
-                        settings: ProjectionSettings = .standard) throws -> WriteResult {
-        try apply(SubscriptionKey(storeState), trigger: trigger) { current in
+                        settings: ProjectionSettings = .standard,
+                        afterWrite: ((PostgresConnection) throws -> Void)? = nil) throws -> WriteResult {
+        try apply(SubscriptionKey(storeState), trigger: trigger, afterWrite: afterWrite) { current in
             let references = try ReferenceResolver(database: database).references(for: storeState)
             return try Projection.project(current: current, storeState: storeState, trigger: trigger,
                                           settings: settings, resolved: references)

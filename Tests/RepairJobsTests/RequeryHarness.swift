@@ -39,6 +39,8 @@ struct RequeryHarness {
     let database: PostgresConnection
     let server: LoopbackHTTPServer
     let stores: RequeryStores.Factory
+    /// A verifier trusting the simulator's root (for jobs that verify stored signed payloads).
+    let verifier: AppleVerification.Factory
     let databaseName: String
 
     init(name: String, options: WorldOptions) throws {
@@ -61,6 +63,10 @@ struct RequeryHarness {
         let root = Data(simulator.rootCertificatePEM.utf8)
         let truth = world.truth
         let asOf = options.asOf
+        verifier = { _ in
+            try AppleJWSVerifier(configuration: JWSVerifierConfiguration(
+                trustedRoots: [root], bundleId: truth.apple.bundleId, appAppleId: truth.apple.appAppleId, environment: .production))
+        }
         stores = { _, _, observer in
             let http = HTTPClient(configuration: HTTPClientConfiguration(timeouts: HTTPTimeouts(connect: 2, total: 5)))
             let executor = StoreCallExecutor(send: { request throws(HTTPError) in try http.send(request) },
@@ -92,6 +98,24 @@ struct RequeryHarness {
     /// Runs the job like a process would; returns the exit code and the summary line.
     func runJob(_ arguments: [String], stop: RequeryStop = RequeryStop()) -> (JobExitCode, String) {
         Self.runJob(arguments, stores: stores, environment: environment, stop: stop)
+    }
+
+    /// Runs any job definition like a process would; returns the exit code and the summary line.
+    /// A run that finds the previous run's advisory lock not yet released (the server frees it asynchronously after
+    /// the connection closes) is retried.
+    func run(_ definition: JobDefinition, _ arguments: [String]) -> (JobExitCode, String) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let output = OutputBox()
+            let code = JobRunner.run(definition, arguments: ["--log-format", "json"] + arguments, environment: environment,
+                                     output: { output.append($0) })
+            if code == .locked && attempt < 40 {
+                Thread.sleep(forTimeInterval: 0.05)
+                continue
+            }
+            return (code, output.text)
+        }
     }
 
     /// Runs the job with these clients and environment (callable from other threads).

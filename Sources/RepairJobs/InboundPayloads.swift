@@ -1,0 +1,66 @@
+import BillingCore
+import Crypto
+import Foundation
+
+/// Reads the stored payload of an inbound event into verified store types; never returns unverified data.
+///
+/// Apple: the API server stores the verified, decoded form `{"notification", "transactionInfo", "renewalInfo"}`
+/// (trusted only when the row says `verified`); a payload carrying a `signedPayload` string is verified here
+/// with the App Store verifier. Google: the DeveloperNotification, bare or inside a Pub/Sub push envelope.
+enum InboundPayloads {
+    /// The stored Apple shapes.
+    struct StoredApple: Decodable {
+        var notification: ResponseBodyV2DecodedPayload?
+        var transactionInfo: JWSTransactionDecodedPayload?
+        var signedPayload: String?
+    }
+
+    /// A verified Apple notification and the transaction it names (absent for e.g. a TEST notification).
+    struct Apple {
+        let notification: ResponseBodyV2DecodedPayload
+        let transaction: JWSTransactionDecodedPayload?
+    }
+
+    /// The verified Apple notification of `event`.
+    static func apple(_ event: InboundEvent, verifier: AppleJWSVerifier?) throws -> Apple {
+        let stored: StoredApple
+        do {
+            stored = try JSONDecoder().decode(StoredApple.self, from: Data(event.payload.utf8))
+        } catch {
+            throw ReplayError("event \(event.id): the Apple payload does not decode: \(error)")
+        }
+        if let signed = stored.signedPayload {
+            guard let verifier else { throw ReplayError("event \(event.id): Apple is not configured; its signedPayload cannot be verified") }
+            let notification = try verified(verifier.verify(signed, as: ResponseBodyV2DecodedPayload.self), event, "signedPayload")
+            let transaction = try notification.data?.signedTransactionInfo.map {
+                try verified(verifier.verify($0, as: JWSTransactionDecodedPayload.self), event, "signedTransactionInfo")
+            }
+            return Apple(notification: notification, transaction: transaction)
+        }
+        guard let notification = stored.notification else {
+            throw ReplayError("event \(event.id): the Apple payload has neither a signedPayload nor a decoded notification")
+        }
+        guard event.verified else {
+            throw ReplayError("event \(event.id): the decoded Apple payload is not marked verified; it is never projected")
+        }
+        return Apple(notification: notification, transaction: stored.transactionInfo)
+    }
+
+    /// The Google DeveloperNotification of `event`.
+    static func google(_ event: InboundEvent) throws -> DeveloperNotification {
+        let data = Data(event.payload.utf8)
+        do {
+            if let envelope = try? JSONDecoder().decode(PubSubPushEnvelope.self, from: data) {
+                return try envelope.message.decodedNotification()
+            }
+            return try JSONDecoder().decode(DeveloperNotification.self, from: data)
+        } catch {
+            throw ReplayError("event \(event.id): the Google payload does not decode: \(error)")
+        }
+    }
+
+    private static func verified<Value>(_ result: JWSVerificationResult<Value>, _ event: InboundEvent, _ what: String) throws -> Value {
+        if case .verified(let jws) = result { return jws.value }
+        throw ReplayError("event \(event.id): \(what) failed verification (\(result)); nothing is projected")
+    }
+}

@@ -1,0 +1,92 @@
+import AppStore
+import Foundation
+import JobKit
+import Postgres
+import ProjectionStore
+import StoreAccess
+
+/// The `recover-notifications` job: reads Apple's Get Notification History over a window, stores the notifications
+/// missing from `inbound_webhook_event` and projects them (re-querying the store, like replay-events).
+public enum RecoverNotifications {
+    /// The overlap with the previous successful run's window.
+    public static let overlap: TimeInterval = 3_600
+
+    /// The job's own options.
+    public static let options: [JobOption] = [
+        .value("since", placeholder: "instant", help: "window start (default: the last successful run's as-of minus 1 h, or 24 h back)"),
+        .value("until", placeholder: "instant", help: "window end (default: --as-of)"),
+    ]
+
+    /// The job definition; tests pass clients and a verifier pointed at the simulator.
+    public static func definition(stores: @escaping RequeryStores.Factory = RequeryStores.fromEnvironment,
+                                  verifier: @escaping AppleVerification.Factory = AppleVerification.fromEnvironment) -> JobDefinition {
+        JobDefinition(name: "recover-notifications", summary: "recover Apple notifications the server never stored, from Get Notification History",
+                      options: options) { context in
+            let until = try context.arguments.values["until"].map { try JobArguments.parseInstant($0, option: "until") } ?? context.asOf
+            let since = try context.arguments.values["since"].map { try JobArguments.parseInstant($0, option: "since") }
+                ?? defaultSince(context.database, asOf: context.asOf)
+            guard since < until else { throw JobError.usage("--since must be before --until") }
+            context.note("window", "\(PostgresTimestamp.iso8601(since))/\(PostgresTimestamp.iso8601(until))")
+            let recorder = StoreQueryRecorder(database: context.database, jobRunID: context.runID)
+            let clients = try stores(context.environment, context.database.configuration, AttemptContext.observer)
+            guard let apple = clients.apple else { throw JobError.failed("Apple is not configured") }
+            let entries: [AppleNotificationEntry]
+            do {
+                entries = try AttemptContext.$recorder.withValue(recorder) {
+                    try apple.notificationHistory(NotificationHistoryRequest(start: since, end: until))
+                }
+            } catch {
+                if !context.dryRun { try recorder.flush() }
+                throw JobError.failed("Get Notification History \(PostgresTimestamp.iso8601(since))…\(PostgresTimestamp.iso8601(until)) failed: \(error)")
+            }
+            if !context.dryRun { try recorder.flush() }
+            context.setCount("history", entries.count)
+            let processor = ReplayEventProcessor(
+                database: context.database, writer: ProjectionWriter(database: context.database, jobRunID: context.runID),
+                stores: clients, verifier: try verifier(context.environment), asOf: context.asOf, recovered: true)
+            for entry in entries {
+                guard let row = RecoveredNotification(entry) else { context.count("unusable"); continue }
+                if try stored(context.database, uuid: row.uuid) { context.count("already_stored"); continue }
+                context.count("missing")
+                if context.dryRun { continue }
+                let event = try insert(context.database, row, at: context.asOf)
+                let outcome = AttemptContext.$recorder.withValue(recorder) { processor.process(event) }
+                try recorder.flush()
+                switch outcome {
+                case .projected:
+                    context.count("projected")
+                case .skipped:
+                    context.count("skipped")
+                    try ReplayEvents.markProcessed(context.database, eventId: event.id, at: context.asOf)
+                case .gone(let reason), .failed(let reason):
+                    context.count("failed")
+                    _ = try ReplayEvents.markFailed(context.database, event: event, reason: reason, maxAttempts: ReplayEvents.defaultMaxAttempts)
+                    context.logger.warning("recovered notification not projected; left for replay-events", ["event": event.id, "reason": reason])
+                }
+            }
+        }
+    }
+
+    /// The last successful run's as-of minus the overlap, or 24 hours before `asOf` on the first run.
+    static func defaultSince(_ database: PostgresConnection, asOf: Date) throws -> Date {
+        let last = try database.query("""
+            SELECT max(as_of) AS t FROM job_run WHERE job_name = 'recover-notifications' AND status = 'succeeded' AND NOT dry_run
+            """).first?.decodeIfPresent(Date.self, "t")
+        return min(last.map { $0.addingTimeInterval(-overlap) } ?? asOf.addingTimeInterval(-86_400), asOf.addingTimeInterval(-overlap))
+    }
+
+    static func stored(_ database: PostgresConnection, uuid: String) throws -> Bool {
+        try database.query("SELECT 1 AS one FROM inbound_webhook_event WHERE provider = 'APPLE' AND provider_event_id = $1", [uuid]).first != nil
+    }
+
+    static func insert(_ database: PostgresConnection, _ row: RecoveredNotification, at instant: Date) throws -> InboundEvent {
+        guard let inserted = try database.query("""
+            INSERT INTO inbound_webhook_event AS e (provider, provider_event_id, environment, verified, payload, received_at, processing_attempts)
+            VALUES ('APPLE', $1, $2, true, $3::jsonb, $4, 0)
+            RETURNING \(InboundEvent.columns)
+            """, [row.uuid, row.environment, row.payload, instant]).first else {
+            throw ReplayError("notification \(row.uuid): the insert returned no row")
+        }
+        return try InboundEvent(row: inserted)
+    }
+}

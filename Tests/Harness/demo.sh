@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# make demo: the nightly pipeline on the embedded default. A generated world (store truth + the database
+# as the webhook path left it, with injected faults) in the private PostgreSQL, the store simulator on
+# loopback serving that truth, the repair jobs against it, and a summary of what they found and fixed.
+# Re-running it rebuilds the same world (same seed) and gives the same result.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+bin=$(swift build ${SWIFT_BUILD_FLAGS:-} --show-bin-path)
+local_dir="$root/.local"
+logs="$local_dir/logs"
+keys="$local_dir/keys"
+world="$local_dir/world"
+mkdir -p "$logs" "$keys"
+log="$logs/demo.log"
+: >"$log"
+
+SUBSCRIPTIONS=${SUBSCRIPTIONS:-20000}
+MONTHS=${MONTHS:-18}
+SEED=${SEED:-42}
+FAULTS=${FAULTS:-all=0.02}
+AS_OF=${AS_OF:-$(date -u +%F)}
+# The simulated stores allow DEMO_RATE calls/s on the busy endpoints (Apple's real limit is 50/s); the
+# clients aim 5% under it, through buckets shared in PostgreSQL.
+DEMO_RATE=${DEMO_RATE:-200}
+
+eval "$(Tests/Harness/pg-cluster.sh env)"
+export PGDATABASE=iap_demo
+
+# Demo keys, made once: an App Store Connect key (P-256, PKCS#8) and a Google service-account key (RSA).
+if [ ! -f "$keys/apple.p8" ]; then
+  openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$keys/apple.p8"
+  openssl pkey -in "$keys/apple.p8" -pubout -out "$keys/apple-public.pem"
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$keys/google.pem" 2>/dev/null
+  openssl pkey -in "$keys/google.pem" -pubout -out "$keys/google-public.pem"
+  pem_escaped=$(awk 'BEGIN { ORS = "\\n" } { print }' "$keys/google.pem")
+  printf '{"type":"service_account","project_id":"demo","private_key_id":"demo-key","private_key":"%s","client_email":"pipeline@demo.iam.gserviceaccount.com","token_uri":"http://127.0.0.1/token"}\n' \
+    "$pem_escaped" >"$keys/google-service-account.json"
+  chmod 600 "$keys"/*
+fi
+
+echo "== database $PGDATABASE: recreated and migrated"
+psql -q -d postgres -c "DROP DATABASE IF EXISTS $PGDATABASE WITH (FORCE)" -c "CREATE DATABASE $PGDATABASE" 2>>"$log"
+"$bin/migrate" --log-format json 2>>"$log" >/dev/null
+
+echo "== world: $SUBSCRIPTIONS subscriptions over $MONTHS months as of $AS_OF, seed $SEED, faults $FAULTS"
+rm -rf "$world"
+"$bin/world" --seed "$SEED" --subscriptions "$SUBSCRIPTIONS" --months "$MONTHS" --as-of "$AS_OF" --out "$world" \
+  --faults "$FAULTS" --log-format json 2>>"$log" | tail -n 1
+
+echo "== store simulator on loopback"
+"$bin/store-simulator" --truth "$world" --port 0 --root-cert-out "$local_dir/simulator-root.pem" \
+  --apple-key-public "$keys/apple-public.pem" --apple-key-id DEMOKEY --apple-issuer-id demo-issuer \
+  --google-service-account-public "$keys/google-public.pem" --google-client-email pipeline@demo.iam.gserviceaccount.com \
+  --limits on --limits-config "apple.getAllSubscriptionStatuses=$DEMO_RATE,google.subscriptionsv2.get=$DEMO_RATE" \
+  >"$local_dir/simulator.json" 2>>"$logs/simulator.log" &
+simulator=$!
+trap 'kill $simulator 2>/dev/null || true' EXIT
+# Loading a large truth takes a while; wait as long as the simulator is alive.
+for _ in $(seq 1200); do
+  [ -s "$local_dir/simulator.json" ] && break
+  kill -0 "$simulator" 2>/dev/null || break
+  sleep 0.1
+done
+port=$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$local_dir/simulator.json")
+[ -n "$port" ] || { echo "the store simulator did not start; see $logs/simulator.log" >&2; exit 1; }
+echo "   listening on 127.0.0.1:$port"
+
+export APPLE_BUNDLE_ID=$(sed -n 's/.*"bundleId":"\([^"]*\)".*/\1/p' "$world/apple.json")
+export APPLE_APP_APPLE_ID=$(sed -n 's/.*"appAppleId":\([0-9]*\).*/\1/p' "$world/apple.json")
+export APPLE_ENVIRONMENT=Production APPLE_API_BASE_URL="http://127.0.0.1:$port"
+export APPLE_KEY_ID=DEMOKEY APPLE_ISSUER_ID=demo-issuer APPLE_PRIVATE_KEY_FILE="$keys/apple.p8"
+export APPLE_ROOT_CERT_FILES="$local_dir/simulator-root.pem"
+export GOOGLE_PACKAGE_NAME=$(sed -n 's/.*"packageName":"\([^"]*\)".*/\1/p' "$world/google.json")
+export GOOGLE_SERVICE_ACCOUNT_FILE="$keys/google-service-account.json"
+export GOOGLE_API_BASE_URL="http://127.0.0.1:$port" GOOGLE_TOKEN_URL="http://127.0.0.1:$port/token"
+client_rate=$((DEMO_RATE * 95 / 100))
+export STORE_RATE_LIMITS="apple.getAllSubscriptionStatuses=$client_rate,google.subscriptionsv2.get=$client_rate"
+
+echo "== nightly chain"
+status=0
+"$bin/nightly" --as-of "${AS_OF}T06:00:00Z" --log-format json 2>>"$log" | tail -n 1 || status=$?
+
+echo
+echo "== what the chain found and repaired (drift_event by kind)"
+psql -q -P footer=off -c "SELECT kind, count(*) AS repaired FROM drift_event GROUP BY kind ORDER BY kind"
+echo "== store calls made (store_query by endpoint and outcome)"
+psql -q -P footer=off -c "SELECT endpoint, outcome, count(*) AS calls FROM store_query GROUP BY endpoint, outcome ORDER BY endpoint, outcome"
+echo "== job runs"
+psql -q -P footer=off -c "SELECT job_name, status, counts FROM job_run ORDER BY id"
+faults=$(grep -c '"kind"' "$world/manifest.json" || true)
+echo "demo: $faults injected faults are listed in $world/manifest.json"
+echo "demo: database $PGDATABASE on the unix socket in $PGHOST; job logs in $log, simulator log in $logs/simulator.log"
+exit "$status"
