@@ -54,6 +54,8 @@ let package = Package(
         job("requery-at-risk", ["JobKit", "Postgres", "RepairJobs"]),
         job("replay-events", ["JobKit", "Postgres", "RepairJobs"]),
         job("recover-notifications", ["JobKit", "Postgres", "RepairJobs"]),
+        job("ack-rescue", ["JobKit", "Postgres", "RepairJobs"]),
+        job("sweep-voided", ["JobKit", "Postgres", "RepairJobs"]),
         job("nightly"),
 
         .executableTarget(name: "bench-copy-load", dependencies: ["Postgres"], path: "Benchmarks/copy-load"),

@@ -8,29 +8,12 @@ import JobKit
 import Postgres
 import RateLimiting
 import RepairJobs
+import SimulatorFixtures
 import StoreCalls
 import StoreSimulator
 import StoreTruth
 import TestSupport
 import WorldGen
-
-/// Keys generated once per test run with the `openssl` command line.
-enum RequeryKeys {
-    static let apple: Result<String, any Error> = Result { try openssl(["sh", "-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt"]) }
-    static let google: Result<String, any Error> = Result { try openssl(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]) }
-
-    static func openssl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-}
 
 /// A generated world in its own database, the store simulator serving its truth on loopback, and a client factory.
 struct RequeryHarness {
@@ -48,8 +31,8 @@ struct RequeryHarness {
         databaseName = name
         (configuration, database) = try TestDatabase.migrated(name)
         try WorldWriter.load(world, into: database)
-        let appleKey = try RequeryKeys.apple.get()
-        let googleKey = try RequeryKeys.google.get()
+        let appleKey = try TestKeys.apple.get()
+        let googleKey = try TestKeys.google.get()
         let appleSigner = try ES256Signer(privateKeyPEM: appleKey)
         let googleSigner = try RS256Signer(privateKeyPEM: googleKey)
         let email = "pipeline@project.iam.gserviceaccount.com"

@@ -10,24 +10,6 @@ import StoreCalls
 import StoreSimulator
 import StoreTruth
 
-/// Keys generated once per test run with the `openssl` command line, as a developer would make them.
-enum TestKeys {
-    static let apple: Result<String, any Error> = Result { try openssl(["sh", "-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt"]) }
-    static let google: Result<String, any Error> = Result { try openssl(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]) }
-
-    static func openssl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-}
-
 /// Records every attempt the executor reports, and every request sent with the answer's Retry-After.
 final class CallLog: @unchecked Sendable {
     private let lock = NSLock()

@@ -9,7 +9,7 @@ public struct ReportDiscrepancyShares: Sendable, Hashable {
     /// Charges left out of the reports.
     public var missingInReport: Double
     /// Charges reported at the database amount plus 1% (at least 0.01).
-    public var amountMismatch: Double
+    public var mismatchedCharge: Double
     /// Charges reported twice.
     public var duplicate: Double
     /// Charges the reports refund 3 days later (refund absent from the database).
@@ -20,12 +20,12 @@ public struct ReportDiscrepancyShares: Sendable, Hashable {
     public var boundaryWindowHours: Int64
 
     /// Creates shares; the defaults are 0.5% per kind and 20% of near-edge charges.
-    public init(missingInDatabase: Double = 0.005, missingInReport: Double = 0.005, amountMismatch: Double = 0.005,
+    public init(missingInDatabase: Double = 0.005, missingInReport: Double = 0.005, mismatchedCharge: Double = 0.005,
                 duplicate: Double = 0.005, refundMissingInDatabase: Double = 0.005, periodBoundary: Double = 0.2,
                 boundaryWindowHours: Int64 = 36) {
         self.missingInDatabase = missingInDatabase
         self.missingInReport = missingInReport
-        self.amountMismatch = amountMismatch
+        self.mismatchedCharge = mismatchedCharge
         self.duplicate = duplicate
         self.refundMissingInDatabase = refundMissingInDatabase
         self.periodBoundary = periodBoundary
@@ -35,12 +35,12 @@ public struct ReportDiscrepancyShares: Sendable, Hashable {
     /// The default shares.
     public static let standard = ReportDiscrepancyShares()
     /// No injected discrepancies (test purchases are still excluded).
-    public static let none = ReportDiscrepancyShares(missingInDatabase: 0, missingInReport: 0, amountMismatch: 0, duplicate: 0,
+    public static let none = ReportDiscrepancyShares(missingInDatabase: 0, missingInReport: 0, mismatchedCharge: 0, duplicate: 0,
                                                      refundMissingInDatabase: 0, periodBoundary: 0)
 
     /// Every kind at `share` (near-edge charges too).
     public static func all(_ share: Double) -> ReportDiscrepancyShares {
-        ReportDiscrepancyShares(missingInDatabase: share, missingInReport: share, amountMismatch: share, duplicate: share,
+        ReportDiscrepancyShares(missingInDatabase: share, missingInReport: share, mismatchedCharge: share, duplicate: share,
                                 refundMissingInDatabase: share, periodBoundary: share)
     }
 
@@ -49,7 +49,7 @@ public struct ReportDiscrepancyShares: Sendable, Hashable {
         switch kind {
         case .missingInDatabase: return missingInDatabase
         case .missingInReport: return missingInReport
-        case .amountMismatch: return amountMismatch
+        case .amountMismatch: return mismatchedCharge
         case .duplicate: return duplicate
         case .refundMissingInDatabase: return refundMissingInDatabase
         case .periodBoundary: return periodBoundary

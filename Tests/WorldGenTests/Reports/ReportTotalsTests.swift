@@ -5,7 +5,7 @@ import Testing
 
 /// The files carry exactly the ledger with the manifest's discrepancies applied: nothing more, nothing less.
 @Suite struct ReportTotalsTests {
-    static let shares = ReportDiscrepancyShares(missingInDatabase: 0.03, missingInReport: 0.03, amountMismatch: 0.03, duplicate: 0.03,
+    static let shares = ReportDiscrepancyShares(missingInDatabase: 0.03, missingInReport: 0.03, mismatchedCharge: 0.03, duplicate: 0.03,
                                                 refundMissingInDatabase: 0.03, periodBoundary: 0.5)
     static let fixture: Result<(GeneratedWorld, StoreReportSet), Error> = Result {
         let world = try World.generate(WorldOptions(seed: 23, subscriptions: 600, months: 3, testShare: 0.04,

@@ -1,0 +1,11 @@
+/// What became of one voided purchase the sweep listed.
+enum SweepVoidedOutcome: Sendable, Equatable {
+    /// Projected with trigger `.voidedPurchaseSweep`; `inserted` history rows were new (0 when already applied).
+    case projected(inserted: Int)
+    /// The purchase token belongs to no subscription (a one-time product, another app); nothing is written.
+    case unknownToken
+    /// Dry run: the token belongs to a subscription and would be projected.
+    case wouldProject
+    /// The re-query or the projection failed; the reason names the token (masked).
+    case failed(String)
+}

@@ -1,0 +1,54 @@
+import BillingCore
+import Foundation
+import GooglePlay
+import JobKit
+import Postgres
+import ProjectionStore
+import StoreCalls
+
+/// Applies one voided purchase: finds its subscription by purchase token, re-queries the token when Google still
+/// answers for it (410: projected without a purchase), and projects the void (refund or chargeback rows, entitlement
+/// revoked) with trigger `.voidedPurchaseSweep`. Transaction keys are unique, so applying a void twice inserts nothing.
+struct SweepVoidedProcessor {
+    let database: PostgresConnection
+    let writer: ProjectionWriter
+    let google: GooglePlayClient
+    let asOf: Date
+    let dryRun: Bool
+
+    /// Processes `voided`; never throws: every failure comes back as `.failed` with a reason naming the token.
+    func process(_ voided: VoidedPurchase) -> SweepVoidedOutcome {
+        guard let token = voided.purchaseToken, !token.isEmpty else { return .unknownToken }
+        do {
+            guard let subscriptionId = try database.query(
+                "SELECT subscription_id::text AS id FROM google_purchase_token WHERE purchase_token = $1", [token]
+            ).first?.decode(String.self, "id") else { return .unknownToken }
+            if dryRun { return .wouldProject }
+            let purchase: SubscriptionPurchaseV2?
+            do {
+                purchase = try AttemptContext.$subscriptionId.withValue(subscriptionId) { try google.subscription(token: token).purchase }
+            } catch let error as StoreCallError where ReplayEventProcessor.isGone(error) {
+                purchase = nil
+            } catch {
+                return .failed("voided order \(voided.orderId ?? "nil"): subscriptionsv2.get for token \(Mask.identifier(token)) failed: \(error)")
+            }
+            let state = GoogleStoreState(purchaseToken: token, purchase: purchase, voidedPurchase: voided, rawPayload: Self.payload(voided))
+            let result = try writer.project(.google(state), trigger: ProjectionTrigger(source: .voidedPurchaseSweep, now: asOf))
+            return .projected(inserted: result.insertedTransactions)
+        } catch {
+            return .failed("voided order \(voided.orderId ?? "nil") (token \(Mask.identifier(token))): \(error)")
+        }
+    }
+
+    /// The voided purchase as JSON (copied into the history rows).
+    static func payload(_ voided: VoidedPurchase) -> Data {
+        var object: [String: Any] = ["kind": voided.kind ?? "androidpublisher#voidedPurchase"]
+        if let value = voided.orderId { object["orderId"] = value; object["voidedOrderId"] = value }
+        if let value = voided.purchaseTimeMillis { object["purchaseTimeMillis"] = String(value) }
+        if let value = voided.voidedTimeMillis { object["voidedTimeMillis"] = String(value) }
+        if let value = voided.voidedSource { object["voidedSource"] = value }
+        if let value = voided.voidedReason { object["voidedReason"] = value }
+        if let value = voided.voidedQuantity { object["voidedQuantity"] = value }
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    }
+}
