@@ -37,6 +37,9 @@ enum AppleNotificationAPI {
         let matching = context.state.appleNotifications.enumerated().filter { _, notification in
             let payload = notification.payload
             guard let date = payload.integer("signedDate"), date >= startDate, date < endDate else { return false }
+            // Each environment has its own history: sandbox notifications are not in production's, and vice versa.
+            if let environment = payload["data"]?.text("environment") ?? notification.transactionInfo?.text("environment"),
+               environment != context.app.environment { return false }
             if let type, payload.text("notificationType") != type { return false }
             if let subtype, payload.text("subtype") != subtype { return false }
             if let originalTransactionId,

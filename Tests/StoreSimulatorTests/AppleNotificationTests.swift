@@ -26,6 +26,15 @@ struct AppleNotificationTests {
         return (payloads, pages)
     }
 
+    @Test("Each environment has its own history: production notifications are not served by a sandbox app")
+    func environmentsDoNotMix() throws {
+        let body: JSONValue = .object(["startDate": .integer(TruthFixture.nowMs - 29 * TruthFixture.day), "endDate": .integer(TruthFixture.nowMs)])
+        let production = Self.allPages(try SimulatorHarness(), body).payloads
+        #expect(!production.isEmpty)
+        let sandbox = Self.allPages(try SimulatorHarness(environment: "Sandbox"), body).payloads
+        #expect(sandbox.isEmpty, "the fixture's notifications are all Production")
+    }
+
     @Test("45 notifications in the window come back in 3 pages, oldest first, each verifiable")
     func pagination() throws {
         let harness = try SimulatorHarness()
