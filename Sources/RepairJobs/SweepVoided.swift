@@ -14,6 +14,8 @@ public enum SweepVoided {
     public static let overlap: TimeInterval = 3_600
     /// How far back voidedpurchases.list answers.
     public static let maximumWindow: TimeInterval = 30 * 86_400
+    /// How far inside the 30-day limit the earliest start stays.
+    public static let windowMargin: TimeInterval = 600
 
     /// The job's own options.
     public static let options: [JobOption] = [
@@ -24,7 +26,8 @@ public enum SweepVoided {
     public static func definition(stores: @escaping RequeryStores.Factory = RequeryStores.fromEnvironment) -> JobDefinition {
         JobDefinition(name: "sweep-voided", summary: "apply Google's voided purchases (refunds, chargebacks) to their subscriptions",
                       options: options) { context in
-            let earliest = context.asOf.addingTimeInterval(-maximumWindow)
+            // Google refuses a startTime more than 30 days before *its* now; keep a margin for clock skew and latency.
+            let earliest = context.asOf.addingTimeInterval(-maximumWindow + windowMargin)
             let requested = try context.arguments.values["since"].map { try JobArguments.parseInstant($0, option: "since") }
             let since = max(try requested ?? defaultSince(context.database, asOf: context.asOf), earliest)
             guard since < context.asOf else { throw JobError.usage("--since must be before --as-of") }

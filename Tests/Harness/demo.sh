@@ -79,7 +79,7 @@ export STORE_RATE_LIMITS="apple.getAllSubscriptionStatuses=$client_rate,google.s
 
 echo "== nightly chain"
 status=0
-"$bin/nightly" --as-of "${AS_OF}T06:00:00Z" --log-format json 2>>"$log" | tail -n 1 || status=$?
+"$bin/nightly" --log-format json 2>>"$log" | tail -n 1 || status=$?
 
 echo
 echo "== what the chain found and repaired (drift_event by kind)"
