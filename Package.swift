@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "StoreSimulator", dependencies: ["HTTP", "HTTPServer", "Crypto", "StoreTruth", "BillingCore"]),
         .executableTarget(name: "store-simulator", dependencies: ["StoreSimulator"], path: "Sources/StoreSimulatorMain"),
         .target(name: "StoreAccess", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "RateLimiting", "HTTP", "Crypto", "JobKit", "Postgres"]),
-        .target(name: "WorldGen", dependencies: ["BillingCore", "Postgres", "StoreTruth", "Crypto", "ProjectionStore", "CArchive"]),
+        .target(name: "WorldGen", dependencies: ["BillingCore", "Postgres", "StoreTruth", "Crypto", "ProjectionStore", "CArchive", "JobKit"]),
         .executableTarget(name: "world", dependencies: ["WorldGen", "JobKit"], path: "Sources/WorldMain"),
         .target(name: "StoreCalls", dependencies: ["HTTP", "RateLimiting"]),
         .target(name: "AppStore", dependencies: ["HTTP", "Crypto", "BillingCore", "RateLimiting", "StoreCalls"]),

@@ -56,7 +56,14 @@ public enum JSONLine {
 
     /// A JSON string literal with the required escapes.
     public static func quote(_ text: String) -> String {
-        var out = "\""
+        var out = ""
+        appendQuoted(text, to: &out)
+        return out
+    }
+
+    /// Appends `text` as a JSON string literal to `out` (no intermediate string: the world generator's hot path).
+    public static func appendQuoted(_ text: String, to out: inout String) {
+        out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -73,7 +80,7 @@ public enum JSONLine {
                 }
             }
         }
-        return out + "\""
+        out += "\""
     }
 }
 

@@ -76,10 +76,7 @@ public final class PostgresTokenBucket: RateLimiter, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         do {
-            if !rowEnsured {
-                try connection.execute(PostgresTokenBucketSQL.ensure, [key, limit.capacity, limit.refillPerSecond, limit.dailyBudget])
-                rowEnsured = true
-            }
+            try ensureRow()
             let result = try connection.query(PostgresTokenBucketSQL.acquire, [key, TokenMath.grantSlackSeconds])
             guard let row = result.first else {
                 rowEnsured = false // the row was deleted: recreate it on the next attempt
@@ -104,14 +101,18 @@ public final class PostgresTokenBucket: RateLimiter, @unchecked Sendable {
         }
     }
 
+    /// Creates the bucket's row on first use (the caller holds the lock).
+    private func ensureRow() throws {
+        guard !rowEnsured else { return }
+        try connection.execute(PostgresTokenBucketSQL.ensure, [key, limit.capacity, limit.refillPerSecond, limit.dailyBudget])
+        rowEnsured = true
+    }
+
     private func run(_ sql: String, _ parameters: [any PostgresEncodable]) throws(RateLimitError) {
         lock.lock()
         defer { lock.unlock() }
         do {
-            if !rowEnsured {
-                try connection.execute(PostgresTokenBucketSQL.ensure, [key, limit.capacity, limit.refillPerSecond, limit.dailyBudget])
-                rowEnsured = true
-            }
+            try ensureRow()
             try connection.execute(sql, parameters)
         } catch {
             throw Self.wrap(error)

@@ -69,9 +69,7 @@ public enum RecoverNotifications {
 
     /// The last successful run's as-of minus the overlap, or 24 hours before `asOf` on the first run.
     static func defaultSince(_ database: PostgresConnection, asOf: Date) throws -> Date {
-        let last = try database.query("""
-            SELECT max(as_of) AS t FROM job_run WHERE job_name = 'recover-notifications' AND status = 'succeeded' AND NOT dry_run
-            """).first?.decodeIfPresent(Date.self, "t")
+        let last = try JobRunHistory.lastSuccessfulAsOf("recover-notifications", in: database)
         return min(last.map { $0.addingTimeInterval(-overlap) } ?? asOf.addingTimeInterval(-86_400), asOf.addingTimeInterval(-overlap))
     }
 

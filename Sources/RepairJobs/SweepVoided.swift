@@ -66,9 +66,7 @@ public enum SweepVoided {
 
     /// The last successful non-dry run's as-of minus the overlap, or 30 days before `asOf` on the first run.
     static func defaultSince(_ database: PostgresConnection, asOf: Date) throws -> Date {
-        let last = try database.query("""
-            SELECT max(as_of) AS t FROM job_run WHERE job_name = 'sweep-voided' AND status = 'succeeded' AND NOT dry_run
-            """).first?.decodeIfPresent(Date.self, "t")
+        let last = try JobRunHistory.lastSuccessfulAsOf("sweep-voided", in: database)
         return min(last.map { $0.addingTimeInterval(-overlap) } ?? asOf.addingTimeInterval(-maximumWindow), asOf.addingTimeInterval(-overlap))
     }
 }

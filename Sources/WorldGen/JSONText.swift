@@ -1,4 +1,5 @@
 import Crypto
+import JobKit
 
 /// Compact JSON text with sorted keys, for payload columns (jsonb) and provenance payloads.
 enum JSONText {
@@ -37,23 +38,6 @@ enum JSONText {
     }
 
     static func writeString(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        JSONLine.appendQuoted(text, to: &out)
     }
 }
