@@ -75,20 +75,30 @@ struct OutcomeRows {
     }
 
     /// Inserts history rows whose transactionKey is new; returns how many were inserted.
+    ///
+    /// A row that exists already keeps its amounts, currency, reason and key. Only its evidence may be attached later:
+    /// when a re-query wrote the row first (no inbound event, payload `{}`, and `effective_at` the time of the query,
+    /// because a re-query only sees that the event has happened by then) and the notification that announced the same
+    /// event is projected afterwards (replayed or recovered), the row gains that event's id, payload and signed time.
+    /// The final rows then do not depend on which job saw the event first.
     func insertTransactions(subscriptionId: String, _ records: [BillingTransactionRecord], trigger: ProjectionTrigger) throws -> Int {
         var inserted = 0
         for record in records {
             let payload = record.rawPayload.isEmpty ? "{}" : String(decoding: record.rawPayload, as: UTF8.self)
-            inserted += try database.execute("""
+            inserted += try database.query("""
                 INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
                   order_id, amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload)
                 VALUES ($1::uuid, $2::billing_provider, $3::billing_event_type, $4, $5, $6, $7, $8, $9, $10, $11, $12,
                         (SELECT id FROM inbound_webhook_event WHERE id::text = $13), $14::jsonb)
-                ON CONFLICT (transaction_key) DO NOTHING
+                ON CONFLICT (transaction_key) DO UPDATE
+                  SET inbound_event_id = EXCLUDED.inbound_event_id, raw_payload = EXCLUDED.raw_payload,
+                      effective_at = EXCLUDED.effective_at
+                  WHERE billing_transaction.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL
+                RETURNING (xmax = 0) AS inserted
                 """, [subscriptionId, record.provider.rawValue, record.eventType.rawValue, record.transactionKey, record.effectiveAt,
                       record.expiresAt, record.orderId, record.amount?.micros, record.amount?.currencyCode, record.storefront,
                       record.isTest, record.churnReason?.rawValue, record.inboundEventId ?? trigger.source.inboundEventId,
-                      PostgresJSON(text: payload)])
+                      PostgresJSON(text: payload)]).rows.filter { try $0.decode(Bool.self, "inserted") }.count
         }
         return inserted
     }

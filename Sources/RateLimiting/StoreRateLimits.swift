@@ -26,9 +26,9 @@ public struct StoreRateLimits: Sendable, Equatable {
         for override in try Self.parseOverrides(overrides) {
             var limit = self.limit(for: override.endpoint)
             switch override.setting {
-            case .perSecond(let rate):
+            case .perSecond(let rate, let burst):
                 limit.refillPerSecond = rate
-                limit.capacity = max(1, rate)
+                limit.capacity = burst ?? max(1, rate)
             case .dailyBudget(let budget):
                 limit.dailyBudget = budget
             }
@@ -43,14 +43,15 @@ public struct StoreRateLimits: Sendable, Equatable {
 
     /// What one override entry sets.
     public enum Setting: Sendable, Equatable {
-        /// `key=N`: N calls per second, with one second of burst.
-        case perSecond(Double)
+        /// `key=N`: N calls per second, with one second of burst; `key=N/B`: N calls per second, at most B at once.
+        case perSecond(Double, burst: Double? = nil)
         /// `key.daily=N`: at most N calls per UTC day.
         case dailyBudget(Int)
     }
 
     /// Parses `key=value` entries separated by commas (spaces and empty entries ignored). Keys are
-    /// `StoreEndpoint` raw values; `key=N` sets N calls/s, `key.daily=N` a daily budget. Errors name the entry.
+    /// `StoreEndpoint` raw values; `key=N` sets N calls/s, `key=N/B` also the burst B (a small burst keeps several
+    /// processes that share a bucket from bunching calls at the store), `key.daily=N` a daily budget. Errors name the entry.
     public static func parseOverrides(_ text: String) throws(RateLimitError) -> [(endpoint: StoreEndpoint, setting: Setting)] {
         var result: [(endpoint: StoreEndpoint, setting: Setting)] = []
         for rawEntry in text.split(separator: ",") {
@@ -72,10 +73,18 @@ public struct StoreRateLimits: Sendable, Equatable {
                 }
                 result.append((endpoint, .dailyBudget(budget)))
             } else {
-                guard let rate = Double(value), rate.isFinite, rate > 0 else {
+                let numbers = value.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map { Double($0) }
+                guard let rate = numbers[0], rate.isFinite, rate > 0 else {
                     throw .invalidOverride(entry: entry, reason: "rate must be a positive number of calls per second, got '\(value)'")
                 }
-                result.append((endpoint, .perSecond(rate)))
+                var burst: Double?
+                if numbers.count == 2 {
+                    guard let value = numbers[1], value.isFinite, value >= 1 else {
+                        throw .invalidOverride(entry: entry, reason: "burst must be a number of calls, at least 1, after '/'")
+                    }
+                    burst = value
+                }
+                result.append((endpoint, .perSecond(rate, burst: burst)))
             }
         }
         return result

@@ -7,6 +7,8 @@ public struct InboundEvent: Sendable, Hashable {
     /// APPLE or GOOGLE.
     public let provider: String
     public let providerEventId: String
+    /// SANDBOX, PRODUCTION or UNKNOWN, as the webhook receiver recorded it.
+    public let environment: String
     public let verified: Bool
     /// The stored `payload` as JSON text.
     public let payload: String
@@ -17,6 +19,7 @@ public struct InboundEvent: Sendable, Hashable {
         id = try row.decode(String.self, "id")
         provider = try row.decode(String.self, "provider")
         providerEventId = try row.decode(String.self, "provider_event_id")
+        environment = try row.decode(String.self, "environment")
         verified = try row.decode(Bool.self, "verified")
         payload = try row.decode(String.self, "payload")
         attempts = try row.decode(Int.self, "processing_attempts")
@@ -24,7 +27,7 @@ public struct InboundEvent: Sendable, Hashable {
 
     /// The select list `init(row:)` expects.
     static let columns = """
-        e.id::text AS id, e.provider::text AS provider, e.provider_event_id, e.verified, e.payload::text AS payload,
+        e.id::text AS id, e.provider::text AS provider, e.provider_event_id, e.environment, e.verified, e.payload::text AS payload,
         e.processing_attempts
         """
 }

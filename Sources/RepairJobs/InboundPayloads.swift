@@ -22,7 +22,7 @@ enum InboundPayloads {
     }
 
     /// The verified Apple notification of `event`.
-    static func apple(_ event: InboundEvent, verifier: AppleJWSVerifier?) throws -> Apple {
+    static func apple(_ event: InboundEvent, verifiers: AppleVerifiers?) throws -> Apple {
         let stored: StoredApple
         do {
             stored = try JSONDecoder().decode(StoredApple.self, from: Data(event.payload.utf8))
@@ -30,7 +30,9 @@ enum InboundPayloads {
             throw ReplayError("event \(event.id): the Apple payload does not decode: \(error)")
         }
         if let signed = stored.signedPayload {
-            guard let verifier else { throw ReplayError("event \(event.id): Apple is not configured; its signedPayload cannot be verified") }
+            guard let verifier = verifiers?.forEventEnvironment(event.environment) else {
+                throw ReplayError("event \(event.id): Apple is not configured; its signedPayload cannot be verified")
+            }
             let notification = try verified(verifier.verify(signed, as: ResponseBodyV2DecodedPayload.self), event, "signedPayload")
             let transaction = try notification.data?.signedTransactionInfo.map {
                 try verified(verifier.verify($0, as: JWSTransactionDecodedPayload.self), event, "signedTransactionInfo")

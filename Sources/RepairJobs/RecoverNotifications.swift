@@ -10,6 +10,8 @@ import StoreAccess
 public enum RecoverNotifications {
     /// The overlap with the previous successful run's window.
     public static let overlap: TimeInterval = 3_600
+    /// How far back the sandbox history reaches (30 days, less a minute against clock skew).
+    static let sandboxReach: TimeInterval = 30 * 86_400 - 60
 
     /// The job's own options.
     public static let options: [JobOption] = [
@@ -30,20 +32,26 @@ public enum RecoverNotifications {
             let recorder = StoreQueryRecorder(database: context.database, jobRunID: context.runID)
             let clients = try stores(context.environment, context.database.configuration, AttemptContext.observer)
             guard let apple = clients.apple else { throw JobError.failed("Apple is not configured") }
-            let entries: [AppleNotificationEntry]
-            do {
-                entries = try AttemptContext.$recorder.withValue(recorder) {
-                    try apple.notificationHistory(NotificationHistoryRequest(start: since, end: until))
+            // A production app's sandbox purchases have their own history at the sandbox host, which reaches back 30 days.
+            var windows = [(apple, since)]
+            if let sandbox = clients.appleSandbox { windows.append((sandbox, max(since, until.addingTimeInterval(-sandboxReach)))) }
+            var entries: [AppleNotificationEntry] = []
+            for (client, start) in windows where start < until {
+                do {
+                    entries += try AttemptContext.$recorder.withValue(recorder) {
+                        try client.notificationHistory(NotificationHistoryRequest(start: start, end: until))
+                    }
+                } catch {
+                    if !context.dryRun { try recorder.flush() }
+                    throw JobError.failed("Get Notification History (\(client.configuration.environment)) "
+                        + "\(PostgresTimestamp.iso8601(start))…\(PostgresTimestamp.iso8601(until)) failed: \(error)")
                 }
-            } catch {
-                if !context.dryRun { try recorder.flush() }
-                throw JobError.failed("Get Notification History \(PostgresTimestamp.iso8601(since))…\(PostgresTimestamp.iso8601(until)) failed: \(error)")
             }
             if !context.dryRun { try recorder.flush() }
             context.setCount("history", entries.count)
             let processor = ReplayEventProcessor(
                 database: context.database, writer: ProjectionWriter(database: context.database, jobRunID: context.runID),
-                stores: clients, verifier: try verifier(context.environment), asOf: context.asOf, recovered: true)
+                stores: clients, verifiers: try verifier(context.environment), asOf: context.asOf, recovered: true)
             for entry in entries {
                 guard let row = RecoveredNotification(entry) else { context.count("unusable"); continue }
                 if try stored(context.database, uuid: row.uuid) { context.count("already_stored"); continue }

@@ -15,7 +15,7 @@ struct ReplayEventProcessor {
     let database: PostgresConnection
     let writer: ProjectionWriter
     let stores: RequeryStores
-    let verifier: AppleJWSVerifier?
+    let verifiers: AppleVerifiers?
     let asOf: Date
     /// True for events stored by recover-notifications: the trigger is then `.notificationHistory`.
     var recovered = false
@@ -34,20 +34,22 @@ struct ReplayEventProcessor {
     }
 
     private func replayApple(_ event: InboundEvent) throws -> ReplayOutcome {
-        let payload = try InboundPayloads.apple(event, verifier: verifier)
+        let payload = try InboundPayloads.apple(event, verifiers: verifiers)
         let notification = payload.notification
         guard let type = notification.notificationTypeValue else {
             return .skipped("unknown notification type \(notification.rawNotificationType ?? "nil")")
         }
         if type == .test { return .skipped("test notification") }
         guard let original = payload.transaction?.originalTransactionId else { return .skipped("no transaction in the notification") }
-        guard let apple = stores.apple else { throw ReplayError("event \(event.id): Apple is not configured") }
+        guard stores.apple != nil else { throw ReplayError("event \(event.id): Apple is not configured") }
         let subscriptionId = try database.query(
             "SELECT subscription_id::text AS id FROM apple_subscription_identity WHERE original_transaction_id = $1", [original]
         ).first?.decode(String.self, "id")
         let entries: [DecodedLastTransactionsItem]
         do {
-            entries = try AttemptContext.$subscriptionId.withValue(subscriptionId) { try apple.subscriptionStatuses(transactionId: original) }
+            entries = try AttemptContext.$subscriptionId.withValue(subscriptionId) {
+                try stores.appleStatuses(originalTransactionId: original, sandbox: event.environment == "SANDBOX")
+            }
         } catch {
             throw ReplayError("event \(event.id): Get All Subscription Statuses for \(Mask.identifier(original)) failed: \(error)")
         }

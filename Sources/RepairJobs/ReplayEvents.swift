@@ -33,7 +33,7 @@ public enum ReplayEvents {
             let processor = ReplayEventProcessor(
                 database: context.database, writer: ProjectionWriter(database: context.database, jobRunID: context.runID),
                 stores: try stores(context.environment, context.database.configuration, AttemptContext.observer),
-                verifier: try verifier(context.environment), asOf: context.asOf)
+                verifiers: try verifier(context.environment), asOf: context.asOf)
             for event in events {
                 let outcome = AttemptContext.$recorder.withValue(recorder) { processor.process(event) }
                 try recorder.flush()

@@ -3,12 +3,15 @@ public enum RequeryError: Error, CustomStringConvertible, Sendable {
     case selection(String)
     case notFound(String)
     case store(String)
+    /// The named store has no configured client.
+    case notConfigured(String)
 
     public var description: String {
         switch self {
         case .selection(let message): return "selection failed: \(message)"
         case .notFound(let message): return "not found: \(message)"
         case .store(let message): return message
+        case .notConfigured(let store): return "\(store) is not configured"
         }
     }
 }

@@ -25,7 +25,7 @@ public struct RequeryItemProcessor {
     public func process(subscriptionId: String) -> RequeryItemOutcome {
         do {
             let identity = try database.query("""
-                SELECT s.provider::text AS provider, a.original_transaction_id,
+                SELECT s.provider::text AS provider, s.is_sandbox, a.original_transaction_id,
                        (SELECT t.purchase_token FROM google_purchase_token t WHERE t.subscription_id = s.id AND t.is_current
                         ORDER BY t.created_at DESC LIMIT 1) AS purchase_token
                 FROM subscription s LEFT JOIN apple_subscription_identity a ON a.subscription_id = s.id
@@ -34,7 +34,8 @@ public struct RequeryItemProcessor {
             guard let row = identity.first else { return .failed("subscription \(subscriptionId) does not exist") }
             let provider = try row.decode(String.self, "provider")
             if provider == "APPLE", let original = try row.decodeIfPresent(String.self, "original_transaction_id") {
-                return try requeryApple(subscriptionId: subscriptionId, originalTransactionId: original)
+                return try requeryApple(subscriptionId: subscriptionId, originalTransactionId: original,
+                                        sandbox: try row.decode(Bool.self, "is_sandbox"))
             }
             if provider == "GOOGLE", let token = try row.decodeIfPresent(String.self, "purchase_token") {
                 return try requeryGoogle(subscriptionId: subscriptionId, token: token)
@@ -45,12 +46,12 @@ public struct RequeryItemProcessor {
         }
     }
 
-    private func requeryApple(subscriptionId: String, originalTransactionId: String) throws -> RequeryItemOutcome {
-        guard let apple = stores.apple else { return .failed("subscription \(subscriptionId): Apple is not configured") }
+    private func requeryApple(subscriptionId: String, originalTransactionId: String, sandbox: Bool) throws -> RequeryItemOutcome {
+        guard stores.apple != nil else { return .failed("subscription \(subscriptionId): Apple is not configured") }
         let entries: [DecodedLastTransactionsItem]
         do {
             entries = try AttemptContext.$subscriptionId.withValue(subscriptionId) {
-                try apple.subscriptionStatuses(transactionId: originalTransactionId)
+                try stores.appleStatuses(originalTransactionId: originalTransactionId, sandbox: sandbox)
             }
         } catch {
             return .failed("subscription \(subscriptionId): Get All Subscription Statuses failed: \(error)")

@@ -9,6 +9,7 @@ import JobKit
 /// | `APPLE_BUNDLE_ID`, `APPLE_APP_APPLE_ID` | the app |
 /// | `APPLE_ENVIRONMENT` | `Production` (default) or `Sandbox` |
 /// | `APPLE_API_BASE_URL` | default Apple's production or sandbox host; the simulator's URL in demo/tests |
+/// | `APPLE_SANDBOX_API_BASE_URL` | production apps only: where their sandbox purchases (TestFlight, App Review) are queried; default Apple's sandbox host |
 /// | `APPLE_KEY_ID`, `APPLE_ISSUER_ID`, `APPLE_PRIVATE_KEY_FILE` | App Store Connect API key (.p8 file) |
 /// | `APPLE_ROOT_CERT_FILES` | comma-separated root certificate files that signed payloads must chain to |
 /// | `GOOGLE_PACKAGE_NAME`, `GOOGLE_SERVICE_ACCOUNT_FILE` | the app and its service-account key file |
@@ -22,6 +23,8 @@ public struct StoreSettings: Sendable {
         public var appAppleId: Int64?
         public var environment: String
         public var baseURL: String
+        /// The sandbox host a production app queries its sandbox purchases at; nil when `environment` is Sandbox.
+        public var sandboxBaseURL: String?
         public var keyId: String
         public var issuerId: String
         public var privateKeyPEM: String
@@ -60,6 +63,8 @@ public struct StoreSettings: Sendable {
                 bundleId: bundleId, appAppleId: appAppleId, environment: appleEnvironment,
                 baseURL: environment.optional("APPLE_API_BASE_URL")
                     ?? (appleEnvironment == "Sandbox" ? "https://api.storekit-sandbox.apple.com" : "https://api.storekit.apple.com"),
+                sandboxBaseURL: appleEnvironment == "Sandbox" ? nil
+                    : environment.optional("APPLE_SANDBOX_API_BASE_URL") ?? "https://api.storekit-sandbox.apple.com",
                 keyId: try environment.require("APPLE_KEY_ID", purpose: "App Store Connect key id"),
                 issuerId: try environment.require("APPLE_ISSUER_ID", purpose: "App Store Connect issuer id"),
                 privateKeyPEM: String(decoding: key, as: UTF8.self),

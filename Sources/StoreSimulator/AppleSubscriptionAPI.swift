@@ -7,9 +7,13 @@ import StoreTruth
 ///
 /// A "customer" is one subscription (originalTransactionId): any of its transaction ids finds it.
 enum AppleSubscriptionAPI {
-    /// The subscription of `id`, or Apple's 4040010 (unknown numeric id) / 4000006 (not an id at all).
+    /// The subscription of `id`, or Apple's 4040010 (unknown numeric id, or a transaction of the other environment:
+    /// production and sandbox are separate stores) / 4000006 (not an id at all).
     static func find(_ id: String, in context: RequestContext) -> Result<(AppleSubscriptionTruth, Int), AppleAPIError> {
-        if let found = context.state.appleSubscription(containing: id) { return .success(found) }
+        if let found = context.state.appleSubscription(containing: id) {
+            let environment = found.0.transactions[found.1].text("environment") ?? context.app.environment
+            return environment == context.app.environment ? .success(found) : .failure(.transactionIdNotFound)
+        }
         let numeric = !id.isEmpty && id.count <= 20 && id.allSatisfy(\.isASCII) && id.allSatisfy(\.isNumber)
         return .failure(numeric ? .transactionIdNotFound : .invalidTransactionId)
     }

@@ -8,6 +8,11 @@ struct AppleAppIdentity: Sendable {
     let appAppleId: Int64
     let environment: String
 
+    /// The same app as Apple's sandbox host sees it.
+    var sandbox: AppleAppIdentity {
+        AppleAppIdentity(bundleId: bundleId, appAppleId: appAppleId, environment: "Sandbox")
+    }
+
     /// The envelope fields Apple puts on list responses.
     var envelope: [String: JSONValue] {
         ["bundleId": .string(bundleId), "appAppleId": .integer(appAppleId), "environment": .string(environment)]

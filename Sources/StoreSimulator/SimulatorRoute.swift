@@ -8,6 +8,9 @@ struct SimulatorRoute {
     let parameters: [String]
     /// False when the path matched but the method is not the endpoint's.
     let methodAllowed: Bool
+    /// True for Apple paths under `/sandbox`: the simulator's stand-in for Apple's sandbox host
+    /// (`api.storekit-sandbox.apple.com`), so one loopback port serves both environments.
+    private(set) var sandbox = false
 
     private init(_ endpoint: SimulatorEndpoint, _ parameters: [String] = [], method: String, expected: String) {
         self.endpoint = endpoint
@@ -15,11 +18,16 @@ struct SimulatorRoute {
         methodAllowed = method == expected
     }
 
-    /// Matches the request's path; unknown paths give `.unknown`.
+    /// Matches the request's path; unknown paths give `.unknown`. A leading `/sandbox` selects Apple's sandbox.
     init(_ request: HTTPRequest) {
-        let raw = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        let s = raw.map { $0.removingPercentEncoding ?? $0 }
-        let m = request.method.uppercased()
+        var raw = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let sandbox = raw.first == "sandbox" && raw.count > 1 && raw[1] == "inApps"
+        if sandbox { raw.removeFirst() }
+        self.init(segments: raw.map { $0.removingPercentEncoding ?? $0 }, method: request.method.uppercased())
+        self.sandbox = sandbox
+    }
+
+    private init(segments s: [String], method m: String) {
         switch s.count {
         case 1 where s[0] == "token":
             self.init(.googleToken, method: m, expected: "POST")

@@ -51,7 +51,7 @@ extension StoreSimulator {
         case .googleToken:
             return "oauth"
         default:
-            return app.bundleId
+            return route.sandbox ? app.bundleId + " sandbox" : app.bundleId
         }
     }
 

@@ -68,7 +68,7 @@ public final class StoreSimulator: HTTPHandler {
             return finish(endpoint, .respond(Responses.text(405, "Method Not Allowed")))
         }
         if let denial = authenticate(route, request, now: now) { return finish(endpoint, .respond(denial)) }
-        if let retryAt = limiter.admit(endpoint, app: rateLimitKey(route), now: now) {
+        if let retryAt = limiter.admit(endpoint, app: rateLimitKey(route), sandboxRequest: route.sandbox, now: now) {
             return finish(endpoint, .respond(tooManyRequests(endpoint, retryAt: retryAt)), rateLimited: true)
         }
         let fault = injector.fault(forRequest: number, endpoint: endpoint)
@@ -81,7 +81,8 @@ public final class StoreSimulator: HTTPHandler {
             break
         }
         let session = SigningSession(signer: signer, now: now, fault: fault.flatMap { $0.altersPayload ? $0 : nil })
-        let context = RequestContext(request: request, route: route, session: session, state: state, app: app,
+        let context = RequestContext(request: request, route: route, session: session, state: state,
+                                     app: route.sandbox ? app.sandbox : app,
                                      configuration: configuration)
         var response = dispatch(context)
         switch fault {

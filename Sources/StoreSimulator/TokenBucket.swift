@@ -41,9 +41,12 @@ final class RateLimiter: @unchecked Sendable {
     }
 
     /// Nil when the request may proceed; otherwise when the next token for (`endpoint`, `app`) will exist.
-    func admit(_ endpoint: SimulatorEndpoint, app: String, now: Date) -> Date? {
+    /// `sandboxRequest` marks a request to the sandbox host, which gets sandbox limits even when the app's
+    /// truth is production.
+    func admit(_ endpoint: SimulatorEndpoint, app: String, sandboxRequest: Bool = false, now: Date) -> Date? {
         guard configuration.enabled else { return nil }
         let key = endpoint.rawValue + " " + app
+        let sandbox = sandbox || sandboxRequest
         return lock.withLock {
             var bucket = buckets[key] ?? TokenBucket(limit: configuration.limit(for: endpoint, sandbox: sandbox), now: now)
             let retryAt = bucket.take(now: now)

@@ -130,7 +130,7 @@ struct DatabaseLoader {
     func subscriptionRow(_ rows: LedgerRows) -> [String?]? {
         guard let s = rows.snapshot else { return nil }
         return [rows.subscriptionId, s.provider.rawValue, s.billingAccountId, s.planId, s.status.rawValue, s.acknowledgementStatus.rawValue,
-                s.isTestPurchase ? "t" : "f", "f", s.autoRenew ? "t" : "f", s.currentPrice?.currencyCode,
+                s.isTestPurchase ? "t" : "f", s.isTestPurchase ? "t" : "f", s.autoRenew ? "t" : "f", s.currentPrice?.currencyCode,
                 s.currentPrice.map { String($0.micros) }, s.currentPeriodStartAt.map(date), s.currentPeriodEndAt.map(date),
                 s.trialEndsAt.map(date), s.cancelAt.map(date), s.canceledAt.map(date), s.lastVerifiedAt.map(date),
                 s.lastStoreStateAt.map(date), ts(rows.createdMs), ts(rows.updatedMs), s.productId]

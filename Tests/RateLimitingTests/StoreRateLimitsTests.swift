@@ -48,6 +48,8 @@ import Testing
         #expect(limits.limit(for: .appleGetTransactionInfo) == RateLimit(capacity: 50, refillPerSecond: 50))
         #expect(try StoreRateLimits(overrides: "") == StoreRateLimits())
         #expect(try StoreRateLimits(overrides: "apple.lookUpOrderId=0.5").limit(for: .appleLookUpOrderId) == RateLimit(capacity: 1, refillPerSecond: 0.5))
+        #expect(try StoreRateLimits(overrides: "apple.getAllSubscriptionStatuses=47.5/4").limit(for: .appleGetAllSubscriptionStatuses)
+            == RateLimit(capacity: 4, refillPerSecond: 47.5), "rate/burst sets the burst")
     }
 
     @Test(arguments: [
@@ -58,6 +60,9 @@ import Testing
         ("google.subscriptionsv2.get=inf", "google.subscriptionsv2.get=inf", "positive number"),
         ("google.voidedpurchases.list.daily=1.5", "google.voidedpurchases.list.daily=1.5", "positive integer"),
         ("=5", "=5", "unknown endpoint ''"),
+        ("google.subscriptionsv2.get=5/0", "google.subscriptionsv2.get=5/0", "burst"),
+        ("google.subscriptionsv2.get=5/x", "google.subscriptionsv2.get=5/x", "burst"),
+        ("google.subscriptionsv2.get=/3", "google.subscriptionsv2.get=/3", "positive number"),
     ])
     func badEntriesAreNamed(_ text: String, _ entry: String, _ reasonFragment: String) {
         do {

@@ -24,7 +24,9 @@ enum RepairCheck {
                        "entitlement": "source_subscription_id", "drift_event": "subscription_id", "inbound_webhook_event": "provider_event_id"]
 
     /// Canonical rows of every subscription in `subscriptions` (and of the inbound events not in `excludedEvents`).
-    static func dump(_ database: PostgresConnection, subscriptions: Set<String>, excludedEvents: Set<String>) throws -> [String: [String]] {
+    static func dump(_ database: PostgresConnection, subscriptions: Set<String>, excludedEvents: Set<String>,
+                     ignoring: [String] = []) throws -> [String: [String]] {
+        let ignored = ignoring.map { " - '\($0)'" }.joined()
         var result: [String: [String]] = [:]
         for table in Dump.tables {
             let key = keys[table] ?? "id"
@@ -32,7 +34,7 @@ enum RepairCheck {
             let filter = inbound ? "NOT (\(key) = ANY ($1::text[]))" : "\(key)::text = ANY ($1::text[])"
             let values = inbound ? excludedEvents : subscriptions
             result[table] = try database.query(
-                "SELECT (to_jsonb(t) - 'last_verified_at' - 'job_run_id')::text AS row FROM \(table) t WHERE \(filter) ORDER BY 1",
+                "SELECT (to_jsonb(t) - 'last_verified_at' - 'job_run_id'\(ignored))::text AS row FROM \(table) t WHERE \(filter) ORDER BY 1",
                 ["{" + values.sorted().joined(separator: ",") + "}"]
             ).rows.map { try $0.decode(String.self, "row") }
         }

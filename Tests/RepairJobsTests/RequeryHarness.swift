@@ -26,7 +26,26 @@ struct RequeryHarness {
     let verifier: AppleVerification.Factory
     let databaseName: String
 
-    init(name: String, options: WorldOptions) throws {
+    /// The simulator behind the stores (its counters tell which faults it injected).
+    let simulator: StoreSimulator
+    /// The simulator's root certificate, the Apple key and the Google key, for job processes configured by environment.
+    let rootPEM: String
+
+    /// Faults the simulator injected so far, by `--faults` name.
+    var injectedFaults: [String: Int] {
+        Dictionary(uniqueKeysWithValues: simulator.counters.faults.map { ($0.key.rawValue, $0.value) })
+    }
+
+    /// A harness whose simulator injects `storeFaults` (`--faults` syntax, e.g. `5xx=0.05,timeout-seconds=1`).
+    init(name: String, options: WorldOptions, storeFaults: String, clientTimeout: Double) throws {
+        try self.init(name: name, options: options, faults: try FaultConfiguration.parse(storeFaults), clientTimeout: clientTimeout)
+    }
+
+    /// `systemClock`: the simulator runs on the real clock (for job processes, whose tokens carry the real time);
+    /// otherwise it is frozen at the world's as-of, like the in-process clients.
+    init(name: String, options: WorldOptions, faults: FaultConfiguration = .none,
+         limits: RateLimitConfiguration = RateLimitConfiguration(enabled: false), clientTimeout: Double = 5,
+         systemClock: Bool = false) throws {
         world = try World.generate(options)
         databaseName = name
         (configuration, database) = try TestDatabase.migrated(name)
@@ -36,38 +55,40 @@ struct RequeryHarness {
         let appleSigner = try ES256Signer(privateKeyPEM: appleKey)
         let googleSigner = try RS256Signer(privateKeyPEM: googleKey)
         let email = "pipeline@project.iam.gserviceaccount.com"
-        let simulator = try StoreSimulator(truth: world.truth, configuration: SimulatorConfiguration(
+        simulator = try StoreSimulator(truth: world.truth, configuration: SimulatorConfiguration(
             appleKey: AppStoreConnectKey(keyId: "KEY123", issuerId: "issuer-uuid", publicKeyPEM: try appleSigner.publicKeyPEM()),
             googleAccount: GoogleServiceAccountIdentity(clientEmail: email, publicKeyPEM: try googleSigner.publicKeyPEM()),
-            rateLimits: RateLimitConfiguration(enabled: false), seed: 3, clock: ManualClock(options.asOf).clock))
+            rateLimits: limits, faults: faults, seed: 3, clock: systemClock ? .system : ManualClock(options.asOf).clock))
         server = try LoopbackHTTPServer(handler: simulator)
         try server.start()
         let base = "http://127.0.0.1:\(server.port)"
+        rootPEM = simulator.rootCertificatePEM
         let root = Data(simulator.rootCertificatePEM.utf8)
         let truth = world.truth
         let asOf = options.asOf
-        verifier = { _ in
+        let makeVerifier = { @Sendable (environment: AppleEnvironment) in
             try AppleJWSVerifier(configuration: JWSVerifierConfiguration(
-                trustedRoots: [root], bundleId: truth.apple.bundleId, appAppleId: truth.apple.appAppleId, environment: .production))
+                trustedRoots: [root], bundleId: truth.apple.bundleId, appAppleId: truth.apple.appAppleId, environment: environment))
         }
+        verifier = { _ in AppleVerifiers(configured: try makeVerifier(.production), sandbox: try makeVerifier(.sandbox)) }
         stores = { _, _, observer in
-            let http = HTTPClient(configuration: HTTPClientConfiguration(timeouts: HTTPTimeouts(connect: 2, total: 5)))
+            let http = HTTPClient(configuration: HTTPClientConfiguration(timeouts: HTTPTimeouts(connect: 2, total: clientTimeout)))
             let executor = StoreCallExecutor(send: { request throws(HTTPError) in try http.send(request) },
                                              retryPolicy: RetryPolicy(base: 0.01, cap: 0.05, maxAttempts: 4), observer: observer)
-            let verifier = try AppleJWSVerifier(configuration: JWSVerifierConfiguration(
-                trustedRoots: [root], bundleId: truth.apple.bundleId, appAppleId: truth.apple.appAppleId, environment: .production))
-            let apple = AppStoreClient(
-                configuration: AppStoreConfiguration(baseURL: base, bundleId: truth.apple.bundleId, appAppleId: truth.apple.appAppleId,
-                                                     environment: "Production"),
-                tokens: try AppStoreTokenFactory(keyId: "KEY123", issuerId: "issuer-uuid", bundleId: truth.apple.bundleId, privateKeyPEM: appleKey),
-                verifier: verifier, executor: executor, now: { asOf })
+            func apple(_ environment: AppleEnvironment, _ url: String) throws -> AppStoreClient {
+                AppStoreClient(
+                    configuration: AppStoreConfiguration(baseURL: url, bundleId: truth.apple.bundleId, appAppleId: truth.apple.appAppleId,
+                                                         environment: environment.rawValue),
+                    tokens: try AppStoreTokenFactory(keyId: "KEY123", issuerId: "issuer-uuid", bundleId: truth.apple.bundleId, privateKeyPEM: appleKey),
+                    verifier: try makeVerifier(environment), executor: executor, now: { asOf })
+            }
             let tokens = try GoogleAccessTokenProvider(
                 key: GoogleServiceAccountKey(privateKey: googleKey, clientEmail: email, tokenURI: base + "/token"),
                 executor: executor, now: { asOf })
             let google = GooglePlayClient(configuration: GooglePlayConfiguration(packageName: truth.google.packageName, publisherBaseURL: base,
                                                                                  reportBucket: nil),
                                           tokens: tokens, executor: executor)
-            return RequeryStores(apple: apple, google: google)
+            return RequeryStores(apple: try apple(.production, base), appleSandbox: try apple(.sandbox, base + "/sandbox"), google: google)
         }
     }
 
