@@ -68,7 +68,8 @@ echo "   listening on 127.0.0.1:$port"
 
 export APPLE_BUNDLE_ID=$(sed -n 's/.*"bundleId":"\([^"]*\)".*/\1/p' "$world/apple.json")
 export APPLE_APP_APPLE_ID=$(sed -n 's/.*"appAppleId":\([0-9]*\).*/\1/p' "$world/apple.json")
-export APPLE_ENVIRONMENT=Production APPLE_API_BASE_URL="http://127.0.0.1:$port"
+# A production app also has sandbox purchases (TestFlight, App Review); the simulator serves Apple's sandbox host under /sandbox.
+export APPLE_ENVIRONMENT=Production APPLE_API_BASE_URL="http://127.0.0.1:$port" APPLE_SANDBOX_API_BASE_URL="http://127.0.0.1:$port/sandbox"
 export APPLE_KEY_ID=DEMOKEY APPLE_ISSUER_ID=demo-issuer APPLE_PRIVATE_KEY_FILE="$keys/apple.p8"
 export APPLE_ROOT_CERT_FILES="$local_dir/simulator-root.pem"
 export GOOGLE_PACKAGE_NAME=$(sed -n 's/.*"packageName":"\([^"]*\)".*/\1/p' "$world/google.json")
