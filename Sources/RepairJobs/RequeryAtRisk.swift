@@ -38,7 +38,8 @@ public enum RequeryAtRisk {
                                             jobRunID: context.runID, dryRun: context.dryRun, logger: context.logger,
                                             stores: stores, stop: flag))
             for (name, value) in counts { context.setCount(name, value) }
-            if flag.isRequested { context.note("stopped", "signal") }
+            if flag.isRequested { context.note("stopped", "signal: requests in flight finished, the rest left for the next run") }
+            if counts["budget_exhausted"] != nil { context.note("stopped_store", "daily budget used up; those subscriptions are left for the next run") }
             if let failed = counts["failed"], failed > 0 { context.note("failed_items", "left for the next run") }
         }
     }
@@ -89,6 +90,10 @@ public enum RequeryAtRisk {
         case .failed(let reason):
             tally.add("failed")
             logger.warning("re-query failed; left for the next run", ["subscription": item.subscriptionId, "reason": reason])
+            try leases.fail(item, reason: reason)
+        case .budgetExhausted(let reason):
+            // Once per run and store is enough to log: every later item of that store ends the same way, without a call.
+            if tally.add("budget_exhausted") == 1 { logger.warning("daily budget used up; the rest is left for the next run", ["reason": reason]) }
             try leases.fail(item, reason: reason)
         }
     }

@@ -6,4 +6,6 @@ public enum RequeryItemOutcome: Sendable, Equatable {
     case tokenGone
     /// The store call or the projection failed; nothing unverified was written. The reason names the record.
     case failed(String)
+    /// The endpoint's daily budget is used up: no call was made; the subscription is left for the next run.
+    case budgetExhausted(String)
 }

@@ -54,7 +54,7 @@ public struct RequeryItemProcessor {
                 try stores.appleStatuses(originalTransactionId: originalTransactionId, sandbox: sandbox)
             }
         } catch {
-            return .failed("subscription \(subscriptionId): Get All Subscription Statuses failed: \(error)")
+            return Self.failure(error, "subscription \(subscriptionId): Get All Subscription Statuses failed")
         }
         guard let entry = entries.first(where: {
             ($0.originalTransactionId ?? $0.transactionInfo.originalTransactionId) == originalTransactionId
@@ -73,11 +73,19 @@ public struct RequeryItemProcessor {
             if case .store(let inner) = error, let api = inner as? GooglePlayAPIError, api.classification == .gone {
                 return .tokenGone
             }
-            return .failed("subscription \(subscriptionId): subscriptionsv2.get failed: \(error)")
+            return Self.failure(error, "subscription \(subscriptionId): subscriptionsv2.get failed")
         } catch {
             return .failed("subscription \(subscriptionId): subscriptionsv2.get failed: \(error)")
         }
         return try project(.google(GoogleStoreState(purchaseToken: token, purchase: answer.purchase, rawPayload: answer.raw)))
+    }
+
+    /// A failed store call's outcome: an exhausted daily budget (no call was made) is told apart from a failure.
+    static func failure(_ error: any Error, _ context: String) -> RequeryItemOutcome {
+        if case .rateLimit(let limit)? = error as? StoreCallError, case .dailyBudgetExhausted = limit {
+            return .budgetExhausted("\(context): \(limit)")
+        }
+        return .failed("\(context): \(error)")
     }
 
     private func project(_ state: StoreState) throws -> RequeryItemOutcome {

@@ -35,7 +35,7 @@ extension RequeryAtRisk {
         case .tokenGone:
             tally.add("queried")
             tally.add("token_gone")
-        case .failed(let reason):
+        case .failed(let reason), .budgetExhausted(let reason):
             tally.add("failed")
             throw JobError.failed(reason)
         }

@@ -8,11 +8,13 @@ public final class RequeryTally: @unchecked Sendable {
     /// An empty tally.
     public init() {}
 
-    /// Adds `amount` to `name`.
-    public func add(_ name: String, _ amount: Int = 1) {
+    /// Adds `amount` to `name`; returns the new count.
+    @discardableResult
+    public func add(_ name: String, _ amount: Int = 1) -> Int {
         lock.lock()
+        defer { lock.unlock() }
         storage[name, default: 0] += amount
-        lock.unlock()
+        return storage[name, default: 0]
     }
 
     /// A copy of the counts.

@@ -88,4 +88,75 @@ import WorldGen
         #expect(workers == 3, "all three processes took work")
         print("three processes: \(perEndpoint) in \(String(format: "%.1f", elapsed)) s, 429s: \(counters.rateLimited)")
     }
+
+    @Test func sigtermFinishesTheRequestsInFlightAndLeavesTheRestForTheNextRun() throws {
+        let options = WorldOptions(seed: 89, subscriptions: 500, months: 6, testShare: 0)
+        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: RateLimit(perSecond: 50),
+                                                                       .googleSubscriptionGet: RateLimit(perSecond: 50)])
+        let harness = try RequeryHarness(name: "sigterm", options: options, limits: limits, systemClock: true)
+        defer { harness.server.stop(); harness.database.close() }
+        let db = harness.database
+        let job = try JobProcess("requery-at-risk", harness: harness, folder: Self.logs("sigterm"),
+                                 rateLimits: "apple.getAllSubscriptionStatuses=47.5/4,google.subscriptionsv2.get=47.5/4")
+        try #require(job.isBuilt, "build the jobs first (make test does)")
+        let arguments = ["--as-of", PostgresTimestamp.iso8601(options.asOf), "--fresh-hours", "0", "--threads", "2", "--batch-size", "5"]
+        let process = try job.start(arguments, logs: Self.logs("sigterm"), tag: "run")
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline,
+              try RepairCheck.int(db, "SELECT count(*)::int AS n FROM requery_work_item WHERE state = 'done'") < 40 {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let summary = (try? String(contentsOf: Self.logs("sigterm").appendingPathComponent("run.out"), encoding: .utf8)) ?? ""
+        #expect(process.terminationStatus == 0 && summary.contains("\"stopped\""), "exit \(process.terminationStatus): \(summary)")
+        #expect(try RepairCheck.int(db, "SELECT count(*)::int AS n FROM requery_work_item WHERE state = 'claimed'") == 0,
+                "claims not started were handed back")
+        let pending = try RepairCheck.int(db, "SELECT count(*)::int AS n FROM requery_work_item WHERE state = 'pending'")
+        #expect(pending > 0, "the stop landed mid-run")
+        // What was finished is committed: each done item's subscription was queried and verified once.
+        let unverifiedDone = try RepairCheck.int(db, """
+            SELECT count(*)::int AS n FROM requery_work_item w JOIN subscription s ON s.id = w.subscription_id
+            WHERE w.state = 'done' AND s.last_verified_at IS DISTINCT FROM $1::timestamptz
+            """, [options.asOf])
+        #expect(unverifiedDone == 0)
+
+        let rerun = try job.run(arguments, logs: Self.logs("sigterm"), tag: "rerun")
+        #expect(rerun.status == 0, "\(rerun.summary)")
+        #expect(try RepairCheck.int(db, "SELECT count(*)::int AS n FROM requery_work_item WHERE state <> 'done'") == 0)
+        #expect(rerun.summary.contains("\"queried\":\(pending)"), "the rerun queried exactly what was left: \(rerun.summary)")
+    }
+
+    @Test func anExhaustedDailyBudgetStopsCallsToThatStoreAndTheOtherStoreFinishes() throws {
+        let options = WorldOptions(seed: 97, subscriptions: 300, months: 6, testShare: 0)
+        let harness = try RequeryHarness(name: "budget", options: options, systemClock: true)
+        defer { harness.server.stop(); harness.database.close() }
+        let db = harness.database
+        let job = try JobProcess("requery-at-risk", harness: harness, folder: Self.logs("budget"),
+                                 rateLimits: "apple.getAllSubscriptionStatuses.daily=25")
+        try #require(job.isBuilt, "build the jobs first (make test does)")
+        let arguments = ["--as-of", PostgresTimestamp.iso8601(options.asOf), "--fresh-hours", "0", "--threads", "2"]
+        let run = try job.run(arguments, logs: Self.logs("budget"), tag: "run")
+        #expect(run.status == 0, "\(run.summary)")
+        #expect(run.summary.contains("stopped_store"), "\(run.summary)")
+        let appleCalls = try RepairCheck.int(db, "SELECT count(*)::int AS n FROM store_query WHERE endpoint = 'apple.getAllSubscriptionStatuses'")
+        #expect(appleCalls == 25, "exactly the budget was spent: \(appleCalls)")
+        let appleLeft = try RepairCheck.int(db, """
+            SELECT count(*)::int AS n FROM requery_work_item w JOIN subscription s ON s.id = w.subscription_id
+            WHERE s.provider = 'APPLE' AND w.state = 'failed' AND w.last_error LIKE '%daily budget%'
+            """)
+        let appleItems = try RepairCheck.int(db, """
+            SELECT count(*)::int AS n FROM requery_work_item w JOIN subscription s ON s.id = w.subscription_id WHERE s.provider = 'APPLE'
+            """)
+        #expect(appleLeft == appleItems - 25 && appleLeft > 0, "\(appleLeft) of \(appleItems) Apple items left for the next run")
+        #expect(run.summary.contains("\"budget_exhausted\":\(appleLeft)"), "\(run.summary)")
+        let googleUnfinished = try RepairCheck.int(db, """
+            SELECT count(*)::int AS n FROM requery_work_item w JOIN subscription s ON s.id = w.subscription_id
+            WHERE s.provider = 'GOOGLE' AND w.state <> 'done'
+            """)
+        #expect(googleUnfinished == 0, "Google has its own budget and finished")
+        let warnings = (try? String(contentsOf: Self.logs("budget").appendingPathComponent("run.err"), encoding: .utf8))?
+            .components(separatedBy: "daily budget used up").count ?? 0
+        #expect(warnings - 1 <= 2, "one warning per worker at most, not one per item")
+    }
 }
