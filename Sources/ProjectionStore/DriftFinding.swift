@@ -17,8 +17,12 @@ public struct DriftFinding: Sendable, Hashable {
 
     /// Compares what the database held with what the store says: status, entitlement, expiry, price,
     /// acknowledgement, and history rows the database lacked. Pure; the writer records the result.
+    ///
+    /// `priceChangeBefore` is the state of the database's latest price-change row for the store's announced new price
+    /// (`.some(nil)` when it has none; `nil` when the store announces no price change): a missed consent or a missed
+    /// announcement shows as `price` drift on `subscription_price_change.state`.
     public static func compare(database before: SubscriptionSnapshot?, entitledBefore: Bool?, outcome: ProjectionOutcome,
-                               missingTransactionKeys: [String]) -> [DriftFinding] {
+                               missingTransactionKeys: [String], priceChangeBefore: String?? = nil) -> [DriftFinding] {
         var findings: [DriftFinding] = []
         let after = outcome.subscription
         func add(_ kind: Kind, _ field: String, _ old: String?, _ new: String?) {
@@ -29,6 +33,9 @@ public struct DriftFinding: Sendable, Hashable {
             add(.expiry, "current_period_end_at", before.currentPeriodEndAt.map(timestamp), after.currentPeriodEndAt.map(timestamp))
             add(.price, "current_recurring_price", before.currentPrice.map(money), after.currentPrice.map(money))
             add(.acknowledgement, "acknowledgement_status", before.acknowledgementStatus.rawValue, after.acknowledgementStatus.rawValue)
+            if let stored = priceChangeBefore, let change = outcome.priceChange {
+                add(.price, "subscription_price_change.state", stored, change.state.rawValue)
+            }
         }
         if outcome.entitlement.billingAccountId != nil {
             add(.entitlement, "entitlement.is_active", entitledBefore.map { String($0) } ?? "absent", String(outcome.entitlement.isActive))

@@ -56,6 +56,9 @@ public struct ProjectionWriter {
             try reader.entitlement(accountId: $0, planId: outcome.entitlement.planId)?.isActive
         }
         let existingKeys = try reader.existingTransactionKeys(outcome.transactionKeys)
+        let priceChangeBefore: String?? = before == nil ? nil : try outcome.priceChange.map { change in
+            try reader.priceChangeState(subscriptionId: subscriptionId, currencyCode: change.currencyCode, newAmountMicros: change.newAmountMicros)
+        }
         try rows.updateSubscription(id: subscriptionId, outcome.subscription, isSandbox: outcome.flags.environment == .sandbox, now: trigger.now)
         do {
             try rows.writeIdentity(subscriptionId: subscriptionId, outcome)
@@ -70,7 +73,7 @@ public struct ProjectionWriter {
         if case .requery = trigger.source {
             let missing = outcome.transactionKeys.filter { !existingKeys.contains($0) }
             drift = DriftFinding.compare(database: before, entitledBefore: entitledBefore, outcome: outcome,
-                                         missingTransactionKeys: before == nil ? [] : missing)
+                                         missingTransactionKeys: before == nil ? [] : missing, priceChangeBefore: priceChangeBefore)
             try rows.recordDrift(subscriptionId: subscriptionId, drift, jobRunID: jobRunID, at: trigger.now)
         }
         return WriteResult(subscriptionId: subscriptionId, disposition: outcome.disposition, created: before == nil,

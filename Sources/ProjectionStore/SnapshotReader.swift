@@ -73,6 +73,15 @@ struct SnapshotReader {
         return (try row.decode(Bool.self, "is_active"), try row.decodeIfPresent(String.self, "source"))
     }
 
+    /// The state of the subscription's latest price-change row for the same new price (any state), or nil.
+    func priceChangeState(subscriptionId: String, currencyCode: String, newAmountMicros: Int64) throws -> String? {
+        try database.query("""
+            SELECT state::text AS state FROM subscription_price_change
+            WHERE subscription_id = $1::uuid AND currency_code = $2 AND new_amount_micros = $3
+            ORDER BY created_at DESC, id DESC LIMIT 1
+            """, [subscriptionId, currencyCode, newAmountMicros]).first?.decode(String.self, "state")
+    }
+
     /// Which of `keys` already exist in `billing_transaction`.
     func existingTransactionKeys(_ keys: [String]) throws -> Set<String> {
         guard !keys.isEmpty else { return [] }
