@@ -67,13 +67,28 @@ public final class AppStoreClient: Sendable {
 
     /// Get Notification History over a window, every page, oldest first.
     public func notificationHistory(_ request: NotificationHistoryRequest) throws(StoreCallError) -> [AppleNotificationEntry] {
-        try pages { (token: String?) throws(StoreCallError) in
-            try self.call(.getNotificationHistory(request, paginationToken: token)) { (page: NotificationHistoryResponse) in
-                let entries = try (page.notificationHistory ?? []).map {
-                    try self.verifyNotification($0.signedPayload, sendAttempts: $0.sendAttempts ?? [])
-                }
-                return (entries, page.hasMore == true ? page.paginationToken : nil)
+        try pages { (token: String?) throws(StoreCallError) in try self.notificationHistoryPage(request, token: token) }
+    }
+
+    /// Get Notification History page by page: `eachPage` runs on every verified page as it arrives, so a caller keeps
+    /// what earlier pages gave when a later page fails. Rethrows the first error of a page or of `eachPage`.
+    public func notificationHistory(_ request: NotificationHistoryRequest, eachPage: ([AppleNotificationEntry]) throws -> Void) throws {
+        var token: String?
+        repeat {
+            let (entries, next) = try notificationHistoryPage(request, token: token)
+            try eachPage(entries)
+            guard next != token else { break }
+            token = next
+        } while token != nil
+    }
+
+    private func notificationHistoryPage(_ request: NotificationHistoryRequest, token: String?)
+        throws(StoreCallError) -> ([AppleNotificationEntry], String?) {
+        try call(.getNotificationHistory(request, paginationToken: token)) { (page: NotificationHistoryResponse) in
+            let entries = try (page.notificationHistory ?? []).map {
+                try self.verifyNotification($0.signedPayload, sendAttempts: $0.sendAttempts ?? [])
             }
+            return (entries, page.hasMore == true ? page.paginationToken : nil)
         }
     }
 

@@ -35,43 +35,51 @@ public enum RecoverNotifications {
             // A production app's sandbox purchases have their own history at the sandbox host, which reaches back 30 days.
             var windows = [(apple, since)]
             if let sandbox = clients.appleSandbox { windows.append((sandbox, max(since, until.addingTimeInterval(-sandboxReach)))) }
-            var entries: [AppleNotificationEntry] = []
-            for (client, start) in windows where start < until {
-                do {
-                    entries += try AttemptContext.$recorder.withValue(recorder) {
-                        try client.notificationHistory(NotificationHistoryRequest(start: start, end: until))
-                    }
-                } catch {
-                    if !context.dryRun { try recorder.flush() }
-                    throw JobError.failed("Get Notification History (\(client.configuration.environment)) "
-                        + "\(PostgresTimestamp.iso8601(start))…\(PostgresTimestamp.iso8601(until)) failed: \(error)")
-                }
-            }
-            if !context.dryRun { try recorder.flush() }
-            context.setCount("history", entries.count)
             let processor = ReplayEventProcessor(
                 database: context.database, writer: ProjectionWriter(database: context.database, jobRunID: context.runID),
                 stores: clients, verifiers: try verifier(context.environment), asOf: context.asOf, recovered: true)
-            for entry in entries {
-                guard let row = RecoveredNotification(entry) else { context.count("unusable"); continue }
-                if try stored(context.database, uuid: row.uuid) { context.count("already_stored"); continue }
-                context.count("missing")
-                if context.dryRun { continue }
-                let event = try insert(context.database, row, at: context.asOf)
-                let outcome = AttemptContext.$recorder.withValue(recorder) { processor.process(event) }
-                try recorder.flush()
-                switch outcome {
-                case .projected:
-                    context.count("projected")
-                case .skipped:
-                    context.count("skipped")
-                    try ReplayEvents.markProcessed(context.database, eventId: event.id, at: context.asOf)
-                case .gone(let reason), .failed(let reason):
-                    context.count("failed")
-                    _ = try ReplayEvents.markFailed(context.database, event: event, reason: reason, maxAttempts: ReplayEvents.defaultMaxAttempts)
-                    context.logger.warning("recovered notification not projected; left for replay-events", ["event": event.id, "reason": reason])
+            // Pages are recovered as they arrive: when a later page fails after its retries, what earlier pages gave is
+            // kept, the run fails, and the next run's window (from the last successful run) covers the rest again.
+            var failures: [String] = []
+            for (client, start) in windows where start < until {
+                do {
+                    try AttemptContext.$recorder.withValue(recorder) {
+                        try client.notificationHistory(NotificationHistoryRequest(start: start, end: until)) { page in
+                            if !context.dryRun { try recorder.flush() }
+                            context.count("history", by: page.count)
+                            for entry in page { try recover(entry, context: context, processor: processor, recorder: recorder) }
+                        }
+                    }
+                } catch {
+                    failures.append("Get Notification History (\(client.configuration.environment)) "
+                        + "\(PostgresTimestamp.iso8601(start))…\(PostgresTimestamp.iso8601(until)) failed: \(error)")
                 }
+                if !context.dryRun { try recorder.flush() }
             }
+            if !failures.isEmpty { throw JobError.failed(failures.joined(separator: "; ")) }
+        }
+    }
+
+    /// Stores and projects one history entry unless inbound_webhook_event already holds it.
+    static func recover(_ entry: AppleNotificationEntry, context: JobContext, processor: ReplayEventProcessor,
+                        recorder: StoreQueryRecorder) throws {
+        guard let row = RecoveredNotification(entry) else { context.count("unusable"); return }
+        if try stored(context.database, uuid: row.uuid) { context.count("already_stored"); return }
+        context.count("missing")
+        if context.dryRun { return }
+        let event = try insert(context.database, row, at: context.asOf)
+        let outcome = AttemptContext.$recorder.withValue(recorder) { processor.process(event) }
+        try recorder.flush()
+        switch outcome {
+        case .projected:
+            context.count("projected")
+        case .skipped:
+            context.count("skipped")
+            try ReplayEvents.markProcessed(context.database, eventId: event.id, at: context.asOf)
+        case .gone(let reason), .failed(let reason):
+            context.count("failed")
+            _ = try ReplayEvents.markFailed(context.database, event: event, reason: reason, maxAttempts: ReplayEvents.defaultMaxAttempts)
+            context.logger.warning("recovered notification not projected; left for replay-events", ["event": event.id, "reason": reason])
         }
     }
 
