@@ -11,6 +11,19 @@ import WorldGen
         FileManager.default.temporaryDirectory.appendingPathComponent("requery-process-\(name)-\(getpid())")
     }
 
+    /// A world whose simulator limits the two re-query endpoints to 50 requests/s, and a requery-at-risk process whose
+    /// clients aim 5 % under that, with a burst of 4, through one bucket per endpoint in PostgreSQL; and its arguments.
+    static func atFiftyPerSecond(_ name: String, options: WorldOptions) throws -> (RequeryHarness, JobProcess, [String]) {
+        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: RateLimit(perSecond: 50),
+                                                                       .googleSubscriptionGet: RateLimit(perSecond: 50)])
+        let harness = try RequeryHarness(name: name, options: options, limits: limits, systemClock: true)
+        let job = try JobProcess("requery-at-risk", harness: harness, folder: logs(name),
+                                 rateLimits: "apple.getAllSubscriptionStatuses=47.5/4,google.subscriptionsv2.get=47.5/4")
+        try #require(job.isBuilt, "build the jobs first (make test does)")
+        let arguments = ["--as-of", PostgresTimestamp.iso8601(options.asOf), "--fresh-hours", "0", "--threads", "2", "--batch-size", "5"]
+        return (harness, job, arguments)
+    }
+
     @Test func killNineAtARandomPointThenARerunEndsInTheStateOfAnUninterruptedRun() throws {
         var options = WorldOptions(seed: 79, subscriptions: 700, months: 6, testShare: 0.03)
         options.faultShares = [.missedNotification: 0.05, .stalePrice: 0.05, .refundNotReflected: 0.05, .acknowledgementNotRecorded: 0.05]
@@ -55,16 +68,9 @@ import WorldGen
 
     @Test func threeProcessesUnderFiftyPerSecondLimitsGetNo429sAndQueryEachSubscriptionOnce() throws {
         let options = WorldOptions(seed: 83, subscriptions: 700, months: 6, testShare: 0.03)
-        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: RateLimit(perSecond: 50),
-                                                                       .googleSubscriptionGet: RateLimit(perSecond: 50)])
-        let harness = try RequeryHarness(name: "three_processes", options: options, limits: limits, systemClock: true)
+        let (harness, job, arguments) = try Self.atFiftyPerSecond("three", options: options)
         defer { harness.server.stop(); harness.database.close() }
         let db = harness.database
-        // The clients aim 5 % under the store's limit, with a burst of 4, through one bucket per endpoint in PostgreSQL.
-        let job = try JobProcess("requery-at-risk", harness: harness, folder: Self.logs("three"),
-                                 rateLimits: "apple.getAllSubscriptionStatuses=47.5/4,google.subscriptionsv2.get=47.5/4")
-        try #require(job.isBuilt, "build the jobs first (make test does)")
-        let arguments = ["--as-of", PostgresTimestamp.iso8601(options.asOf), "--fresh-hours", "0", "--threads", "2", "--batch-size", "5"]
         let started = Date()
         let processes = try (0..<3).map { try job.start(arguments, logs: Self.logs("three"), tag: "p\($0)") }
         for process in processes { process.waitUntilExit() }
@@ -91,15 +97,9 @@ import WorldGen
 
     @Test func sigtermFinishesTheRequestsInFlightAndLeavesTheRestForTheNextRun() throws {
         let options = WorldOptions(seed: 89, subscriptions: 500, months: 6, testShare: 0)
-        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: RateLimit(perSecond: 50),
-                                                                       .googleSubscriptionGet: RateLimit(perSecond: 50)])
-        let harness = try RequeryHarness(name: "sigterm", options: options, limits: limits, systemClock: true)
+        let (harness, job, arguments) = try Self.atFiftyPerSecond("sigterm", options: options)
         defer { harness.server.stop(); harness.database.close() }
         let db = harness.database
-        let job = try JobProcess("requery-at-risk", harness: harness, folder: Self.logs("sigterm"),
-                                 rateLimits: "apple.getAllSubscriptionStatuses=47.5/4,google.subscriptionsv2.get=47.5/4")
-        try #require(job.isBuilt, "build the jobs first (make test does)")
-        let arguments = ["--as-of", PostgresTimestamp.iso8601(options.asOf), "--fresh-hours", "0", "--threads", "2", "--batch-size", "5"]
         let process = try job.start(arguments, logs: Self.logs("sigterm"), tag: "run")
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning, Date() < deadline,
