@@ -15,22 +15,35 @@ public final class PostgresCopyIn {
 
     /// Appends one row in COPY text format; nil is `\N`; tabs, newlines and backslashes are escaped.
     public func writeRow(_ fields: [String?]) throws {
+        var local: [UInt8] = []
+        swap(&local, &buffer)
         for (position, field) in fields.enumerated() {
-            if position > 0 { buffer.append(9) }
-            guard let field else { buffer.append(contentsOf: [92, 78]); continue }
-            for byte in field.utf8 {
-                switch byte {
-                case 92: buffer.append(contentsOf: [92, 92])
-                case 9: buffer.append(contentsOf: [92, 116])
-                case 10: buffer.append(contentsOf: [92, 110])
-                case 13: buffer.append(contentsOf: [92, 114])
-                default: buffer.append(byte)
-                }
-            }
+            if position > 0 { local.append(9) }
+            guard var field else { local.append(contentsOf: [92, 78]); continue }
+            field.withUTF8 { Self.appendEscaped($0, to: &local) }
         }
-        buffer.append(10)
+        local.append(10)
+        swap(&local, &buffer)
         rowsWritten += 1
         if buffer.count >= chunkSize { try flush() }
+    }
+
+    /// Appends one field's bytes with COPY text escaping (backslash, tab, newline, carriage return).
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var start = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte == 92 || byte == 9 || byte == 10 || byte == 13 else { continue }
+            if start < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+            start = index + 1
+            switch byte {
+            case 92: out.append(contentsOf: [92, 92])
+            case 9: out.append(contentsOf: [92, 116])
+            case 10: out.append(contentsOf: [92, 110])
+            default: out.append(contentsOf: [92, 114])
+            }
+        }
+        if start < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
     }
 
     /// Appends raw bytes already in the COPY statement's format (text or CSV), e.g. a file's contents.

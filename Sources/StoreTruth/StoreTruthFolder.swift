@@ -22,11 +22,20 @@ public enum StoreTruthFolder {
         try encoder.encode(AppleConfig(bundleId: truth.apple.bundleId, appAppleId: truth.apple.appAppleId,
                                        environment: truth.apple.environment)).write(to: folder.appendingPathComponent("apple.json"))
         try encoder.encode(GoogleConfig(packageName: truth.google.packageName)).write(to: folder.appendingPathComponent("google.json"))
-        try writeLines(truth.apple.subscriptions, to: folder.appendingPathComponent("apple-subscriptions.jsonl"), encoder)
-        try writeLines(truth.apple.notifications, to: folder.appendingPathComponent("apple-notifications.jsonl"), encoder)
-        try writeLines(truth.google.subscriptions, to: folder.appendingPathComponent("google-subscriptions.jsonl"), encoder)
-        try writeLines(truth.google.voidedPurchases, to: folder.appendingPathComponent("google-voided.jsonl"), encoder)
+        try writeLines(truth.apple.subscriptions, to: folder.appendingPathComponent(appleSubscriptionsFile), StoreTruthLines.append)
+        try writeLines(truth.apple.notifications, to: folder.appendingPathComponent(appleNotificationsFile), StoreTruthLines.append)
+        try writeLines(truth.google.subscriptions, to: folder.appendingPathComponent(googleSubscriptionsFile), StoreTruthLines.append)
+        try writeLines(truth.google.voidedPurchases, to: folder.appendingPathComponent(googleVoidedFile), StoreTruthLines.append)
     }
+
+    /// The Apple subscriptions file (JSON Lines), for writers that stream a large truth batch by batch.
+    public static let appleSubscriptionsFile = "apple-subscriptions.jsonl"
+    /// The Apple notifications file (JSON Lines, ordered by signedDate).
+    public static let appleNotificationsFile = "apple-notifications.jsonl"
+    /// The Google purchase tokens file (JSON Lines).
+    public static let googleSubscriptionsFile = "google-subscriptions.jsonl"
+    /// The Google voided purchases file (JSON Lines, ordered by voidedTimeMillis).
+    public static let googleVoidedFile = "google-voided.jsonl"
 
     /// Reads a truth folder; a bad line is an error naming the file and line number.
     public static func read(from folder: URL) throws -> StoreTruth {
@@ -51,13 +60,10 @@ public enum StoreTruthFolder {
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &directory) && directory.boolValue
     }
 
-    private static func writeLines<T: Encodable>(_ items: [T], to file: URL, _ encoder: JSONEncoder) throws {
-        var data = Data()
-        for item in items {
-            data.append(try encoder.encode(item))
-            data.append(0x0A)
-        }
-        try data.write(to: file)
+    private static func writeLines<T>(_ items: [T], to file: URL, _ append: (T, inout [UInt8]) -> Void) throws {
+        var bytes: [UInt8] = []
+        for item in items { append(item, &bytes) }
+        try Data(bytes).write(to: file)
     }
 
     private static func readLines<T: Decodable>(_ file: URL, _ decoder: JSONDecoder) throws -> [T] {

@@ -32,7 +32,8 @@ struct DatabaseLoader {
         }
     }
 
-    func load(_ subscriptions: [WorldSubscription]) throws {
+    /// Loads the rows of `subscriptions`, leaving out the billing_transaction rows whose keys are in `missing`.
+    func load(_ subscriptions: [WorldSubscription], missing: Set<String> = []) throws {
         try database.copyIn("COPY app_user (id, email, created_at, updated_at) FROM STDIN") { copy in
             for s in subscriptions {
                 let at = WorldClock.sqlTimestamp(s.createdMs)
@@ -89,7 +90,7 @@ struct DatabaseLoader {
               amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload, created_at) FROM STDIN
             """) { copy in
             for s in subscriptions where s.rows.snapshot != nil {
-                for row in s.rows.transactions {
+                for row in s.rows.transactions where missing.isEmpty || !missing.contains(row.record.transactionKey) {
                     let r = row.record
                     let payload = r.rawPayload.isEmpty ? "{}" : String(decoding: r.rawPayload, as: UTF8.self)
                     try copy.writeRow([row.id, s.rows.subscriptionId, r.provider.rawValue, r.eventType.rawValue, r.transactionKey,

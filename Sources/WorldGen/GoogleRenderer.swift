@@ -9,6 +9,8 @@ struct GoogleRenderer {
     let catalogue: WorldCatalogue
     let ids: WorldIdentifiers
     let asOfMs: Int64
+    /// One decoder per subscription rendered (decoding the purchase at every event).
+    let decoder = JSONDecoder()
 
     struct Output {
         var tokens: [GoogleSubscriptionTruth] = []
@@ -178,6 +180,6 @@ struct GoogleRenderer {
     }
 
     func decode(_ token: GoogleTokenState) throws -> SubscriptionPurchaseV2 {
-        try JSONDecoder().decode(SubscriptionPurchaseV2.self, from: Data(JSONText.serialize(token.json(packageName: catalogue.packageName)).utf8))
+        try decoder.decode(SubscriptionPurchaseV2.self, from: Data(JSONText.bytes(token.json(packageName: catalogue.packageName))))
     }
 }

@@ -1,4 +1,5 @@
 import BillingCore
+import Crypto
 import Dispatch
 import Foundation
 import StoreTruth
@@ -64,19 +65,31 @@ public enum World {
             }
         }
         notifications.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
-        var voided = subscriptions.flatMap(\.googleVoided)
-        voided.sort { ($0["voidedTimeMillis"]?.stringValue ?? "", $0["orderId"]?.stringValue ?? "") < ($1["voidedTimeMillis"]?.stringValue ?? "", $1["orderId"]?.stringValue ?? "") }
+        let voided = sortedVoided(subscriptions.flatMap(\.googleVoided))
         let truth = StoreTruth(
             apple: AppleTruth(bundleId: catalogue.bundleId, appAppleId: catalogue.appAppleId, environment: "Production",
                               subscriptions: subscriptions.compactMap(\.apple), notifications: notifications.map(\.3)),
             google: GoogleTruth(packageName: catalogue.packageName, subscriptions: subscriptions.flatMap(\.googleTokens),
                                 voidedPurchases: voided))
-        let manifest = WorldManifest(
+        let manifest = Self.manifest(options, counts: counts(subscriptions, truth), faults: subscriptions.flatMap(\.faults))
+        return GeneratedWorld(options: options, catalogue: catalogue, truth: truth, manifest: manifest, subscriptions: subscriptions)
+    }
+
+    /// The manifest of a world with these counts and faults (report discrepancies added by the writer).
+    static func manifest(_ options: WorldOptions, counts: [String: Int], faults: [InjectedFault]) -> WorldManifest {
+        WorldManifest(
             seed: options.seed, subscriptions: options.subscriptions, months: options.months,
             asOf: WorldClock.rfc3339(WorldClock.ms(options.asOf)), appleShare: options.appleShare, testShare: options.testShare,
             faultShares: Dictionary(uniqueKeysWithValues: options.faultShares.map { ($0.key.rawValue, $0.value) }),
-            counts: counts(subscriptions, truth), faults: subscriptions.flatMap(\.faults))
-        return GeneratedWorld(options: options, catalogue: catalogue, truth: truth, manifest: manifest, subscriptions: subscriptions)
+            counts: counts, faults: faults)
+    }
+
+    /// Voided purchases in truth order: by voidedTimeMillis, then orderId.
+    static func sortedVoided(_ voided: [JSONValue]) -> [JSONValue] {
+        func key(_ item: JSONValue) -> (String, String) {
+            (item["voidedTimeMillis"]?.stringValue ?? "", item["orderId"]?.stringValue ?? "")
+        }
+        return voided.sorted { key($0) < key($1) }
     }
 
     static func counts(_ subscriptions: [WorldSubscription], _ truth: StoreTruth) -> [String: Int] {

@@ -41,21 +41,51 @@ enum WorldClock {
     static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000).rounded()) }
 
     /// `2026-01-02 03:04:05.678+00` for COPY into timestamptz.
-    static func sqlTimestamp(_ ms: Int64) -> String { format(ms, separator: " ", suffix: "+00") }
+    static func sqlTimestamp(_ ms: Int64) -> String { format(ms, separator: 32, suffix: [43, 48, 48]) }
 
     /// `2026-01-02T03:04:05.678Z` (RFC 3339, Google's form).
-    static func rfc3339(_ ms: Int64) -> String { format(ms, separator: "T", suffix: "Z") }
+    static func rfc3339(_ ms: Int64) -> String { format(ms, separator: 84, suffix: [90]) }
 
-    private static func format(_ ms: Int64, separator: String, suffix: String) -> String {
+    /// Formats into one small byte buffer (no intermediate strings); the year is not padded.
+    private static func format(_ ms: Int64, separator: UInt8, suffix: [UInt8]) -> String {
         let dayNumber = floorDiv(ms, day)
         let rest = ms - dayNumber * day
         let date = civil(dayNumber)
         let h = rest / hour, m = (rest % hour) / minute, s = (rest % minute) / second, f = rest % second
-        return "\(date.year)-\(pad(date.month, 2))-\(pad(date.day, 2))\(separator)\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))\(suffix)"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        if date.year < 0 {
+            bytes.append(contentsOf: String(date.year).utf8)
+        } else {
+            append(date.year, width: 1, to: &bytes)
+        }
+        bytes.append(45)
+        append(date.month, width: 2, to: &bytes)
+        bytes.append(45)
+        append(date.day, width: 2, to: &bytes)
+        bytes.append(separator)
+        append(h, width: 2, to: &bytes)
+        bytes.append(58)
+        append(m, width: 2, to: &bytes)
+        bytes.append(58)
+        append(s, width: 2, to: &bytes)
+        bytes.append(46)
+        append(f, width: 3, to: &bytes)
+        bytes.append(contentsOf: suffix)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    /// Appends a non-negative `value` zero-padded to `width` digits (wider values keep all their digits).
+    private static func append(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+        var digits = 1
+        var divisor: Int64 = 1
+        while value / divisor >= 10 { divisor *= 10; digits += 1 }
+        while digits < width { divisor *= 10; digits += 1 }
+        var remaining = value
+        for _ in 0..<digits {
+            bytes.append(48 + UInt8(remaining / divisor))
+            remaining %= divisor
+            divisor /= 10
+        }
     }
 }

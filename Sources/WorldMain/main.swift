@@ -14,7 +14,7 @@ let definition = JobDefinition(
         .value("faults", placeholder: "kind=share,…", help: "injected fault shares, e.g. all=0.01 or missed_notification=0.02"),
         .value("apple-share", placeholder: "0…1", help: "share of Apple subscriptions (default 0.55)"),
         .value("test-share", placeholder: "0…1", help: "share of test purchases (default 0.01)"),
-        .value("batch", placeholder: "n", help: "subscriptions per COPY batch (default 50000)"),
+        .value("batch", placeholder: "n", help: "subscriptions per COPY batch (default 25000)"),
     ],
     run: { context in
         let values = context.arguments.values
@@ -42,7 +42,7 @@ let definition = JobDefinition(
         var lastDone = 0
         let progress = context.progress("subscriptions", total: options.subscriptions)
         let manifest = try WorldWriter.generateAndLoad(options, to: URL(fileURLWithPath: out), database: context.database,
-                                                       batchSize: try number("batch", 50_000)) { done in
+                                                       batchSize: try number("batch", 25_000)) { done in
             progress.advance(by: done - lastDone)
             lastDone = done
         }

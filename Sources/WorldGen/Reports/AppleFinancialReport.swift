@@ -2,6 +2,10 @@
 /// consolidated ZZ file with its per-country summary, as docs/store-exports.md describes.
 struct AppleFinancialReport {
     let products: ReportProducts
+    /// Units by aggregated row, per fiscal period (filled by `add`).
+    private var periods: [AppleFiscalPeriod: [Row: Int64]] = [:]
+
+    init(products: ReportProducts) { self.products = products }
 
     static let columns = ["Start Date", "End Date", "UPC", "ISRC/ISBN", "Vendor Identifier", "Quantity", "Partner Share",
                           "Extended Partner Share", "Partner Share Currency", "Sales or Return", "Apple Identifier",
@@ -25,13 +29,23 @@ struct AppleFinancialReport {
 
     /// Files keyed by path under `reports/` (`apple/finance/FINANCIAL_<region>_<fiscal YYYY-MM>.txt`).
     func files(_ entries: [ReportEntry]) -> [String: String] {
-        var periods: [AppleFiscalPeriod: [Row: Int64]] = [:]
+        var report = self
+        report.add(entries)
+        return report.files()
+    }
+
+    /// Adds entries (the ledger in any number of calls).
+    mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where entry.isApple && !entry.isFree {
             let isReturn = entry.kind == .refund
             let row = Row(plan: entry.plan, country: entry.country, currency: entry.currency,
                           priceMicros: isReturn ? -entry.amountMicros : entry.amountMicros, isReturn: isReturn)
             periods[AppleFiscalPeriod.containing(ms: entry.atMs), default: [:]][row, default: 0] += isReturn ? -1 : 1
         }
+    }
+
+    /// The files of every entry added.
+    func files() -> [String: String] {
         var result: [String: String] = [:]
         for (period, rows) in periods {
             let regions = Dictionary(grouping: rows.keys, by: { ReportProducts.appleRegion($0.currency) })

@@ -3,6 +3,13 @@
 struct AppleSubscriberReport {
     let products: ReportProducts
     let seed: UInt64
+    /// Rows (instant, text) by Pacific day (filled by `add`).
+    private var days: [Int64: [(Int64, String)]] = [:]
+
+    init(products: ReportProducts, seed: UInt64) {
+        self.products = products
+        self.seed = seed
+    }
 
     static let columns = ["Event Date", "App Name", "App Apple ID", "Subscription Name", "Subscription Apple ID",
                           "Subscription Group ID", "Standard Subscription Duration", "Subscription Offer Name",
@@ -13,13 +20,23 @@ struct AppleSubscriberReport {
 
     /// Files keyed by path under `reports/` (`apple/sales/SUBSCRIBER_DETAILED_DAILY_1_3_<YYYY-MM-DD>.txt`).
     func files(_ entries: [ReportEntry]) -> [String: String] {
-        var days: [Int64: [(ReportEntry, String)]] = [:]
+        var report = self
+        report.add(entries)
+        return report.files()
+    }
+
+    /// Adds entries (the ledger in any number of calls).
+    mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where entry.isApple {
-            days[ReportCalendar.pacificDay(entry.atMs), default: []].append((entry, row(entry)))
+            days[ReportCalendar.pacificDay(entry.atMs), default: []].append((entry.atMs, row(entry)))
         }
+    }
+
+    /// The files of every entry added.
+    func files() -> [String: String] {
         var result: [String: String] = [:]
         for (day, rows) in days {
-            let sorted = rows.sorted { ($0.0.atMs, $0.1) < ($1.0.atMs, $1.1) }.map(\.1)
+            let sorted = rows.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
             result["apple/sales/SUBSCRIBER_DETAILED_DAILY_1_3_\(ReportCalendar.isoDate(day)).txt"] =
                 ([Self.columns.joined(separator: "\t")] + sorted).joined(separator: "\n") + "\n"
         }

@@ -3,6 +3,13 @@
 struct GoogleEarningsReport {
     let products: ReportProducts
     let developerId: String
+    /// CSV rows (without the header) by Pacific month `YYYYMM`, in ledger order (filled by `add`).
+    private var months: [String: [UInt8]] = [:]
+
+    init(products: ReportProducts, developerId: String) {
+        self.products = products
+        self.developerId = developerId
+    }
 
     static let columns = ["Description", "Transaction Date", "Transaction Time", "Tax Type", "Transaction Type", "Refund Type",
                           "Product Title", "Product id", "Product Type", "Sku Id", "Hardware", "Buyer Country", "Buyer State",
@@ -13,18 +20,41 @@ struct GoogleEarningsReport {
 
     /// CSV texts keyed by `YYYYMM`.
     func csvs(_ entries: [ReportEntry]) -> [String: String] {
-        var months: [String: [String]] = [:]
+        var report = self
+        report.add(entries)
+        return report.months.mapValues { String(decoding: Array(ReportCSV.line(Self.columns).utf8) + $0, as: UTF8.self) }
+    }
+
+    /// Adds entries (the ledger in any number of calls).
+    mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where !entry.isApple && !entry.isFree {
-            months[ReportCalendar.pacificMonth(entry.atMs), default: []] += rows(entry)
+            for line in rows(entry) { months[ReportCalendar.pacificMonth(entry.atMs), default: []] += line.utf8 }
         }
-        return months.mapValues { ([ReportCSV.line(Self.columns)] + $0).joined() }
     }
 
     /// Zip archives keyed by path under `reports/` (`google/earnings/earnings_YYYYMM_<developer>-0.zip`).
     func files(_ entries: [ReportEntry]) throws -> [String: [UInt8]] {
+        var report = self
+        report.add(entries)
+        return try report.files()
+    }
+
+    /// Moves the rows added so far to `spill` (appended per month), keeping memory flat for large worlds.
+    mutating func spill(to spill: ReportSpill) throws {
+        for month in months.keys.sorted() { try spill.append("earnings-" + month, months[month] ?? []) }
+        months = [:]
+    }
+
+    /// The zips of every entry added (with the rows moved to `spill` first).
+    func files(spill: ReportSpill? = nil) throws -> [String: [UInt8]] {
+        var all = months
+        for month in spill?.names(prefix: "earnings-") ?? [] {
+            all[month] = try (spill?.read("earnings-" + month) ?? []) + (months[month] ?? [])
+        }
         var result: [String: [UInt8]] = [:]
-        for (month, csv) in csvs(entries) {
-            let zip = try ZipArchive.make([("PlayApps_\(month).csv", Array(csv.utf8))], mtime: ReportCSV.monthMtime(month))
+        for (month, rows) in all {
+            let csv = Array(ReportCSV.line(Self.columns).utf8) + rows
+            let zip = try ZipArchive.make([("PlayApps_\(month).csv", csv)], mtime: ReportCSV.monthMtime(month))
             result["google/earnings/earnings_\(month)_\(developerId)-0.zip"] = zip
         }
         return result

@@ -2,6 +2,10 @@
 /// order and a second `Refund` row for a refunded order (amounts as charged; the refund row's sign is UNCONFIRMED).
 struct GoogleSalesReport {
     let products: ReportProducts
+    /// CSV rows (without the header) by Pacific month `YYYYMM`, in ledger order (filled by `add`).
+    private var months: [String: [UInt8]] = [:]
+
+    init(products: ReportProducts) { self.products = products }
 
     static let columns = ["Order Number", "Order Charged Date", "Order Charged Timestamp", "Financial Status", "Device Model",
                           "Product Title", "Product ID", "Product Type", "SKU ID", "Currency of Sale", "Item Price",
@@ -11,19 +15,42 @@ struct GoogleSalesReport {
 
     /// CSV texts keyed by `YYYYMM`.
     func csvs(_ entries: [ReportEntry]) -> [String: String] {
-        var months: [String: [String]] = [:]
+        var report = self
+        report.add(entries)
+        return report.months.mapValues { String(decoding: Array(ReportCSV.line(Self.columns).utf8) + $0, as: UTF8.self) }
+    }
+
+    /// Adds entries (the ledger in any number of calls).
+    mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where !entry.isApple && !entry.isFree {
-            months[ReportCalendar.pacificMonth(entry.atMs), default: []].append(row(entry))
+            months[ReportCalendar.pacificMonth(entry.atMs), default: []] += row(entry).utf8
         }
-        return months.mapValues { ([ReportCSV.line(Self.columns)] + $0).joined() }
     }
 
     /// Zip archives keyed by path under `reports/` (`google/sales/salesreport_YYYYMM.zip`).
     func files(_ entries: [ReportEntry]) throws -> [String: [UInt8]] {
+        var report = self
+        report.add(entries)
+        return try report.files()
+    }
+
+    /// Moves the rows added so far to `spill` (appended per month), keeping memory flat for large worlds.
+    mutating func spill(to spill: ReportSpill) throws {
+        for month in months.keys.sorted() { try spill.append("sales-" + month, months[month] ?? []) }
+        months = [:]
+    }
+
+    /// The zips of every entry added (with the rows moved to `spill` first).
+    func files(spill: ReportSpill? = nil) throws -> [String: [UInt8]] {
+        var all = months
+        for month in spill?.names(prefix: "sales-") ?? [] {
+            all[month] = try (spill?.read("sales-" + month) ?? []) + (months[month] ?? [])
+        }
         var result: [String: [UInt8]] = [:]
-        for (month, csv) in csvs(entries) {
+        for (month, rows) in all {
             result["google/sales/salesreport_\(month).zip"] =
-                try ZipArchive.make([("salesreport_\(month).csv", Array(csv.utf8))], mtime: ReportCSV.monthMtime(month))
+                try ZipArchive.make([("salesreport_\(month).csv", Array(ReportCSV.line(Self.columns).utf8) + rows)],
+                                    mtime: ReportCSV.monthMtime(month))
         }
         return result
     }

@@ -5,13 +5,23 @@ struct ReportInjector {
     let seed: UInt64
     let asOfMs: Int64
     let shares: ReportDiscrepancyShares
+    /// One stream for the whole ledger, so a world applied batch by batch draws exactly as one applied at once.
+    private var rng: SplitMix64
+
+    init(catalogue: WorldCatalogue, seed: UInt64, asOfMs: Int64, shares: ReportDiscrepancyShares) {
+        self.catalogue = catalogue
+        self.seed = seed
+        self.asOfMs = asOfMs
+        self.shares = shares
+        rng = SplitMix64(seed: seed, salt: 0x5245_504F_5254)
+    }
 
     static let order: [ReportDiscrepancyKind] = [.periodBoundary, .missingInDatabase, .missingInReport, .amountMismatch, .duplicate,
                                                  .refundMissingInDatabase]
 
     /// The report's entries (in ledger order; injected refunds right after their charge) and the discrepancies.
-    func apply(_ ledger: [ReportEntry]) -> (entries: [ReportEntry], discrepancies: [ReportDiscrepancy]) {
-        var rng = SplitMix64(seed: seed, salt: 0x5245_504F_5254)
+    /// Successive calls continue the ledger: each call must hold whole subscriptions.
+    mutating func apply(_ ledger: [ReportEntry]) -> (entries: [ReportEntry], discrepancies: [ReportDiscrepancy]) {
         let refunded = Set(ledger.filter { $0.kind == .refund }.map(refundedId))
         var entries: [ReportEntry] = []
         var discrepancies: [ReportDiscrepancy] = []

@@ -9,10 +9,15 @@ enum ReportLedger {
 
     /// Every charge (with an amount) and refund of the world, in subscription then row order.
     static func entries(_ world: GeneratedWorld) -> [ReportEntry] {
-        let products = ProductLookup(world.catalogue)
-        let storeRefunds = ReportStoreRefunds(world)
+        entries(world.subscriptions, products: ProductLookup(world.catalogue),
+                storeRefunds: ReportStoreRefunds(world.subscriptions, notifications: world.truth.apple.notifications,
+                                                 voided: world.truth.google.voidedPurchases))
+    }
+
+    /// The entries of `subscriptions` (a whole world or one batch of it), in subscription then row order.
+    static func entries(_ subscriptions: [WorldSubscription], products: ProductLookup, storeRefunds: ReportStoreRefunds) -> [ReportEntry] {
         var result: [ReportEntry] = []
-        for subscription in world.subscriptions {
+        for subscription in subscriptions {
             let first = result.count
             defer { assignTrialPlans(&result, from: first) }
             var byKey: [String: ReportEntry] = [:]

@@ -1,4 +1,5 @@
 import Crypto
+import StoreTruth
 
 /// Refunds the store made that the database missed through an injected projection fault
 /// (`refund_not_reflected` on Apple, `voided_purchase_not_applied` on Google): the reports carry them.
@@ -6,11 +7,13 @@ struct ReportStoreRefunds {
     private var appleRefunds: [String: (key: String, atMs: Int64)] = [:]
     private var googleVoided: [String: [(order: String, atMs: Int64)]] = [:]
 
-    init(_ world: GeneratedWorld) {
-        let faulted = world.subscriptions.flatMap(\.faults)
+    /// Looks up the refunds of `subscriptions`' faults in the notifications and voided purchases (of the same subscriptions
+    /// or of the whole world; voided purchases ordered by voidedTimeMillis then orderId).
+    init(_ subscriptions: [WorldSubscription], notifications: [AppleNotificationTruth], voided voidedPurchases: [JSONValue]) {
+        let faulted = subscriptions.flatMap(\.faults)
         let uuids = Set(faulted.filter { $0.kind == .refundNotReflected && $0.provider == "APPLE" }.compactMap(\.eventId))
         if !uuids.isEmpty {
-            for notification in world.truth.apple.notifications {
+            for notification in notifications {
                 guard let uuid = notification.payload["notificationUUID"]?.stringValue, uuids.contains(uuid),
                       let info = notification.transactionInfo, let original = info["originalTransactionId"]?.stringValue,
                       let transaction = info["transactionId"]?.stringValue else { continue }
@@ -19,7 +22,7 @@ struct ReportStoreRefunds {
             }
         }
         let tokens = Set(faulted.filter { $0.kind == .voidedPurchaseNotApplied }.map(\.storeIdentifier))
-        for voided in world.truth.google.voidedPurchases {
+        for voided in voidedPurchases {
             guard let token = voided["purchaseToken"]?.stringValue, tokens.contains(token), let order = voided["orderId"]?.stringValue,
                   let atMs = voided["voidedTimeMillis"]?.stringValue.flatMap({ Int64($0) }) else { continue }
             googleVoided[token, default: []].append((order, atMs))

@@ -9,19 +9,10 @@ import Postgres
 public enum StoreReports {
     /// The report files and discrepancies of `world` (deterministic in the world's seed and `shares`).
     public static func render(_ world: GeneratedWorld, shares: ReportDiscrepancyShares = .standard) throws -> StoreReportSet {
-        let injector = ReportInjector(catalogue: world.catalogue, seed: world.options.seed, asOfMs: WorldClock.ms(world.options.asOf),
-                                      shares: shares)
-        let (entries, discrepancies) = injector.apply(ReportLedger.entries(world))
-        let products = ReportProducts(catalogue: world.catalogue)
-        let developerId = googleDeveloperId(seed: world.options.seed)
-        var files: [String: [UInt8]] = [:]
-        for (path, text) in AppleFinancialReport(products: products).files(entries) { files[path] = Array(text.utf8) }
-        for (path, text) in AppleSubscriberReport(products: products, seed: world.options.seed).files(entries) {
-            files[path] = Array(text.utf8)
-        }
-        files.merge(try GoogleEarningsReport(products: products, developerId: developerId).files(entries)) { _, new in new }
-        files.merge(try GoogleSalesReport(products: products).files(entries)) { _, new in new }
-        return StoreReportSet(files: files, discrepancies: discrepancies, googleDeveloperId: developerId)
+        var builder = StoreReportBuilder(catalogue: world.catalogue, seed: world.options.seed, asOfMs: WorldClock.ms(world.options.asOf),
+                                         shares: shares)
+        _ = try builder.add(world.subscriptions, notifications: world.truth.apple.notifications, voided: world.truth.google.voidedPurchases)
+        return try builder.finish()
     }
 
     /// Renders and writes the reports under `folder/reports/`; returns the set (its discrepancies go into the manifest).
