@@ -40,14 +40,23 @@ public struct RequeryLeases {
             """, [runKey]).rows.map { (try $0.decode(String.self, "category"), try $0.decode(Bool.self, "is_test"), try $0.decode(Int.self, "n")) }
     }
 
-    /// Claims up to `limit` pending items (or items whose claim is older than `leaseSeconds`), highest priority first.
+    /// Claims up to `limit` items, highest priority first: claims older than `leaseSeconds` (a process that died) are
+    /// taken over first, then pending items. Two statements, because one with `pending OR expired` cannot use the
+    /// (run_key, state, priority, id) index and scans and sorts every remaining item on each claim.
     public func claim(worker: String, limit: Int, leaseSeconds: Int) throws -> [RequeryWorkItem] {
+        let expired = try claim(worker: worker, limit: limit, where: """
+            state = 'claimed' AND claimed_at < clock_timestamp() - make_interval(secs => $4::int)
+            """, leaseSeconds: leaseSeconds)
+        guard expired.count < limit else { return expired }
+        return expired + (try claim(worker: worker, limit: limit - expired.count, where: "state = 'pending'", leaseSeconds: leaseSeconds))
+    }
+
+    private func claim(worker: String, limit: Int, where condition: String, leaseSeconds: Int) throws -> [RequeryWorkItem] {
         try database.query("""
             UPDATE requery_work_item SET state = 'claimed', claimed_by = $2, claimed_at = clock_timestamp(), attempts = attempts + 1
             WHERE id IN (
                 SELECT id FROM requery_work_item
-                WHERE run_key = $1
-                  AND (state = 'pending' OR (state = 'claimed' AND claimed_at < clock_timestamp() - make_interval(secs => $4::int)))
+                WHERE run_key = $1 AND \(condition) AND $4::int > 0
                 ORDER BY priority, id
                 LIMIT $3
                 FOR UPDATE SKIP LOCKED)
@@ -59,7 +68,7 @@ public struct RequeryLeases {
             }
             return RequeryWorkItem(id: try row.decode(Int64.self, "id"), subscriptionId: try row.decode(String.self, "subscription_id"),
                                    category: category, isTest: try row.decode(Bool.self, "is_test"))
-        }
+        }.sorted { ($0.category.priority, $0.id) < ($1.category.priority, $1.id) }
     }
 
     /// Marks an item done (after its projection committed) with its outcome.

@@ -40,6 +40,20 @@ public enum RequerySelection {
               AND (s.last_verified_at IS NULL OR s.last_verified_at <= $1::timestamptz - make_interval(hours => $3::int))
               AND NOT (s.provider = 'GOOGLE' AND s.current_period_end_at < $1::timestamptz - interval '60 days')
         ),
+        -- Each event table is read once and joined by key (a correlated jsonb lookup per subscription grows with
+        -- the square of the world): recent Apple REFUND/REVOKE notifications by the received_at index, and failed
+        -- events (few) with the subscription key they name (a Google business key is token:type:time).
+        recent_apple_refunds AS (
+            SELECT DISTINCT w.payload -> 'transactionInfo' ->> 'originalTransactionId' AS original_transaction_id
+            FROM inbound_webhook_event w
+            WHERE w.provider = 'APPLE' AND w.received_at >= $1::timestamptz - make_interval(days => $4::int)
+              AND w.payload -> 'notification' ->> 'notificationType' IN ('REFUND', 'REVOKE')
+        ),
+        failed_events AS (
+            SELECT DISTINCT w.provider::text AS provider, w.payload -> 'transactionInfo' ->> 'originalTransactionId' AS original_transaction_id,
+                   split_part(w.provider_business_key, ':', 1) AS purchase_token
+            FROM inbound_webhook_event w WHERE w.processing_error IS NOT NULL
+        ),
         tagged AS (
             SELECT e.id, 1 AS priority FROM eligible e
             WHERE e.current_period_end_at <= $1::timestamptz + make_interval(days => $2::int)
@@ -56,19 +70,11 @@ public enum RequerySelection {
             WHERE EXISTS (SELECT 1 FROM billing_transaction b WHERE b.subscription_id = e.id
                           AND b.event_type IN ('REFUNDED', 'REVOKED')
                           AND b.effective_at >= $1::timestamptz - make_interval(days => $4::int))
-               OR EXISTS (SELECT 1 FROM inbound_webhook_event w
-                          WHERE w.provider = 'APPLE' AND e.original_transaction_id IS NOT NULL
-                            AND w.payload -> 'transactionInfo' ->> 'originalTransactionId' = e.original_transaction_id
-                            AND w.payload -> 'notification' ->> 'notificationType' IN ('REFUND', 'REVOKE')
-                            AND w.received_at >= $1::timestamptz - make_interval(days => $4::int))
-            UNION ALL SELECT e.id, 8 FROM eligible e
-            WHERE EXISTS (SELECT 1 FROM inbound_webhook_event w
-                          WHERE w.processing_error IS NOT NULL AND (
-                              (w.provider = 'GOOGLE' AND e.purchase_token IS NOT NULL
-                               AND w.provider_business_key >= e.purchase_token || ':'
-                               AND w.provider_business_key < e.purchase_token || ';')
-                           OR (w.provider = 'APPLE' AND e.original_transaction_id IS NOT NULL
-                               AND w.payload -> 'transactionInfo' ->> 'originalTransactionId' = e.original_transaction_id)))
+            UNION ALL SELECT e.id, 7 FROM eligible e JOIN recent_apple_refunds r ON r.original_transaction_id = e.original_transaction_id
+            UNION ALL SELECT e.id, 8 FROM eligible e JOIN failed_events f
+              ON f.provider = 'APPLE' AND f.original_transaction_id = e.original_transaction_id
+            UNION ALL SELECT e.id, 8 FROM eligible e JOIN failed_events f
+              ON f.provider = 'GOOGLE' AND f.purchase_token = e.purchase_token
             UNION ALL SELECT e.id, 9 FROM eligible e
         ),
         best AS (
