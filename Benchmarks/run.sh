@@ -60,6 +60,310 @@ MD
   if [ "$WHICH" = jws ]; then exit 0; fi
 fi
 
+# World generation and load (SUBS subscriptions × MONTHS months; default 1M × 12) vs psql \copy of its biggest
+# table; only on request (`Benchmarks/run.sh world`), it takes minutes. The script lives in Benchmarks/world/.
+if [ "$WHICH" = world ]; then
+  Benchmarks/world/run.sh
+  exit 0
+fi
+
+# Shared by the simulator and requery sections: the venv, the test keys (files, never argv), the release binaries.
+bench_venv() {
+  venv="$out/venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/python" -c 'import appstoreserverlibrary, psycopg' 2>/dev/null \
+    || "$venv/bin/pip" install --quiet app-store-server-library 'psycopg[binary]'
+}
+bench_keys() { # the same key kinds demo.sh makes: App Store Connect P-256 .p8, Google service-account RSA key
+  keys="$out/keys"
+  Tests/Harness/make-keys.sh "$keys" bench
+}
+bench_world() { # database name, truth folder, subscriptions, faults: recreate, migrate, generate and load a world
+  export PGDATABASE=$1
+  psql -q -d postgres -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CREATE DATABASE $1" 2>/dev/null
+  "$rbin/migrate" --log-format json >/dev/null 2>&1
+  rm -rf "$2"
+  "$rbin/world" --seed 42 --subscriptions "$3" --months 12 --as-of "$AS_OF" --out "$2" --faults "$4" \
+    --log-format json 2>"$out/world-$1.log" | tail -n 1
+}
+simulator_pid=
+start_simulator() { # truth folder, log file, then extra flags: starts it, sets $port, exports the job environment
+  local truth=$1 log=$2
+  shift 2
+  rm -f "$out/simulator.json"
+  "$rbin/store-simulator" --truth "$truth" --port 0 --root-cert-out "$out/simulator-root.pem" \
+    --apple-key-public "$keys/apple-public.pem" --apple-key-id BENCHKEY --apple-issuer-id bench-issuer \
+    --google-service-account-public "$keys/google-public.pem" --google-client-email pipeline@bench.iam.gserviceaccount.com \
+    "$@" >"$out/simulator.json" 2>"$log" &
+  simulator_pid=$!
+  for _ in $(seq 1200); do
+    [ -s "$out/simulator.json" ] && break
+    kill -0 "$simulator_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  port=$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$out/simulator.json")
+  [ -n "$port" ] || { echo "the store simulator did not start; see $log" >&2; exit 1; }
+  export APPLE_BUNDLE_ID=$(sed -n 's/.*"bundleId":"\([^"]*\)".*/\1/p' "$truth/apple.json")
+  export APPLE_APP_APPLE_ID=$(sed -n 's/.*"appAppleId":\([0-9]*\).*/\1/p' "$truth/apple.json")
+  export APPLE_ENVIRONMENT=Production APPLE_API_BASE_URL="http://127.0.0.1:$port"
+  export APPLE_KEY_ID=BENCHKEY APPLE_ISSUER_ID=bench-issuer APPLE_PRIVATE_KEY_FILE="$keys/apple.p8"
+  export APPLE_ROOT_CERT_FILES="$out/simulator-root.pem"
+  export GOOGLE_PACKAGE_NAME=$(sed -n 's/.*"packageName":"\([^"]*\)".*/\1/p' "$truth/google.json")
+  export GOOGLE_SERVICE_ACCOUNT_FILE="$keys/google-service-account.json"
+  export GOOGLE_API_BASE_URL="http://127.0.0.1:$port" GOOGLE_TOKEN_URL="http://127.0.0.1:$port/token"
+  # Sandbox purchases of the production app: the simulator serves Apple's sandbox host under /sandbox. Without it the
+  # client would try the real sandbox host (no network here: DNS failure, retried with backoff, seconds per purchase).
+  export APPLE_SANDBOX_API_BASE_URL="http://127.0.0.1:$port/sandbox"
+}
+stop_simulator() { # prints the simulator's counters line
+  [ -n "$simulator_pid" ] || return 0
+  kill "$simulator_pid" 2>/dev/null || true
+  wait "$simulator_pid" 2>/dev/null || true
+  simulator_pid=
+}
+AS_OF=${AS_OF:-$(date -u +%F)}
+if [ "$WHICH" = simulator ] || [ "$WHICH" = requery ]; then
+  products="store-simulator world migrate"; [ "$WHICH" = simulator ] || products="$products requery-at-risk"
+  for product in $products; do swift build -c release --product "$product" >/dev/null; done
+  rbin=$(swift build -c release --show-bin-path)
+  bench_venv
+  bench_keys
+  trap 'stop_simulator; [ -z "${nginx_conf:-}" ] || nginx -c "$nginx_conf" -s stop 2>/dev/null || true' EXIT
+fi
+
+# Store simulator throughput on loopback (issue 5) against nginx serving the same bodies as static files;
+# then the rate limiter's accept/reject count against what the limit allows.
+if [ "$WHICH" = simulator ]; then
+  SIM_SUBSCRIPTIONS=${SIM_SUBSCRIPTIONS:-10000}
+  SIM_SECONDS=${SIM_SECONDS:-15}
+  SIM_THREADS=${SIM_THREADS:-2}
+  SIM_CONNECTIONS=${SIM_CONNECTIONS:-16}
+  LIMIT_RATE=${LIMIT_RATE:-50}
+  LIMIT_SECONDS=${LIMIT_SECONDS:-10}
+  if ! command -v wrk >/dev/null || { ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; }; then
+    sudo=; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get install -y -q wrk nginx-light >/dev/null || { $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q wrk nginx-light >/dev/null; }
+  fi
+  nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+  sim="$out/simulator"
+  mkdir -p "$sim/static" "$sim/nginx"
+  truth="$out/simulator-world"
+  world_line=$(bench_world bench_simulator "$truth" "$SIM_SUBSCRIPTIONS" "all=0.02")
+  # Every queryable subscription of the world, round-robin: Apple production ones by originalTransactionId (sandbox
+  # ones are another store: 404), Google tokens still queryable (the others answer 410) by purchase token.
+  grep -v '"environment":"Sandbox"' "$truth/apple-subscriptions.jsonl" \
+    | sed -n 's/^{"originalTransactionId":"\([^"]*\)".*/\/inApps\/v1\/subscriptions\/\1/p' >"$sim/apple.paths"
+  package=$(sed -n 's/.*"packageName":"\([^"]*\)".*/\1/p' "$truth/google.json")
+  grep '"queryable":true' "$truth/google-subscriptions.jsonl" | grep -o '"purchaseToken":"[^"]*"' | cut -d'"' -f4 \
+    | sed "s|^|/androidpublisher/v3/applications/$package/purchases/subscriptionsv2/tokens/|" >"$sim/google.paths"
+
+  start_simulator "$truth" "$sim/simulator-off.log" --limits off
+  "$venv/bin/python" Benchmarks/simulator/mint.py apple "$sim/apple.token"
+  "$venv/bin/python" Benchmarks/simulator/mint.py google "$sim/google.token"
+  # The peer's static bodies: one real answer of each endpoint (the first path), saved as a file.
+  for store in apple google; do
+    printf 'Authorization: Bearer %s\n' "$(cat "$sim/$store.token")" >"$sim/$store.header"
+    chmod 600 "$sim/$store.header"
+    curl -sf -H "@$sim/$store.header" -o "$sim/static/$store.json" "http://127.0.0.1:$port$(head -n 1 "$sim/$store.paths")"
+  done
+  # nginx on another loopback port: 2 workers (one per core), keep-alive, no access log, the same body for every path.
+  nginx_port=$((port + 1))
+  nginx_conf="$PWD/$sim/nginx/nginx.conf"
+  cat >"$nginx_conf" <<CONF
+worker_processes 2;
+pid $PWD/$sim/nginx/nginx.pid;
+error_log $PWD/$sim/nginx/error.log;
+daemon on;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  client_body_temp_path $PWD/$sim/nginx; proxy_temp_path $PWD/$sim/nginx; fastcgi_temp_path $PWD/$sim/nginx;
+  uwsgi_temp_path $PWD/$sim/nginx; scgi_temp_path $PWD/$sim/nginx;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    root $PWD/$sim/static;
+    default_type application/json;
+    location /inApps/ { rewrite ^ /apple.json break; }
+    location /androidpublisher/ { rewrite ^ /google.json break; }
+  }
+}
+CONF
+  "$nginx_bin" -c "$nginx_conf"
+  nginx_version=$("$nginx_bin" -v 2>&1 | sed 's/.*nginx\///')
+  drive() { # base URL, store, seconds: one wrk run, prints its bench-result line
+    BENCH_PATHS_FILE="$sim/$2.paths" BENCH_TOKEN_FILE="$sim/$2.token" \
+      wrk -t "$SIM_THREADS" -c "$SIM_CONNECTIONS" -d "${3}s" --latency -s Benchmarks/simulator/requests.lua "$1" | grep '^bench-result'
+  }
+  field() { printf '%s\n' "$1" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  cpu_all() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+  cpu_of() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+  nginx_cpu() { local t=0; for p in $(pgrep -P "$(cat "$sim/nginx/nginx.pid")"); do t=$((t + $(cpu_of "$p"))); done; echo "$t"; }
+  all0=$(cpu_all); sim0=$(cpu_of "$simulator_pid"); ngx0=$(nginx_cpu); t0=$(date +%s.%N)
+  ours_apple=$(drive "http://127.0.0.1:$port" apple "$SIM_SECONDS")
+  peer_apple=$(drive "http://127.0.0.1:$nginx_port" apple "$SIM_SECONDS")
+  ours_google=$(drive "http://127.0.0.1:$port" google "$SIM_SECONDS")
+  peer_google=$(drive "http://127.0.0.1:$nginx_port" google "$SIM_SECONDS")
+  wall=$(awk -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { print t1 - t0 }')
+  hz=$(getconf CLK_TCK)
+  cpu_note=$(awk -v a="$(($(cpu_all) - all0))" -v s="$(($(cpu_of "$simulator_pid") - sim0))" -v n="$(($(nginx_cpu) - ngx0))" -v hz="$hz" -v t="$wall" \
+    'BEGIN { printf "the machine used %.0f s of CPU over %.0f s of wall time (simulator %.0f s, nginx %.0f s, the rest wrk and other processes)", a / hz, t, s / hz, n / hz }')
+  stop_simulator
+  off_counters=$(tail -n 1 "$sim/simulator-off.log")
+  "$nginx_bin" -c "$nginx_conf" -s stop; nginx_conf=
+
+  # Limits on: Apple Get All Subscription Statuses at LIMIT_RATE/s (bucket capacity LIMIT_RATE), hammered for LIMIT_SECONDS.
+  start_simulator "$truth" "$sim/simulator-on.log" --limits on --limits-config "apple.getAllSubscriptionStatuses=$LIMIT_RATE"
+  limited=$(drive "http://127.0.0.1:$port" apple "$LIMIT_SECONDS")
+  stop_simulator
+  rm -f "$sim"/*.token "$sim"/*.header  # bearer credentials, valid for an hour
+  on_counters=$(tail -n 1 "$sim/simulator-on.log")
+  l_seconds=$(field "$limited" seconds)
+  # The simulator's own counters are authoritative (wrk does not count the requests in flight when it stops).
+  l_total=$(printf '%s\n' "$on_counters" | sed -n 's/.*"total":\([0-9]*\).*/\1/p')
+  l_429=$(printf '%s\n' "$on_counters" | sed -n 's/.*"429":\([0-9]*\).*/\1/p')
+  l_ok=$(printf '%s\n' "$on_counters" | sed -n 's/.*"200":\([0-9]*\).*/\1/p')
+  l_admitted=$((l_total - l_429))
+  allowed=$(awk -v r="$LIMIT_RATE" -v s="$l_seconds" 'BEGIN { printf "%.1f", r * s + r }')
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+  met() { awk -v a="$1" 'BEGIN { print (a >= 2000) ? "met" : "**missed**" }'; }
+  row() { echo "| $1 | $(field "$2" per_second) | $(field "$2" p50_ms) | $(field "$2" p99_ms) | $(field "$2" requests) | $(field "$2" bytes_per_response) | $(field "$2" non2xx) | $(field "$2" socket_errors) |"; }
+  cat <<MD
+### Store simulator on loopback: $SIM_SUBSCRIPTIONS-subscription world, limits off, no faults, $(date -u +%Y-%m-%d)
+wrk ${SIM_THREADS} threads × ${SIM_CONNECTIONS} keep-alive connections × ${SIM_SECONDS} s per row, paths cycling over every subscription of the world
+($(wc -l <"$sim/apple.paths") Apple originalTransactionIds, $(wc -l <"$sim/google.paths") Google tokens), each request with its bearer credential
+(an ES256 App Store Server API JWT; a Google access token from the simulator's OAuth endpoint).
+
+| | requests/s | p50 ms | p99 ms | requests | bytes/response (incl. headers) | non-2xx | socket errors |
+|---|---|---|---|---|---|---|---|
+$(row "ours: \`store-simulator\` Apple \`GET /inApps/v1/subscriptions/{id}\` (JWT checked, every transaction and renewal info ES256-signed per request)" "$ours_apple")
+$(row "peer: nginx $nginx_version, the same Apple body as a static file" "$peer_apple")
+$(row "ours: \`store-simulator\` Google \`GET …/subscriptionsv2/tokens/{token}\` (access token checked)" "$ours_google")
+$(row "peer: nginx $nginx_version, the same Google body as a static file" "$peer_google")
+
+ratio ours / nginx: Apple **$(ratio "$(field "$ours_apple" per_second)" "$(field "$peer_apple" per_second)")**, Google **$(ratio "$(field "$ours_google" per_second)" "$(field "$peer_google" per_second)")**.
+Target ≥ 2,000 requests/s with limits off: Apple $(met "$(field "$ours_apple" per_second)"), Google $(met "$(field "$ours_google" per_second)").
+Load average at the start: $load; during the four runs $cpu_note (2 cores; wrk runs on the same cores).
+
+**Limits on** (\`--limits-config apple.getAllSubscriptionStatuses=$LIMIT_RATE\`: $LIMIT_RATE tokens/s, bucket of $LIMIT_RATE, full at the first request), the same wrk load for ${LIMIT_SECONDS} s:
+$l_total requests reached the simulator: **$l_admitted admitted** by the limiter ($l_ok answered 200, $((l_admitted - l_ok)) other), $l_429 rejected with 429;
+the limit allows $LIMIT_RATE × $l_seconds s (wrk's run) + $LIMIT_RATE (the full bucket) = **$allowed**; the simulator's window is longer
+than wrk's clock by the requests still in flight when wrk stops (at most about one p99 latency, $(field "$limited" p99_ms) ms), so an exact limiter admits between
+$(awk -v r="$LIMIT_RATE" -v s="$l_seconds" 'BEGIN { printf "%d", r * s + r }') and $(awk -v r="$LIMIT_RATE" -v s="$l_seconds" -v l="$(field "$limited" p99_ms)" 'BEGIN { printf "%d", r * (s + l / 1000) + r }'): $(awk -v a="$l_admitted" -v r="$LIMIT_RATE" -v s="$l_seconds" -v l="$(field "$limited" p99_ms)" 'BEGIN { lo = int(r * s + r); hi = int(r * (s + l / 1000) + r); print (a >= lo && a <= hi) ? "**within**" : "**outside**" }').
+Reproduce: \`make bench WHICH=simulator\` (\`Benchmarks/run.sh simulator\`; SIM_SECONDS, SIM_CONNECTIONS, LIMIT_RATE, LIMIT_SECONDS).
+\`\`\`
+world: $world_line
+ours apple   $ours_apple
+peer apple   $peer_apple
+ours google  $ours_google
+peer google  $peer_google
+limits on    $limited
+simulator counters, limits off: $off_counters
+simulator counters, limits on:  $on_counters
+\`\`\`
+
+MD
+  exit 0
+fi
+
+# requery-at-risk end to end over ~100k selected subscriptions (issue 6) against a Python peer doing the Apple half
+# with app-store-server-library and psycopg. One world is loaded once into a template database; every run gets its
+# own copy (createdb -T), so all runs start from the same state.
+if [ "$WHICH" = requery ]; then
+  REQUERY_SUBSCRIPTIONS=${REQUERY_SUBSCRIPTIONS:-121000}   # ≈ 100k eligible: Google tokens > 60 days past expiry are excluded
+  REQUERY_THREADS=${REQUERY_THREADS:-2}                     # the job's default; the peer gets the same pool size
+  # The default selection: every category (a subset can be named, e.g. REQUERY_CATEGORIES=stale).
+  REQUERY_CATEGORIES=${REQUERY_CATEGORIES:-period_ending,in_grace_period,on_hold,pending,acknowledgement_pending,price_change,refunded_recently,failed_event,stale}
+  rq="$out/requery"
+  mkdir -p "$rq"
+  truth="$out/requery-world"
+  template=bench_requery_template
+  if [ "${REQUERY_REUSE_WORLD:-0}" = 1 ] && [ -f "$truth/manifest.json" ]; then
+    world_line="(reused the world already in $template)"
+  else
+    world_line=$(bench_world "$template" "$truth" "$REQUERY_SUBSCRIPTIONS" "all=0.02")
+  fi
+  as_of="${AS_OF}T00:00:00Z"
+  copy_of_world() { # name: a fresh copy of the template
+    psql -q -d postgres -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CREATE DATABASE $1 TEMPLATE $template" 2>/dev/null
+    export PGDATABASE=$1
+  }
+  start_simulator "$truth" "$rq/simulator.log" --limits off
+  # The client's own limiter must not throttle either: its defaults are the stores' published 50/s.
+  export STORE_RATE_LIMITS="apple.getAllSubscriptionStatuses=1000000,google.subscriptionsv2.get=1000000"
+  export STORE_RATE_LIMIT_SHARING=${STORE_RATE_LIMIT_SHARING:-memory}
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  now() { date +%s.%N; }
+  # ours, both stores
+  copy_of_world bench_requery_ours
+  t0=$(now)
+  ours_all=$("$rbin/requery-at-risk" --as-of "$as_of" --fresh-hours 0 --limit 1000000 --threads "$REQUERY_THREADS" \
+    --categories "$REQUERY_CATEGORIES" --log-format json 2>"$rq/ours-all.log" | tail -n 1)
+  ours_all_s=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+  split=$(psql -qtA -F' ' -c "SELECT provider, count(DISTINCT subscription_id), count(*), round(avg(latency_ms), 2),
+                                     percentile_disc(0.99) WITHIN GROUP (ORDER BY latency_ms), string_agg(DISTINCT outcome, ',')
+                               FROM store_query GROUP BY provider ORDER BY provider")
+  ours_drift=$(psql -qtA -F'=' -R' ' -c "SELECT kind, count(*) FROM drift_event GROUP BY kind ORDER BY kind")
+  # ours, Apple only: the same copy, with the Google subscriptions verified after the as-of instant (outside the selection)
+  copy_of_world bench_requery_ours_apple
+  psql -q -c "UPDATE subscription SET last_verified_at = '$as_of'::timestamptz + interval '1 day' WHERE provider = 'GOOGLE'"
+  psql -q -d postgres -c "DROP DATABASE IF EXISTS bench_requery_apple_template" -c "CREATE DATABASE bench_requery_apple_template TEMPLATE bench_requery_ours_apple"
+  t0=$(now)
+  ours_apple=$("$rbin/requery-at-risk" --as-of "$as_of" --fresh-hours 0 --limit 1000000 --threads "$REQUERY_THREADS" \
+    --categories "$REQUERY_CATEGORIES" --log-format json 2>"$rq/ours-apple.log" | tail -n 1)
+  ours_apple_s=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+  # peer: the Apple half, same selection rule, same copy of the world, same pool size
+  psql -q -d postgres -c "DROP DATABASE IF EXISTS bench_requery_peer WITH (FORCE)" -c "CREATE DATABASE bench_requery_peer TEMPLATE bench_requery_apple_template"
+  export PGDATABASE=bench_requery_peer
+  peer=$(PEER_THREADS="$REQUERY_THREADS" PEER_AS_OF="$as_of" PEER_FRESH_HOURS=0 "$venv/bin/python" Benchmarks/peers/apple_requery.py 2>"$rq/peer.log")
+  peer_drift=$(psql -qtA -F'=' -R' ' -c "SELECT kind, count(*) FROM drift_event GROUP BY kind ORDER BY kind")
+  stop_simulator
+  counters=$(tail -n 1 "$rq/simulator.log")
+  count() { printf '%s\n' "$1" | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"; }
+  field() { printf '%s\n' "$1" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
+  n_all=$(count "$ours_all" selected); n_apple=$(count "$ours_apple" selected); n_peer=$(field "$peer" subscriptions)
+  rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", n / s }'; }
+  r_all=$(rate "$n_all" "$ours_all_s"); r_apple=$(rate "$n_apple" "$ours_apple_s"); r_peer=$(field "$peer" per_second)
+  ratio=$(awk -v a="$r_apple" -v b="$r_peer" 'BEGIN { printf "%.1f", a / b }')
+  ratio_all=$(awk -v a="$r_all" -v b="$r_peer" 'BEGIN { printf "%.1f", a / b }')
+  verdict=$(awk -v r="$ratio" 'BEGIN { print (r >= 5) ? "met" : "**missed**" }')
+  library=$("$venv/bin/pip" show app-store-server-library | sed -n 's/^Version: //p')
+  psycopg_version=$("$venv/bin/pip" show psycopg | sed -n 's/^Version: //p')
+  cat <<MD
+### requery-at-risk end to end: $n_all selected subscriptions, simulator limits off, no faults, $(date -u +%Y-%m-%d)
+A $REQUERY_SUBSCRIPTIONS-subscription world (seed 42, 12 months, all faults at 2%) loaded once into \`$template\`; each run
+starts from its own \`CREATE DATABASE … TEMPLATE\` copy. \`--fresh-hours 0 --limit 1000000 --categories $REQUERY_CATEGORIES\`
+selects every subscription with a store identity (Google tokens more than 60 days past expiry excluded), in the backfill
+priority. Wall time includes the process start, selection and lease materialisation. Sandbox (test) purchases are
+queried at the simulator's stand-in for Apple's sandbox host (\`/sandbox\`) by both sides.
+
+| | subscriptions | seconds | subscriptions/s |
+|---|---|---|---|
+| ours: \`requery-at-risk --threads $REQUERY_THREADS\` (release), Apple + Google | $n_all | $ours_all_s | $r_all |
+| ours: the same, Apple only (Google subscriptions moved out of the selection) | $n_apple | $ours_apple_s | **$r_apple** |
+| peer: \`Benchmarks/peers/apple_requery.py\`, app-store-server-library $library + psycopg $psycopg_version, $REQUERY_THREADS threads, Apple only | $n_peer | $(field "$peer" seconds) | **$r_peer** |
+
+ratio ours / peer, Apple: **${ratio}×** (target ≥ 5×: $verdict); ours both stores / peer: ${ratio_all}×.
+Load average at the start: $load (2 cores; the simulator and PostgreSQL run on the same cores).
+Store calls of the two-store run (provider, subscriptions, calls, mean and p99 latency ms as recorded in \`store_query\`, outcomes):
+\`\`\`
+$split
+\`\`\`
+Drift found — ours (two stores): $ours_drift; peer (Apple, status/expiry/auto-renew only): $peer_drift.
+Reproduce: \`make bench WHICH=requery\` (\`Benchmarks/run.sh requery\`; REQUERY_SUBSCRIPTIONS, REQUERY_THREADS; REQUERY_REUSE_WORLD=1 keeps the loaded world).
+\`\`\`
+world: $world_line
+ours, two stores: $ours_all
+ours, Apple only: $ours_apple
+$peer
+simulator counters: $counters
+\`\`\`
+
+MD
+  exit 0
+fi
+
 swift build -c release --product bench-copy-load >/dev/null
 swift build -c release --product bench-projection >/dev/null
 swift build -c release --product migrate >/dev/null

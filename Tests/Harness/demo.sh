@@ -27,17 +27,8 @@ DEMO_RATE=${DEMO_RATE:-200}
 eval "$(Tests/Harness/pg-cluster.sh env)"
 export PGDATABASE=iap_demo
 
-# Demo keys, made once: an App Store Connect key (P-256, PKCS#8) and a Google service-account key (RSA).
-if [ ! -f "$keys/apple.p8" ]; then
-  openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$keys/apple.p8"
-  openssl pkey -in "$keys/apple.p8" -pubout -out "$keys/apple-public.pem"
-  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$keys/google.pem" 2>/dev/null
-  openssl pkey -in "$keys/google.pem" -pubout -out "$keys/google-public.pem"
-  pem_escaped=$(awk 'BEGIN { ORS = "\\n" } { print }' "$keys/google.pem")
-  printf '{"type":"service_account","project_id":"demo","private_key_id":"demo-key","private_key":"%s","client_email":"pipeline@demo.iam.gserviceaccount.com","token_uri":"http://127.0.0.1/token"}\n' \
-    "$pem_escaped" >"$keys/google-service-account.json"
-  chmod 600 "$keys"/*
-fi
+# Demo keys, made once: an App Store Connect key and a Google service-account key, as files.
+Tests/Harness/make-keys.sh "$keys" demo
 
 echo "== database $PGDATABASE: recreated and migrated"
 psql -q -d postgres -c "DROP DATABASE IF EXISTS $PGDATABASE WITH (FORCE)" -c "CREATE DATABASE $PGDATABASE" 2>>"$log"
