@@ -4,7 +4,7 @@ struct GoogleEarningsReport {
     let products: ReportProducts
     let developerId: String
     /// CSV rows (without the header) by Pacific month `YYYYMM`, in ledger order (filled by `add`).
-    private var months: [String: [UInt8]] = [:]
+    private var monthly = MonthlyRows(prefix: "earnings-")
 
     init(products: ReportProducts, developerId: String) {
         self.products = products
@@ -22,13 +22,13 @@ struct GoogleEarningsReport {
     func csvs(_ entries: [ReportEntry]) -> [String: String] {
         var report = self
         report.add(entries)
-        return report.months.mapValues { String(decoding: Array(ReportCSV.line(Self.columns).utf8) + $0, as: UTF8.self) }
+        return report.monthly.months.mapValues { String(decoding: Array(ReportCSV.line(Self.columns).utf8) + $0, as: UTF8.self) }
     }
 
     /// Adds entries (the ledger in any number of calls).
     mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where !entry.isApple && !entry.isFree {
-            for line in rows(entry) { months[ReportCalendar.pacificMonth(entry.atMs), default: []] += line.utf8 }
+            for line in rows(entry) { monthly.append(line, month: ReportCalendar.pacificMonth(entry.atMs)) }
         }
     }
 
@@ -40,19 +40,12 @@ struct GoogleEarningsReport {
     }
 
     /// Moves the rows added so far to `spill` (appended per month), keeping memory flat for large worlds.
-    mutating func spill(to spill: ReportSpill) throws {
-        for month in months.keys.sorted() { try spill.append("earnings-" + month, months[month] ?? []) }
-        months = [:]
-    }
+    mutating func spill(to spill: ReportSpill) throws { try monthly.spill(to: spill) }
 
     /// The zips of every entry added (with the rows moved to `spill` first).
     func files(spill: ReportSpill? = nil) throws -> [String: [UInt8]] {
-        var all = months
-        for month in spill?.names(prefix: "earnings-") ?? [] {
-            all[month] = try (spill?.read("earnings-" + month) ?? []) + (months[month] ?? [])
-        }
         var result: [String: [UInt8]] = [:]
-        for (month, rows) in all {
+        for (month, rows) in try monthly.all(spill: spill) {
             let csv = Array(ReportCSV.line(Self.columns).utf8) + rows
             let zip = try ZipArchive.make([("PlayApps_\(month).csv", csv)], mtime: ReportCSV.monthMtime(month))
             result["google/earnings/earnings_\(month)_\(developerId)-0.zip"] = zip

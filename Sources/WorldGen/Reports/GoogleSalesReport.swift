@@ -3,7 +3,7 @@
 struct GoogleSalesReport {
     let products: ReportProducts
     /// CSV rows (without the header) by Pacific month `YYYYMM`, in ledger order (filled by `add`).
-    private var months: [String: [UInt8]] = [:]
+    private var monthly = MonthlyRows(prefix: "sales-")
 
     init(products: ReportProducts) { self.products = products }
 
@@ -17,13 +17,13 @@ struct GoogleSalesReport {
     func csvs(_ entries: [ReportEntry]) -> [String: String] {
         var report = self
         report.add(entries)
-        return report.months.mapValues { String(decoding: Array(ReportCSV.line(Self.columns).utf8) + $0, as: UTF8.self) }
+        return report.monthly.months.mapValues { String(decoding: Array(ReportCSV.line(Self.columns).utf8) + $0, as: UTF8.self) }
     }
 
     /// Adds entries (the ledger in any number of calls).
     mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where !entry.isApple && !entry.isFree {
-            months[ReportCalendar.pacificMonth(entry.atMs), default: []] += row(entry).utf8
+            monthly.append(row(entry), month: ReportCalendar.pacificMonth(entry.atMs))
         }
     }
 
@@ -35,19 +35,12 @@ struct GoogleSalesReport {
     }
 
     /// Moves the rows added so far to `spill` (appended per month), keeping memory flat for large worlds.
-    mutating func spill(to spill: ReportSpill) throws {
-        for month in months.keys.sorted() { try spill.append("sales-" + month, months[month] ?? []) }
-        months = [:]
-    }
+    mutating func spill(to spill: ReportSpill) throws { try monthly.spill(to: spill) }
 
     /// The zips of every entry added (with the rows moved to `spill` first).
     func files(spill: ReportSpill? = nil) throws -> [String: [UInt8]] {
-        var all = months
-        for month in spill?.names(prefix: "sales-") ?? [] {
-            all[month] = try (spill?.read("sales-" + month) ?? []) + (months[month] ?? [])
-        }
         var result: [String: [UInt8]] = [:]
-        for (month, rows) in all {
+        for (month, rows) in try monthly.all(spill: spill) {
             result["google/sales/salesreport_\(month).zip"] =
                 try ZipArchive.make([("salesreport_\(month).csv", Array(ReportCSV.line(Self.columns).utf8) + rows)],
                                     mtime: ReportCSV.monthMtime(month))
