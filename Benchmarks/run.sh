@@ -86,34 +86,12 @@ bench_world() { # database name, truth folder, subscriptions, faults: recreate, 
   "$rbin/world" --seed 42 --subscriptions "$3" --months 12 --as-of "$AS_OF" --out "$2" --faults "$4" \
     --log-format json 2>"$out/world-$1.log" | tail -n 1
 }
+source Tests/Harness/store-simulator.sh
 simulator_pid=
 start_simulator() { # truth folder, log file, then extra flags: starts it, sets $port, exports the job environment
   local truth=$1 log=$2
   shift 2
-  rm -f "$out/simulator.json"
-  "$rbin/store-simulator" --truth "$truth" --port 0 --root-cert-out "$out/simulator-root.pem" \
-    --apple-key-public "$keys/apple-public.pem" --apple-key-id BENCHKEY --apple-issuer-id bench-issuer \
-    --google-service-account-public "$keys/google-public.pem" --google-client-email pipeline@bench.iam.gserviceaccount.com \
-    "$@" >"$out/simulator.json" 2>"$log" &
-  simulator_pid=$!
-  for _ in $(seq 1200); do
-    [ -s "$out/simulator.json" ] && break
-    kill -0 "$simulator_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  port=$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$out/simulator.json")
-  [ -n "$port" ] || { echo "the store simulator did not start; see $log" >&2; exit 1; }
-  export APPLE_BUNDLE_ID=$(sed -n 's/.*"bundleId":"\([^"]*\)".*/\1/p' "$truth/apple.json")
-  export APPLE_APP_APPLE_ID=$(sed -n 's/.*"appAppleId":\([0-9]*\).*/\1/p' "$truth/apple.json")
-  export APPLE_ENVIRONMENT=Production APPLE_API_BASE_URL="http://127.0.0.1:$port"
-  export APPLE_KEY_ID=BENCHKEY APPLE_ISSUER_ID=bench-issuer APPLE_PRIVATE_KEY_FILE="$keys/apple.p8"
-  export APPLE_ROOT_CERT_FILES="$out/simulator-root.pem"
-  export GOOGLE_PACKAGE_NAME=$(sed -n 's/.*"packageName":"\([^"]*\)".*/\1/p' "$truth/google.json")
-  export GOOGLE_SERVICE_ACCOUNT_FILE="$keys/google-service-account.json"
-  export GOOGLE_API_BASE_URL="http://127.0.0.1:$port" GOOGLE_TOKEN_URL="http://127.0.0.1:$port/token"
-  # Sandbox purchases of the production app: the simulator serves Apple's sandbox host under /sandbox. Without it the
-  # client would try the real sandbox host (no network here: DNS failure, retried with backoff, seconds per purchase).
-  export APPLE_SANDBOX_API_BASE_URL="http://127.0.0.1:$port/sandbox"
+  start_store_simulator "$rbin" "$truth" "$keys" bench "$out" "$log" "$@"
 }
 stop_simulator() { # prints the simulator's counters line
   [ -n "$simulator_pid" ] || return 0

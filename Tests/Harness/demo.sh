@@ -40,32 +40,11 @@ rm -rf "$world"
   --faults "$FAULTS" --log-format json 2>>"$log" | tail -n 1
 
 echo "== store simulator on loopback"
-"$bin/store-simulator" --truth "$world" --port 0 --root-cert-out "$local_dir/simulator-root.pem" \
-  --apple-key-public "$keys/apple-public.pem" --apple-key-id DEMOKEY --apple-issuer-id demo-issuer \
-  --google-service-account-public "$keys/google-public.pem" --google-client-email pipeline@demo.iam.gserviceaccount.com \
-  --limits on --limits-config "apple.getAllSubscriptionStatuses=$DEMO_RATE,google.subscriptionsv2.get=$DEMO_RATE" \
-  >"$local_dir/simulator.json" 2>>"$logs/simulator.log" &
-simulator=$!
-trap 'kill $simulator 2>/dev/null || true' EXIT
-# Loading a large truth takes a while; wait as long as the simulator is alive.
-for _ in $(seq 1200); do
-  [ -s "$local_dir/simulator.json" ] && break
-  kill -0 "$simulator" 2>/dev/null || break
-  sleep 0.1
-done
-port=$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$local_dir/simulator.json")
-[ -n "$port" ] || { echo "the store simulator did not start; see $logs/simulator.log" >&2; exit 1; }
+source Tests/Harness/store-simulator.sh
+trap 'kill ${simulator_pid:-} 2>/dev/null || true' EXIT
+start_store_simulator "$bin" "$world" "$keys" demo "$local_dir" "$logs/simulator.log" \
+  --limits on --limits-config "apple.getAllSubscriptionStatuses=$DEMO_RATE,google.subscriptionsv2.get=$DEMO_RATE"
 echo "   listening on 127.0.0.1:$port"
-
-export APPLE_BUNDLE_ID=$(sed -n 's/.*"bundleId":"\([^"]*\)".*/\1/p' "$world/apple.json")
-export APPLE_APP_APPLE_ID=$(sed -n 's/.*"appAppleId":\([0-9]*\).*/\1/p' "$world/apple.json")
-# A production app also has sandbox purchases (TestFlight, App Review); the simulator serves Apple's sandbox host under /sandbox.
-export APPLE_ENVIRONMENT=Production APPLE_API_BASE_URL="http://127.0.0.1:$port" APPLE_SANDBOX_API_BASE_URL="http://127.0.0.1:$port/sandbox"
-export APPLE_KEY_ID=DEMOKEY APPLE_ISSUER_ID=demo-issuer APPLE_PRIVATE_KEY_FILE="$keys/apple.p8"
-export APPLE_ROOT_CERT_FILES="$local_dir/simulator-root.pem"
-export GOOGLE_PACKAGE_NAME=$(sed -n 's/.*"packageName":"\([^"]*\)".*/\1/p' "$world/google.json")
-export GOOGLE_SERVICE_ACCOUNT_FILE="$keys/google-service-account.json"
-export GOOGLE_API_BASE_URL="http://127.0.0.1:$port" GOOGLE_TOKEN_URL="http://127.0.0.1:$port/token"
 client_rate=$((DEMO_RATE * 95 / 100))
 export STORE_RATE_LIMITS="apple.getAllSubscriptionStatuses=$client_rate,google.subscriptionsv2.get=$client_rate"
 
