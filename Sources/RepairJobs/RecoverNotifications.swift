@@ -34,7 +34,11 @@ public enum RecoverNotifications {
             guard let apple = clients.apple else { throw JobError.failed("Apple is not configured") }
             // A production app's sandbox purchases have their own history at the sandbox host, which reaches back 30 days.
             var windows = [(apple, since)]
-            if let sandbox = clients.appleSandbox { windows.append((sandbox, max(since, until.addingTimeInterval(-sandboxReach)))) }
+            if let sandbox = clients.appleSandbox {
+                let start = max(since, until.addingTimeInterval(-sandboxReach))
+                if start > since { context.note("sandbox_window", "starts \(PostgresTimestamp.iso8601(start)): Apple keeps 30 days of sandbox history") }
+                windows.append((sandbox, start))
+            }
             let processor = ReplayEventProcessor(
                 database: context.database, writer: ProjectionWriter(database: context.database, jobRunID: context.runID),
                 stores: clients, verifiers: try verifier(context.environment), asOf: context.asOf, recovered: true)
@@ -51,7 +55,7 @@ public enum RecoverNotifications {
                         }
                     }
                 } catch {
-                    failures.append("Get Notification History (\(client.configuration.environment)) "
+                    failures.append("recovering Notification History (\(client.configuration.environment)) "
                         + "\(PostgresTimestamp.iso8601(start))…\(PostgresTimestamp.iso8601(until)) failed: \(error)")
                 }
                 if !context.dryRun { try recorder.flush() }
