@@ -21,10 +21,12 @@ public struct StoreClients: Sendable {
     public init(settings: StoreSettings, database: PostgresConfiguration?, retryPolicy: RetryPolicy = RetryPolicy(),
                 observer: (@Sendable (StoreCallAttempt) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         let http = HTTPClient()
+        let configuredEnvironment: StoreRateLimits.AppleEnvironment = settings.apple?.environment == "Sandbox" ? .sandbox : .production
         func executor(_ appleEnvironment: StoreRateLimits.AppleEnvironment) throws -> StoreCallExecutor {
             let limits = try StoreRateLimits(appleEnvironment: appleEnvironment, overrides: settings.rateLimitOverrides)
             var limiters: [StoreEndpoint: any RateLimiter] = [:]
-            for endpoint in StoreEndpoint.allCases {
+            // The sandbox executor serves Apple's sandbox host only: no buckets (and connections) for Google's endpoints.
+            for endpoint in StoreEndpoint.allCases where appleEnvironment == configuredEnvironment || endpoint.isApple {
                 var scope = (endpoint.isApple ? settings.apple?.bundleId : settings.google?.packageName) ?? "unconfigured"
                 if endpoint.isApple && appleEnvironment == .sandbox { scope += "/sandbox" }
                 if settings.sharedRateLimits, let database {
@@ -38,7 +40,6 @@ public struct StoreClients: Sendable {
             return StoreCallExecutor(send: { request throws(HTTPError) in try http.send(request) },
                                      limiter: { chosen[$0] }, retryPolicy: retryPolicy, observer: observer)
         }
-        let configuredEnvironment: StoreRateLimits.AppleEnvironment = settings.apple?.environment == "Sandbox" ? .sandbox : .production
         let main = try executor(configuredEnvironment)
         if let apple = settings.apple {
             self.apple = try Self.appleClient(apple, environment: apple.environment, baseURL: apple.baseURL, executor: main, now: now)
