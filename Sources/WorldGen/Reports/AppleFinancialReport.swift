@@ -27,13 +27,6 @@ struct AppleFinancialReport {
         }
     }
 
-    /// Files keyed by path under `reports/` (`apple/finance/FINANCIAL_<region>_<fiscal YYYY-MM>.txt`).
-    func files(_ entries: [ReportEntry]) -> [String: String] {
-        var report = self
-        report.add(entries)
-        return report.files()
-    }
-
     /// Adds entries (the ledger in any number of calls).
     mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where entry.isApple && !entry.isFree {
@@ -44,7 +37,7 @@ struct AppleFinancialReport {
         }
     }
 
-    /// The files of every entry added.
+    /// The files of every entry added, keyed by path under `reports/` (`apple/finance/FINANCIAL_<region>_<fiscal YYYY-MM>.txt`).
     func files() -> [String: String] {
         var result: [String: String] = [:]
         for (period, rows) in periods {

@@ -18,13 +18,6 @@ struct AppleSubscriberReport {
                           "Proceeds Currency", "Preserved Pricing", "Proceeds Reason", "Client", "Device", "Country",
                           "Subscriber ID", "Subscriber ID Reset", "Refund", "Purchase Date", "Units"]
 
-    /// Files keyed by path under `reports/` (`apple/sales/SUBSCRIBER_DETAILED_DAILY_1_3_<YYYY-MM-DD>.txt`).
-    func files(_ entries: [ReportEntry]) -> [String: String] {
-        var report = self
-        report.add(entries)
-        return report.files()
-    }
-
     /// Adds entries (the ledger in any number of calls).
     mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where entry.isApple {
@@ -32,7 +25,8 @@ struct AppleSubscriberReport {
         }
     }
 
-    /// The files of every entry added.
+    /// The files of every entry added, keyed by path under `reports/`
+    /// (`apple/sales/SUBSCRIBER_DETAILED_DAILY_1_3_<YYYY-MM-DD>.txt`).
     func files() -> [String: String] {
         var result: [String: String] = [:]
         for (day, rows) in days {

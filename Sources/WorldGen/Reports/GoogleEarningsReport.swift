@@ -18,13 +18,6 @@ struct GoogleEarningsReport {
                           "First USD 1M Eligible", "Service Fee %", "Fee Description", "Promotion ID"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// CSV texts keyed by `YYYYMM`.
-    func csvs(_ entries: [ReportEntry]) -> [String: String] {
-        var report = self
-        report.add(entries)
-        return report.monthly.months.mapValues { String(decoding: Array(ReportCSV.line(Self.columns).utf8) + $0, as: UTF8.self) }
-    }
-
     /// Adds entries (the ledger in any number of calls).
     mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where !entry.isApple && !entry.isFree {
@@ -32,17 +25,11 @@ struct GoogleEarningsReport {
         }
     }
 
-    /// Zip archives keyed by path under `reports/` (`google/earnings/earnings_YYYYMM_<developer>-0.zip`).
-    func files(_ entries: [ReportEntry]) throws -> [String: [UInt8]] {
-        var report = self
-        report.add(entries)
-        return try report.files()
-    }
-
     /// Moves the rows added so far to `spill` (appended per month), keeping memory flat for large worlds.
     mutating func spill(to spill: ReportSpill) throws { try monthly.spill(to: spill) }
 
-    /// The zips of every entry added (with the rows moved to `spill` first).
+    /// The zips of every entry added (with the rows moved to `spill` first), keyed by path under `reports/`
+    /// (`google/earnings/earnings_YYYYMM_<developer>-0.zip`).
     func files(spill: ReportSpill? = nil) throws -> [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
         for (month, rows) in try monthly.all(spill: spill) {

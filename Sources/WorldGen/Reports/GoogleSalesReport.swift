@@ -13,13 +13,6 @@ struct GoogleSalesReport {
                           "Country of Buyer", "Base Plan ID", "Offer ID", "Group ID", "First USD 1M Eligible", "Promotion ID",
                           "Coupon Value", "Discount Rate", "Featured Product ID"]
 
-    /// CSV texts keyed by `YYYYMM`.
-    func csvs(_ entries: [ReportEntry]) -> [String: String] {
-        var report = self
-        report.add(entries)
-        return report.monthly.months.mapValues { String(decoding: Array(ReportCSV.line(Self.columns).utf8) + $0, as: UTF8.self) }
-    }
-
     /// Adds entries (the ledger in any number of calls).
     mutating func add(_ entries: [ReportEntry]) {
         for entry in entries where !entry.isApple && !entry.isFree {
@@ -27,17 +20,11 @@ struct GoogleSalesReport {
         }
     }
 
-    /// Zip archives keyed by path under `reports/` (`google/sales/salesreport_YYYYMM.zip`).
-    func files(_ entries: [ReportEntry]) throws -> [String: [UInt8]] {
-        var report = self
-        report.add(entries)
-        return try report.files()
-    }
-
     /// Moves the rows added so far to `spill` (appended per month), keeping memory flat for large worlds.
     mutating func spill(to spill: ReportSpill) throws { try monthly.spill(to: spill) }
 
-    /// The zips of every entry added (with the rows moved to `spill` first).
+    /// The zips of every entry added (with the rows moved to `spill` first), keyed by path under `reports/`
+    /// (`google/sales/salesreport_YYYYMM.zip`).
     func files(spill: ReportSpill? = nil) throws -> [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
         for (month, rows) in try monthly.all(spill: spill) {
