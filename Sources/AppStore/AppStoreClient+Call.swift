@@ -5,7 +5,7 @@ import HTTP
 import StoreCalls
 
 extension AppStoreClient {
-    /// One call: a fresh JWT per attempt; the answer is decoded and every signed payload verified inside the
+    /// One call: each attempt carries a JWT with at least half its lifetime left; the answer is decoded and every signed payload verified inside the
     /// retry loop, so a corrupted body or signature is retried like a transport failure, never returned.
     func call<Body: Decodable, Value>(_ endpoint: AppStoreEndpoint,
                                       _ transform: (Body) throws -> Value) throws(StoreCallError) -> Value {
@@ -13,7 +13,7 @@ extension AppStoreClient {
         let body: Data
         do { body = try endpoint.body() } catch { throw .request(AppStoreClientError.undecodable(endpoint: "\(endpoint)", detail: "\(error)")) }
         _ = try executor.execute(endpoint.rateLimitEndpoint, makeRequest: {
-            var headers = [(name: "Authorization", value: "Bearer " + (try tokens.makeToken(now: now())))]
+            var headers = [(name: "Authorization", value: "Bearer " + (try tokens.token(now: now())))]
             if !body.isEmpty { headers.append((name: "Content-Type", value: "application/json")) }
             return HTTPRequest(method: endpoint.method, url: configuration.baseURL + endpoint.pathAndQuery, headers: headers, body: body)
         }, judge: { response in

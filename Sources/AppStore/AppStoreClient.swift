@@ -8,17 +8,18 @@ import StoreCalls
 /// The App Store Server API client: signed requests, rate-limited retries, and only verified payloads out.
 public final class AppStoreClient: Sendable {
     public let configuration: AppStoreConfiguration
-    let tokens: AppStoreTokenFactory
+    let tokens: AppStoreTokenCache
     let verifier: AppleJWSVerifier
     let executor: StoreCallExecutor
     /// The clock that dates each request's JWT.
     let now: @Sendable () -> Date
 
-    /// A client; `tokens` signs each request's JWT, `verifier` checks every signed payload before it is returned.
+    /// A client; `tokens` signs the requests' JWTs (one is reused for the first half of its lifetime),
+    /// `verifier` checks every signed payload before it is returned.
     public init(configuration: AppStoreConfiguration, tokens: AppStoreTokenFactory, verifier: AppleJWSVerifier,
                 executor: StoreCallExecutor, now: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
-        self.tokens = tokens
+        self.tokens = AppStoreTokenCache(factory: tokens)
         self.verifier = verifier
         self.executor = executor
         self.now = now

@@ -10,6 +10,10 @@ public final class PostgresConnection {
     /// per connection, which the projection writer's many small statements depend on.
     private var prepared: [String: String] = [:]
     private var preparedSerial = 0
+    /// Statements whose results nobody waits for, sent with the next statement in one round trip (see `enqueue`).
+    var queued: [EncodedStatement] = []
+    /// True between `transaction`'s (possibly still queued) BEGIN and its COMMIT or ROLLBACK.
+    var transactionOpen = false
     /// How many statements this connection has prepared (for tests).
     public var preparedStatementCount: Int { prepared.count }
 
@@ -50,8 +54,11 @@ public final class PostgresConnection {
         return PQbackendPID(handle)
     }
 
-    /// True while a transaction block is open on this connection.
-    public var isInTransaction: Bool {
+    /// True while a transaction block is open on this connection (including one whose BEGIN is still queued).
+    public var isInTransaction: Bool { transactionOpen || serverTransactionOpen }
+
+    /// True while the server has a transaction block open (a queued BEGIN does not count).
+    var serverTransactionOpen: Bool {
         guard let handle else { return false }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
@@ -66,13 +73,13 @@ public final class PostgresConnection {
     @discardableResult
     public func query(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> PostgresResult {
         let handle = try liveHandle()
-        let encoded = parameters.map(\.postgresParameter)
-        for (position, parameter) in encoded.enumerated() {
-            // Text parameters travel as C strings: a NUL byte would silently cut the value short.
-            if case .text(let bytes) = parameter, bytes.contains(0) {
-                throw PostgresError(.usage, message: "parameter $\(position + 1) contains a NUL byte, which PostgreSQL text cannot store", statement: sql)
-            }
+        guard queued.isEmpty else {
+            // Queued statements go first, in the same round trip.
+            let statements = queued + [try EncodedStatement(PostgresStatement(sql, parameters))]
+            queued.removeAll()
+            return try runPipeline(statements).last ?? PostgresResult.checked(nil, connection: handle, statement: sql)
         }
+        let encoded = try Self.encode(parameters, sql)
         guard !encoded.isEmpty else {
             return try PostgresResult.checked(PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0), connection: handle, statement: sql)
         }
@@ -89,7 +96,19 @@ public final class PostgresConnection {
         }
     }
 
-    private func preparedName(for sql: String, parameterCount: Int, handle: OpaquePointer) throws -> String {
+    /// The parameters' wire form; a text parameter holding a NUL byte is refused.
+    static func encode(_ parameters: [any PostgresEncodable], _ sql: String) throws -> [PostgresParameter] {
+        let encoded = parameters.map(\.postgresParameter)
+        for (position, parameter) in encoded.enumerated() {
+            // Text parameters travel as C strings: a NUL byte would silently cut the value short.
+            if case .text(let bytes) = parameter, bytes.contains(0) {
+                throw PostgresError(.usage, message: "parameter $\(position + 1) contains a NUL byte, which PostgreSQL text cannot store", statement: sql)
+            }
+        }
+        return encoded
+    }
+
+    func preparedName(for sql: String, parameterCount: Int, handle: OpaquePointer) throws -> String {
         if let name = prepared[sql] { return name }
         preparedSerial += 1
         let name = "s\(preparedSerial)"
@@ -98,7 +117,10 @@ public final class PostgresConnection {
         return name
     }
 
-    private func forget(_ sql: String, handle: OpaquePointer) throws {
+    /// Forgets a statement's prepared name without telling the server (inside a pipeline); it is prepared anew next time.
+    func abandonPrepared(_ sql: String) { prepared.removeValue(forKey: sql) }
+
+    func forget(_ sql: String, handle: OpaquePointer) throws {
         guard let name = prepared.removeValue(forKey: sql) else { return }
         _ = try PostgresResult.checked(PQexec(handle, "DEALLOCATE \(name)"), connection: handle, statement: "DEALLOCATE")
     }
@@ -112,6 +134,7 @@ public final class PostgresConnection {
     /// Runs a script of several statements without parameters (migrations), in the simple protocol.
     public func executeScript(_ sql: String) throws {
         let handle = try liveHandle()
+        try flushQueue()
         var result = PQexec(handle, sql)
         var firstError: PostgresError?
         while let current = result {
@@ -125,7 +148,7 @@ public final class PostgresConnection {
 }
 
 /// C arrays of parameter values that live for the duration of one libpq call.
-private struct ParameterBuffer {
+struct ParameterBuffer {
     let parameters: [PostgresParameter]
 
     init(_ parameters: [PostgresParameter]) { self.parameters = parameters }
@@ -142,7 +165,9 @@ private struct ParameterBuffer {
                 storage.append(nil); lengths.append(0); formats.append(0)
             case .text(let bytes), .binary(let bytes):
                 let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-                for (offset, byte) in bytes.enumerated() { buffer[offset] = CChar(bitPattern: byte) }
+                bytes.withUnsafeBytes { source in
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress ?? UnsafeRawPointer(buffer), byteCount: source.count)
+                }
                 buffer[bytes.count] = 0
                 storage.append(buffer)
                 lengths.append(Int32(bytes.count))

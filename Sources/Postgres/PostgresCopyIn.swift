@@ -77,6 +77,7 @@ extension PostgresConnection {
     @discardableResult
     public func copyIn(_ sql: String, _ body: (PostgresCopyIn) throws -> Void) throws -> Int {
         let handle = try liveHandle()
+        try flushQueue()
         let start = try PostgresResult.checked(PQexec(handle, sql), connection: handle, statement: sql)
         _ = start
         let writer = PostgresCopyIn(handle: handle)

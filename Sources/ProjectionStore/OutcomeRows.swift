@@ -16,7 +16,8 @@ struct OutcomeRows {
         return id
     }
 
-    /// Writes every column of the projected snapshot; `last_verified_at` is the trigger's instant.
+    /// Writes every column of the projected snapshot; `last_verified_at` is the trigger's instant. Queued: it is
+    /// sent with COMMIT.
     func updateSubscription(id: String, _ snapshot: SubscriptionSnapshot, isSandbox: Bool, now: Date) throws {
         let parameters: [any PostgresEncodable] = [
             id, snapshot.billingAccountId, snapshot.planId, snapshot.productId, snapshot.status.rawValue,
@@ -25,7 +26,7 @@ struct OutcomeRows {
             snapshot.currentPeriodEndAt, snapshot.trialEndsAt, snapshot.cancelAt, snapshot.canceledAt,
             snapshot.lastVerifiedAt ?? now, snapshot.lastStoreStateAt, now, isSandbox,
         ]
-        try database.execute("""
+        try database.enqueue(PostgresStatement("""
             UPDATE subscription SET billing_account_id = $2::uuid, plan_id = $3::uuid, product_id = $4,
               status = $5::subscription_status, acknowledgement_status = $6::acknowledgement_status,
               is_test_purchase = $7, auto_renew = $8, current_currency_code = $9, current_recurring_price_micros = $10,
@@ -34,44 +35,79 @@ struct OutcomeRows {
               updated_at = CASE WHEN status IS DISTINCT FROM $5::subscription_status OR auto_renew IS DISTINCT FROM $8
                                   OR current_period_end_at IS DISTINCT FROM $12 THEN $18 ELSE updated_at END
             WHERE id = $1::uuid
-            """, parameters)
+            """, parameters))
     }
 
-    /// Records the store identity: Apple's originalTransactionId, or Google's token chain.
-    func writeIdentity(subscriptionId: String, _ outcome: ProjectionOutcome) throws {
-        if let apple = outcome.subscription.apple {
+    /// Records the store identity: Apple's originalTransactionId, or Google's token chain. Each step fails with
+    /// `identityOwnedByAnotherSubscription` when the identity belongs to another subscription (it is never moved).
+    /// An identity that is already as projected is not rewritten (no new row version); it is only read, to prove
+    /// its owner (the outer SELECT sees the table as it was before the statement). No step at all is needed when
+    /// the locked snapshot `before` already holds the projected identity (it was located by it).
+    func writeIdentity(subscriptionId: String, _ outcome: ProjectionOutcome, before: SubscriptionSnapshot?) -> [PipelinedStep<Void>] {
+        var steps: [PipelinedStep<Void>] = []
+        if let apple = outcome.subscription.apple, Self.changes(apple, before?.apple) {
             let token = apple.appAccountToken.flatMap { UUID(uuidString: $0) }
-            let owner = try database.query("""
-                INSERT INTO apple_subscription_identity (subscription_id, original_transaction_id, latest_transaction_id, app_account_token)
-                VALUES ($1::uuid, $2, $3, $4::uuid)
-                ON CONFLICT (original_transaction_id) DO UPDATE
-                  SET latest_transaction_id = COALESCE(EXCLUDED.latest_transaction_id, apple_subscription_identity.latest_transaction_id),
-                      app_account_token = COALESCE(EXCLUDED.app_account_token, apple_subscription_identity.app_account_token),
-                      updated_at = CASE WHEN apple_subscription_identity.latest_transaction_id IS DISTINCT FROM EXCLUDED.latest_transaction_id
-                                        THEN now() ELSE apple_subscription_identity.updated_at END
-                  WHERE apple_subscription_identity.subscription_id = EXCLUDED.subscription_id
-                RETURNING subscription_id::text AS owner
-                """, [subscriptionId, apple.originalTransactionId, apple.latestTransactionId, token]).first
-            guard owner != nil else {
-                throw ProjectionStoreError.identityOwnedByAnotherSubscription("apple:" + Masked.identifier(apple.originalTransactionId))
-            }
+            steps.append(PipelinedStep(statement: PostgresStatement("""
+                WITH written AS (
+                  INSERT INTO apple_subscription_identity (subscription_id, original_transaction_id, latest_transaction_id, app_account_token)
+                  VALUES ($1::uuid, $2, $3, $4::uuid)
+                  ON CONFLICT (original_transaction_id) DO UPDATE
+                    SET latest_transaction_id = COALESCE(EXCLUDED.latest_transaction_id, apple_subscription_identity.latest_transaction_id),
+                        app_account_token = COALESCE(EXCLUDED.app_account_token, apple_subscription_identity.app_account_token),
+                        updated_at = CASE WHEN apple_subscription_identity.latest_transaction_id IS DISTINCT FROM EXCLUDED.latest_transaction_id
+                                          THEN now() ELSE apple_subscription_identity.updated_at END
+                    WHERE apple_subscription_identity.subscription_id = EXCLUDED.subscription_id
+                      AND (apple_subscription_identity.latest_transaction_id, apple_subscription_identity.app_account_token)
+                          IS DISTINCT FROM (COALESCE(EXCLUDED.latest_transaction_id, apple_subscription_identity.latest_transaction_id),
+                                            COALESCE(EXCLUDED.app_account_token, apple_subscription_identity.app_account_token))
+                  RETURNING subscription_id)
+                SELECT subscription_id::text AS owner FROM written
+                UNION ALL
+                SELECT subscription_id::text FROM apple_subscription_identity WHERE original_transaction_id = $2 AND subscription_id = $1::uuid
+                """, [subscriptionId, apple.originalTransactionId, apple.latestTransactionId, token])) { result in
+                guard result.count > 0 else {
+                    throw ProjectionStoreError.identityOwnedByAnotherSubscription("apple:" + Masked.identifier(apple.originalTransactionId))
+                }
+            })
         }
-        for change in outcome.tokenChanges {
-            let owner = try database.query("""
-                INSERT INTO google_purchase_token (subscription_id, purchase_token, linked_purchase_token, is_current)
-                VALUES ($1::uuid, $2, $3, $4)
-                ON CONFLICT (purchase_token) DO UPDATE
-                  SET is_current = EXCLUDED.is_current,
-                      linked_purchase_token = COALESCE(EXCLUDED.linked_purchase_token, google_purchase_token.linked_purchase_token),
-                      updated_at = CASE WHEN google_purchase_token.is_current IS DISTINCT FROM EXCLUDED.is_current
-                                        THEN now() ELSE google_purchase_token.updated_at END
-                  WHERE google_purchase_token.subscription_id = EXCLUDED.subscription_id
-                RETURNING subscription_id::text AS owner
-                """, [subscriptionId, change.purchaseToken, change.linkedPurchaseToken, change.isCurrent]).first
-            guard owner != nil else {
-                throw ProjectionStoreError.identityOwnedByAnotherSubscription("google:" + Masked.identifier(change.purchaseToken))
-            }
+        for change in outcome.tokenChanges where Self.changes(change, before?.google) {
+            steps.append(PipelinedStep(statement: PostgresStatement("""
+                WITH written AS (
+                  INSERT INTO google_purchase_token (subscription_id, purchase_token, linked_purchase_token, is_current)
+                  VALUES ($1::uuid, $2, $3, $4)
+                  ON CONFLICT (purchase_token) DO UPDATE
+                    SET is_current = EXCLUDED.is_current,
+                        linked_purchase_token = COALESCE(EXCLUDED.linked_purchase_token, google_purchase_token.linked_purchase_token),
+                        updated_at = CASE WHEN google_purchase_token.is_current IS DISTINCT FROM EXCLUDED.is_current
+                                          THEN now() ELSE google_purchase_token.updated_at END
+                    WHERE google_purchase_token.subscription_id = EXCLUDED.subscription_id
+                      AND (google_purchase_token.is_current, google_purchase_token.linked_purchase_token)
+                          IS DISTINCT FROM (EXCLUDED.is_current, COALESCE(EXCLUDED.linked_purchase_token, google_purchase_token.linked_purchase_token))
+                  RETURNING subscription_id)
+                SELECT subscription_id::text AS owner FROM written
+                UNION ALL
+                SELECT subscription_id::text FROM google_purchase_token WHERE purchase_token = $2 AND subscription_id = $1::uuid
+                """, [subscriptionId, change.purchaseToken, change.linkedPurchaseToken, change.isCurrent])) { result in
+                guard result.count > 0 else {
+                    throw ProjectionStoreError.identityOwnedByAnotherSubscription("google:" + Masked.identifier(change.purchaseToken))
+                }
+            })
         }
+        return steps
+    }
+
+    /// Whether writing `apple` would change the stored identity `stored` (absent fields leave stored values alone).
+    static func changes(_ apple: AppleSubscriptionIdentity, _ stored: AppleSubscriptionIdentity?) -> Bool {
+        guard let stored, stored.originalTransactionId == apple.originalTransactionId else { return true }
+        let token = apple.appAccountToken.flatMap { UUID(uuidString: $0) }
+        return (apple.latestTransactionId != nil && apple.latestTransactionId != stored.latestTransactionId)
+            || (token != nil && token != stored.appAccountToken.flatMap { UUID(uuidString: $0) })
+    }
+
+    /// Whether writing `change` would change the stored current token `stored`; a replaced token's row is always written.
+    static func changes(_ change: GoogleTokenChange, _ stored: GoogleTokenIdentity?) -> Bool {
+        guard let stored, change.isCurrent, stored.purchaseToken == change.purchaseToken else { return true }
+        return change.linkedPurchaseToken != nil && change.linkedPurchaseToken != stored.linkedPurchaseToken
     }
 
     /// Inserts history rows whose transactionKey is new; returns how many were inserted.
@@ -81,33 +117,39 @@ struct OutcomeRows {
     /// because a re-query only sees that the event has happened by then) and the notification that announced the same
     /// event is projected afterwards (replayed or recovered), the row gains that event's id, payload and signed time.
     /// The final rows then do not depend on which job saw the event first.
-    func insertTransactions(subscriptionId: String, _ records: [BillingTransactionRecord], trigger: ProjectionTrigger) throws -> Int {
-        var inserted = 0
+    ///
+    /// Queued: the rows are sent with COMMIT. `existing` (read under the subscription's lock, which every writer of its
+    /// history holds) says which keys exist; a row that exists and carries no event evidence needs no statement.
+    func insertTransactions(subscriptionId: String, _ records: [BillingTransactionRecord], existing: Set<String>,
+                            trigger: ProjectionTrigger) throws -> Int {
+        var inserted: Set<String> = []
         for record in records {
+            let inboundEventId = record.inboundEventId ?? trigger.source.inboundEventId
+            guard !existing.contains(record.transactionKey) || inboundEventId != nil else { continue }
+            if !existing.contains(record.transactionKey) { inserted.insert(record.transactionKey) }
             let payload = record.rawPayload.isEmpty ? "{}" : String(decoding: record.rawPayload, as: UTF8.self)
-            inserted += try database.query("""
+            try database.enqueue(PostgresStatement("""
                 INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
                   order_id, amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload)
                 VALUES ($1::uuid, $2::billing_provider, $3::billing_event_type, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-                        (SELECT id FROM inbound_webhook_event WHERE id::text = $13), $14::jsonb)
+                        (SELECT id FROM inbound_webhook_event WHERE id = $13::uuid), $14::jsonb)
                 ON CONFLICT (transaction_key) DO UPDATE
                   SET inbound_event_id = EXCLUDED.inbound_event_id, raw_payload = EXCLUDED.raw_payload,
                       effective_at = EXCLUDED.effective_at
                   WHERE billing_transaction.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL
-                RETURNING (xmax = 0) AS inserted
                 """, [subscriptionId, record.provider.rawValue, record.eventType.rawValue, record.transactionKey, record.effectiveAt,
                       record.expiresAt, record.orderId, record.amount?.micros, record.amount?.currencyCode, record.storefront,
-                      record.isTest, record.churnReason?.rawValue, record.inboundEventId ?? trigger.source.inboundEventId,
-                      PostgresJSON(text: payload)]).rows.filter { try $0.decode(Bool.self, "inserted") }.count
+                      record.isTest, record.churnReason?.rawValue, inboundEventId, PostgresJSON(text: payload)]))
         }
-        return inserted
+        return inserted.count
     }
 
     /// Upserts the account's entitlement for the plan. An inactive projection from one subscription never
     /// switches off an entitlement that another subscription of the same account and plan granted.
+    /// Queued: it is sent with COMMIT.
     func upsertEntitlement(subscriptionId: String, _ entitlement: EntitlementProjection) throws {
         guard let accountId = entitlement.billingAccountId else { return }
-        try database.execute("""
+        try database.enqueue(PostgresStatement("""
             INSERT INTO entitlement (billing_account_id, plan_id, source_subscription_id, is_active, valid_from, valid_until)
             VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, $6)
             ON CONFLICT (billing_account_id, plan_id) DO UPDATE
@@ -117,7 +159,7 @@ struct OutcomeRows {
                      OR EXCLUDED.is_active OR NOT entitlement.is_active)
                 AND (entitlement.is_active, entitlement.valid_from, entitlement.valid_until, entitlement.source_subscription_id)
                     IS DISTINCT FROM (EXCLUDED.is_active, EXCLUDED.valid_from, EXCLUDED.valid_until, EXCLUDED.source_subscription_id)
-            """, [accountId, entitlement.planId, subscriptionId, entitlement.isActive, entitlement.validFrom, entitlement.validUntil])
+            """, [accountId, entitlement.planId, subscriptionId, entitlement.isActive, entitlement.validFrom, entitlement.validUntil]))
     }
 
     /// Updates the open (PENDING or ACCEPTED) price change, or inserts one; an identical closed row is not repeated.
@@ -152,13 +194,13 @@ struct OutcomeRows {
             """, values)
     }
 
-    /// Records drift findings for a re-query.
+    /// Records drift findings for a re-query. Queued: they are sent with COMMIT.
     func recordDrift(subscriptionId: String, _ findings: [DriftFinding], jobRunID: Int64?, at: Date) throws {
         for finding in findings {
-            try database.execute("""
+            try database.enqueue(PostgresStatement("""
                 INSERT INTO drift_event (job_run_id, subscription_id, kind, field, database_value, store_value, detected_at, repaired)
                 VALUES ($1, $2::uuid, $3, $4, $5, $6, $7, true)
-                """, [jobRunID, subscriptionId, finding.kind.rawValue, finding.field, finding.databaseValue, finding.storeValue, at])
+                """, [jobRunID, subscriptionId, finding.kind.rawValue, finding.field, finding.databaseValue, finding.storeValue, at]))
         }
     }
 }

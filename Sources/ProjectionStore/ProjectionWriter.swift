@@ -20,17 +20,24 @@ public struct ProjectionWriter {
 
     /// Applies `project(current)` to the subscription `key` names. `project` runs inside the transaction
     /// with the locked current state; it must be pure (it may run again after a lost creation race).
-    /// `afterWrite`, when given, runs last inside the same transaction (e.g. to mark the triggering event processed).
+    /// `afterWrite`, when given, runs last inside the same transaction with what was written (e.g. to mark the
+    /// triggering event processed); statements it queues (`enqueue`) travel with COMMIT.
     public func apply(_ key: SubscriptionKey, trigger: ProjectionTrigger,
-                      afterWrite: ((PostgresConnection) throws -> Void)? = nil,
+                      afterWrite: ((PostgresConnection, WriteResult) throws -> Void)? = nil,
                       project: (SubscriptionSnapshot?) throws -> ProjectionOutcome) throws -> WriteResult {
+        try write(key, trigger: trigger, references: nil, afterWrite: afterWrite) { current, _ in try project(current) }
+    }
+
+    private func write(_ key: SubscriptionKey, trigger: ProjectionTrigger, references: PipelinedStep<ResolvedReferences>?,
+                       afterWrite: ((PostgresConnection, WriteResult) throws -> Void)?,
+                       project: (SubscriptionSnapshot?, ResolvedReferences?) throws -> ProjectionOutcome) throws -> WriteResult {
         var attempt = 0
         while true {
             attempt += 1
             do {
                 return try database.transaction { db in
-                    let result = try applyOnce(db, key, trigger, project)
-                    try afterWrite?(db)
+                    let result = try applyOnce(db, key, trigger, references, project)
+                    try afterWrite?(db, result)
                     return result
                 }
             } catch let error as PostgresError where error.isUniqueViolation && attempt < 3 {
@@ -41,31 +48,42 @@ public struct ProjectionWriter {
         }
     }
 
+    /// Three round trips for a known subscription: BEGIN with the locking snapshot read and the references the
+    /// projection resolves; what drift compares against (read before any write) with the identity when it changed;
+    /// and COMMIT with the queued writes (subscription, new history rows, entitlement, drift, what `afterWrite` queued).
     private func applyOnce(_ db: PostgresConnection, _ key: SubscriptionKey, _ trigger: ProjectionTrigger,
-                           _ project: (SubscriptionSnapshot?) throws -> ProjectionOutcome) throws -> WriteResult {
+                           _ references: PipelinedStep<ResolvedReferences>?,
+                           _ project: (SubscriptionSnapshot?, ResolvedReferences?) throws -> ProjectionOutcome) throws -> WriteResult {
         let reader = SnapshotReader(database: db)
-        let existingID = try reader.locate(key)
-        let before = try existingID.flatMap { try reader.lockAndRead(id: $0) }
-        let outcome = try project(before)
+        let snapshotRead = reader.lockAndRead(key)
+        var located = try PipelinedResults(db, [snapshotRead.statement] + (references.map { [$0.statement] } ?? []))
+        let before = try located.take(snapshotRead)
+        let outcome = try project(before, try references.map { try located.take($0) })
         guard outcome.subscription.provider != .web else {
             throw ProjectionStoreError.unsupportedProvider("WEB")
         }
         let rows = OutcomeRows(database: db)
         let subscriptionId = try before?.id ?? rows.insertSubscription(outcome.subscription, now: trigger.now)
-        let entitledBefore = try outcome.entitlement.billingAccountId.flatMap {
-            try reader.entitlement(accountId: $0, planId: outcome.entitlement.planId)?.isActive
+        let entitlementRead = outcome.entitlement.billingAccountId.map {
+            reader.entitlementActive(accountId: $0, planId: outcome.entitlement.planId)
         }
-        let existingKeys = try reader.existingTransactionKeys(outcome.transactionKeys)
-        let priceChangeBefore: String?? = before == nil ? nil : try outcome.priceChange.map { change in
-            try reader.priceChangeState(subscriptionId: subscriptionId, currencyCode: change.currencyCode, newAmountMicros: change.newAmountMicros)
+        let keysRead = reader.existingTransactionKeys(outcome.transactionKeys)
+        let priceChangeRead = before == nil ? nil : outcome.priceChange.map {
+            reader.priceChangeState(subscriptionId: subscriptionId, currencyCode: $0.currencyCode, newAmountMicros: $0.newAmountMicros)
         }
-        try rows.updateSubscription(id: subscriptionId, outcome.subscription, isSandbox: outcome.flags.environment == .sandbox, now: trigger.now)
+        let identity = rows.writeIdentity(subscriptionId: subscriptionId, outcome, before: before)
+        var results = try PipelinedResults(db, [entitlementRead?.statement, keysRead.statement, priceChangeRead?.statement].compactMap { $0 }
+                                               + identity.map(\.statement))
+        let entitledBefore = try entitlementRead.flatMap { try results.take($0) }
+        let existingKeys = try results.take(keysRead)
+        let priceChangeBefore: String?? = try priceChangeRead.map { try results.take($0) }
         do {
-            try rows.writeIdentity(subscriptionId: subscriptionId, outcome)
+            for step in identity { try results.take(step) }
         } catch ProjectionStoreError.identityOwnedByAnotherSubscription where before == nil {
             throw CreationRace()
         }
-        let inserted = try rows.insertTransactions(subscriptionId: subscriptionId, outcome.transactions, trigger: trigger)
+        try rows.updateSubscription(id: subscriptionId, outcome.subscription, isSandbox: outcome.flags.environment == .sandbox, now: trigger.now)
+        let inserted = try rows.insertTransactions(subscriptionId: subscriptionId, outcome.transactions, existing: existingKeys, trigger: trigger)
         try rows.upsertEntitlement(subscriptionId: subscriptionId, outcome.entitlement)
         if let change = outcome.priceChange { try rows.upsertPriceChange(subscriptionId: subscriptionId, change) }
 
@@ -105,11 +123,11 @@ extension ProjectionWriter {
     /// `afterWrite` runs last inside the writer's transaction.
     public func project(_ storeState: StoreState, trigger: ProjectionTrigger,
                         settings: ProjectionSettings = .standard,
-                        afterWrite: ((PostgresConnection) throws -> Void)? = nil) throws -> WriteResult {
-        try apply(SubscriptionKey(storeState), trigger: trigger, afterWrite: afterWrite) { current in
-            let references = try ReferenceResolver(database: database).references(for: storeState)
-            return try Projection.project(current: current, storeState: storeState, trigger: trigger,
-                                          settings: settings, resolved: references)
+                        afterWrite: ((PostgresConnection, WriteResult) throws -> Void)? = nil) throws -> WriteResult {
+        try write(SubscriptionKey(storeState), trigger: trigger, references: ReferenceResolver.references(for: storeState),
+                  afterWrite: afterWrite) { current, references in
+            try Projection.project(current: current, storeState: storeState, trigger: trigger, settings: settings,
+                                   resolved: references ?? ResolvedReferences(tokenAccount: nil, plan: nil))
         }
     }
 }

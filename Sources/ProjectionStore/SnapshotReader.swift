@@ -6,27 +6,45 @@ import Postgres
 struct SnapshotReader {
     let database: PostgresConnection
 
-    /// The subscription id a key names, or nil when the database does not know it.
-    func locate(_ key: SubscriptionKey) throws -> String? {
-        switch key {
-        case .id(let id):
-            return try database.query("SELECT id::text AS id FROM subscription WHERE id = $1::uuid", [id]).first?.decode(String.self, "id")
+    /// Locates the subscription `key` names, locks its row (`FOR UPDATE`) and reads its snapshot, all in one
+    /// statement; nil when the database does not know it.
+    func lockAndRead(_ key: SubscriptionKey) -> PipelinedStep<SubscriptionSnapshot?> {
+        let (locator, parameters): (String, [any PostgresEncodable]) = switch key {
+        case .id(let id): ("$1::uuid", [id])
         case .apple(let originalTransactionId):
-            return try database.query(
-                "SELECT subscription_id::text AS id FROM apple_subscription_identity WHERE original_transaction_id = $1",
-                [originalTransactionId]).first?.decode(String.self, "id")
+            ("(SELECT subscription_id FROM apple_subscription_identity WHERE original_transaction_id = $1)", [originalTransactionId])
         case .google(let token, let linked):
             // The token itself, else the token it replaced: a linked token continues that subscription.
-            let sql = "SELECT subscription_id::text AS id FROM google_purchase_token WHERE purchase_token = $1"
-            if let row = try database.query(sql, [token]).first { return try row.decode(String.self, "id") }
-            guard let linked else { return nil }
-            return try database.query(sql, [linked]).first?.decode(String.self, "id")
+            ("""
+             COALESCE((SELECT subscription_id FROM google_purchase_token WHERE purchase_token = $1),
+                      (SELECT subscription_id FROM google_purchase_token WHERE purchase_token = $2))
+             """, [token, linked])
         }
+        return PipelinedStep(statement: PostgresStatement("""
+            SELECT s.*, s.id::text AS subscription_id,
+                   a.original_transaction_id AS apple_original_transaction_id, a.latest_transaction_id AS apple_latest_transaction_id,
+                   a.app_account_token::text AS apple_app_account_token,
+                   g.purchase_token AS google_purchase_token, g.linked_purchase_token AS google_linked_purchase_token,
+                   pc.mode::text AS pc_mode, pc.state::text AS pc_state, pc.currency_code AS pc_currency_code,
+                   pc.old_amount_micros AS pc_old_amount_micros, pc.new_amount_micros AS pc_new_amount_micros,
+                   pc.expected_charge_at AS pc_expected_charge_at, pc.effective_at AS pc_effective_at,
+                   pc.source_event_key AS pc_source_event_key,
+                   EXISTS (SELECT 1 FROM subscription t WHERE t.billing_account_id = s.billing_account_id AND t.trial_ends_at IS NOT NULL)
+                     AS account_has_had_trial
+            FROM subscription s
+            LEFT JOIN apple_subscription_identity a ON s.provider = 'APPLE' AND a.subscription_id = s.id
+            LEFT JOIN LATERAL (SELECT purchase_token, linked_purchase_token FROM google_purchase_token
+                               WHERE s.provider = 'GOOGLE' AND subscription_id = s.id AND is_current
+                               ORDER BY updated_at DESC, created_at DESC LIMIT 1) g ON true
+            LEFT JOIN LATERAL (SELECT * FROM subscription_price_change WHERE subscription_id = s.id AND state IN ('PENDING', 'ACCEPTED')
+                               ORDER BY created_at DESC LIMIT 1) pc ON true
+            WHERE s.id = \(locator)
+            FOR UPDATE OF s
+            """, parameters)) { result in try result.first.map(Self.snapshot) }
     }
 
-    /// Locks the subscription row (`FOR UPDATE`) and reads its snapshot.
-    func lockAndRead(id: String) throws -> SubscriptionSnapshot? {
-        guard let row = try database.query("SELECT * FROM subscription WHERE id = $1::uuid FOR UPDATE", [id]).first else { return nil }
+    private static func snapshot(_ row: PostgresRow) throws -> SubscriptionSnapshot {
+        let id = try row.decode(String.self, "subscription_id")
         let provider = try row.decode(BillingProvider.self, "provider")
         let accountId = try row.decodeIfPresent(UUID.self, "billing_account_id")?.uuidString.lowercased()
         let currency = try row.decodeIfPresent(String.self, "current_currency_code")
@@ -47,79 +65,52 @@ struct SnapshotReader {
             canceledAt: try row.decodeIfPresent(Date.self, "canceled_at"),
             lastVerifiedAt: try row.decodeIfPresent(Date.self, "last_verified_at"),
             lastStoreStateAt: try row.decodeIfPresent(Date.self, "last_store_state_at"))
-        switch provider {
-        case .apple: snapshot.apple = try appleIdentity(id)
-        case .google: snapshot.google = try currentToken(id)
-        case .web: break
+        if let original = try row.decodeIfPresent(String.self, "apple_original_transaction_id") {
+            snapshot.apple = AppleSubscriptionIdentity(originalTransactionId: original,
+                                                       latestTransactionId: try row.decodeIfPresent(String.self, "apple_latest_transaction_id"),
+                                                       appAccountToken: try row.decodeIfPresent(String.self, "apple_app_account_token"))
         }
-        snapshot.openPriceChange = try openPriceChange(id, provider: provider)
-        if let accountId { snapshot.accountHasHadTrial = try accountHasHadTrial(accountId) }
+        if let token = try row.decodeIfPresent(String.self, "google_purchase_token") {
+            snapshot.google = GoogleTokenIdentity(purchaseToken: token,
+                                                  linkedPurchaseToken: try row.decodeIfPresent(String.self, "google_linked_purchase_token"))
+        }
+        snapshot.openPriceChange = try Self.openPriceChange(row, provider: provider)
+        if accountId != nil { snapshot.accountHasHadTrial = try row.decode(Bool.self, "account_has_had_trial") }
         return snapshot
     }
 
-    /// Whether any subscription of the account ever had a free trial.
-    func accountHasHadTrial(_ accountId: String) throws -> Bool {
-        try database.query("""
-            SELECT EXISTS (SELECT 1 FROM subscription WHERE billing_account_id = $1::uuid AND trial_ends_at IS NOT NULL) AS had
-            """, [accountId]).first?.decode(Bool.self, "had") ?? false
-    }
-
-    /// The entitlement row for an account and plan: (is_active, source subscription id).
-    func entitlement(accountId: String, planId: String) throws -> (isActive: Bool, source: String?)? {
-        guard let row = try database.query("""
-            SELECT is_active, source_subscription_id::text AS source FROM entitlement
-            WHERE billing_account_id = $1::uuid AND plan_id = $2::uuid
-            """, [accountId, planId]).first else { return nil }
-        return (try row.decode(Bool.self, "is_active"), try row.decodeIfPresent(String.self, "source"))
+    /// The entitlement row's `is_active` for an account and plan (nil when there is no row).
+    func entitlementActive(accountId: String, planId: String) -> PipelinedStep<Bool?> {
+        PipelinedStep(statement: PostgresStatement("""
+            SELECT is_active FROM entitlement WHERE billing_account_id = $1::uuid AND plan_id = $2::uuid
+            """, [accountId, planId])) { try $0.first?.decode(Bool.self, "is_active") }
     }
 
     /// The state of the subscription's latest price-change row for the same new price (any state), or nil.
-    func priceChangeState(subscriptionId: String, currencyCode: String, newAmountMicros: Int64) throws -> String? {
-        try database.query("""
+    func priceChangeState(subscriptionId: String, currencyCode: String, newAmountMicros: Int64) -> PipelinedStep<String?> {
+        PipelinedStep(statement: PostgresStatement("""
             SELECT state::text AS state FROM subscription_price_change
             WHERE subscription_id = $1::uuid AND currency_code = $2 AND new_amount_micros = $3
             ORDER BY created_at DESC, id DESC LIMIT 1
-            """, [subscriptionId, currencyCode, newAmountMicros]).first?.decode(String.self, "state")
+            """, [subscriptionId, currencyCode, newAmountMicros])) { try $0.first?.decode(String.self, "state") }
     }
 
     /// Which of `keys` already exist in `billing_transaction`.
-    func existingTransactionKeys(_ keys: [String]) throws -> Set<String> {
-        guard !keys.isEmpty else { return [] }
-        let rows = try database.query("SELECT transaction_key FROM billing_transaction WHERE transaction_key = ANY($1::text[])",
-                                      [PostgresTextArray(keys)]).rows
-        return Set(try rows.map { try $0.decode(String.self, "transaction_key") })
+    func existingTransactionKeys(_ keys: [String]) -> PipelinedStep<Set<String>> {
+        PipelinedStep(statement: PostgresStatement("SELECT transaction_key FROM billing_transaction WHERE transaction_key = ANY($1::text[])",
+                                                   [PostgresTextArray(keys)])) { result in
+            Set(try result.rows.map { try $0.decode(String.self, "transaction_key") })
+        }
     }
 
-    private func appleIdentity(_ id: String) throws -> AppleSubscriptionIdentity? {
-        guard let row = try database.query("""
-            SELECT original_transaction_id, latest_transaction_id, app_account_token::text AS token
-            FROM apple_subscription_identity WHERE subscription_id = $1::uuid
-            """, [id]).first else { return nil }
-        return AppleSubscriptionIdentity(originalTransactionId: try row.decode(String.self, "original_transaction_id"),
-                                         latestTransactionId: try row.decodeIfPresent(String.self, "latest_transaction_id"),
-                                         appAccountToken: try row.decodeIfPresent(String.self, "token"))
-    }
-
-    private func currentToken(_ id: String) throws -> GoogleTokenIdentity? {
-        guard let row = try database.query("""
-            SELECT purchase_token, linked_purchase_token FROM google_purchase_token
-            WHERE subscription_id = $1::uuid AND is_current ORDER BY updated_at DESC, created_at DESC LIMIT 1
-            """, [id]).first else { return nil }
-        return GoogleTokenIdentity(purchaseToken: try row.decode(String.self, "purchase_token"),
-                                   linkedPurchaseToken: try row.decodeIfPresent(String.self, "linked_purchase_token"))
-    }
-
-    private func openPriceChange(_ id: String, provider: BillingProvider) throws -> BillingCore.SubscriptionPriceChange? {
-        guard let row = try database.query("""
-            SELECT * FROM subscription_price_change WHERE subscription_id = $1::uuid AND state IN ('PENDING', 'ACCEPTED')
-            ORDER BY created_at DESC LIMIT 1
-            """, [id]).first else { return nil }
+    private static func openPriceChange(_ row: PostgresRow, provider: BillingProvider) throws -> BillingCore.SubscriptionPriceChange? {
+        guard try row.decodeIfPresent(String.self, "pc_mode") != nil else { return nil }
         return BillingCore.SubscriptionPriceChange(
-            provider: provider, mode: try row.decode(PriceChangeMode.self, "mode"), state: try row.decode(PriceChangeState.self, "state"),
-            currencyCode: try row.decode(String.self, "currency_code"), oldAmountMicros: try row.decodeIfPresent(Int64.self, "old_amount_micros"),
-            newAmountMicros: try row.decode(Int64.self, "new_amount_micros"),
-            expectedChargeAt: try row.decodeIfPresent(Date.self, "expected_charge_at"),
-            effectiveAt: try row.decodeIfPresent(Date.self, "effective_at"),
-            sourceEventKey: try row.decodeIfPresent(String.self, "source_event_key"))
+            provider: provider, mode: try row.decode(PriceChangeMode.self, "pc_mode"), state: try row.decode(PriceChangeState.self, "pc_state"),
+            currencyCode: try row.decode(String.self, "pc_currency_code"), oldAmountMicros: try row.decodeIfPresent(Int64.self, "pc_old_amount_micros"),
+            newAmountMicros: try row.decode(Int64.self, "pc_new_amount_micros"),
+            expectedChargeAt: try row.decodeIfPresent(Date.self, "pc_expected_charge_at"),
+            effectiveAt: try row.decodeIfPresent(Date.self, "pc_effective_at"),
+            sourceEventKey: try row.decodeIfPresent(String.self, "pc_source_event_key"))
     }
 }

@@ -98,7 +98,7 @@ struct ReplayEventProcessor {
 
     private func project(_ state: StoreState, _ event: InboundEvent) throws -> ReplayOutcome {
         do {
-            let result = try writer.project(state, trigger: ProjectionTrigger(source: source(event), now: asOf)) { db in
+            let result = try writer.project(state, trigger: ProjectionTrigger(source: source(event), now: asOf)) { db, _ in
                 try ReplayEvents.markProcessed(db, eventId: event.id, at: asOf)
             }
             return .projected(created: result.created)

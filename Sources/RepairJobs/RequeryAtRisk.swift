@@ -74,15 +74,15 @@ public enum RequeryAtRisk {
         return tally.counts
     }
 
-    /// Records an item's outcome: done (projected or token gone) or failed (left for the next run).
+    /// Records an item's outcome: done (token gone; a projected item was completed inside its projection's transaction)
+    /// or failed (left for the next run).
     static func settle(_ item: RequeryWorkItem, _ outcome: RequeryItemOutcome, leases: RequeryLeases, tally: RequeryTally,
                        logger: JobLogger) throws {
         switch outcome {
         case .projected(let drift):
             tally.add("queried")
             if !drift.isEmpty { tally.add("repaired") }
-            for kind in drift { tally.add("drift." + kind) }
-            try leases.complete(item, outcome: drift.isEmpty ? "unchanged" : "repaired")
+            for kind in drift { tally.add("drift." + kind) }   // completed with the projection's COMMIT
         case .tokenGone:
             tally.add("queried")
             tally.add("token_gone")

@@ -24,29 +24,36 @@ public struct RequeryItemProcessor {
     /// Re-queries subscription `subscriptionId` (uuid).
     public func process(subscriptionId: String) -> RequeryItemOutcome {
         do {
-            let identity = try database.query("""
-                SELECT s.provider::text AS provider, s.is_sandbox, a.original_transaction_id,
-                       (SELECT t.purchase_token FROM google_purchase_token t WHERE t.subscription_id = s.id AND t.is_current
-                        ORDER BY t.created_at DESC LIMIT 1) AS purchase_token
+            guard let row = try database.query("""
+                SELECT \(RequeryTarget.columns)
                 FROM subscription s LEFT JOIN apple_subscription_identity a ON a.subscription_id = s.id
                 WHERE s.id = $1::uuid
-                """, [subscriptionId])
-            guard let row = identity.first else { return .failed("subscription \(subscriptionId) does not exist") }
-            let provider = try row.decode(String.self, "provider")
-            if provider == "APPLE", let original = try row.decodeIfPresent(String.self, "original_transaction_id") {
-                return try requeryApple(subscriptionId: subscriptionId, originalTransactionId: original,
-                                        sandbox: try row.decode(Bool.self, "is_sandbox"))
-            }
-            if provider == "GOOGLE", let token = try row.decodeIfPresent(String.self, "purchase_token") {
-                return try requeryGoogle(subscriptionId: subscriptionId, token: token)
-            }
-            return .failed("subscription \(subscriptionId) (\(provider)) has no store identity to query")
+                """, [subscriptionId]).first else { return .failed("subscription \(subscriptionId) does not exist") }
+            return process(try RequeryTarget(row))
         } catch {
             return .failed("subscription \(subscriptionId): \(error)")
         }
     }
 
-    private func requeryApple(subscriptionId: String, originalTransactionId: String, sandbox: Bool) throws -> RequeryItemOutcome {
+    /// Re-queries `target`; `afterWrite` runs inside the projection's transaction (statements it queues go with COMMIT).
+    func process(_ target: RequeryTarget, afterWrite: ((PostgresConnection, WriteResult) throws -> Void)? = nil) -> RequeryItemOutcome {
+        let subscriptionId = target.subscriptionId
+        do {
+            if target.provider == "APPLE", let original = target.originalTransactionId {
+                return try requeryApple(subscriptionId: subscriptionId, originalTransactionId: original, sandbox: target.isSandbox,
+                                        afterWrite: afterWrite)
+            }
+            if target.provider == "GOOGLE", let token = target.purchaseToken {
+                return try requeryGoogle(subscriptionId: subscriptionId, token: token, afterWrite: afterWrite)
+            }
+            return .failed("subscription \(subscriptionId) (\(target.provider)) has no store identity to query")
+        } catch {
+            return .failed("subscription \(subscriptionId): \(error)")
+        }
+    }
+
+    private func requeryApple(subscriptionId: String, originalTransactionId: String, sandbox: Bool,
+                              afterWrite: ((PostgresConnection, WriteResult) throws -> Void)?) throws -> RequeryItemOutcome {
         guard stores.apple != nil else { return .failed("subscription \(subscriptionId): Apple is not configured") }
         let entries: [DecodedLastTransactionsItem]
         do {
@@ -61,10 +68,11 @@ public struct RequeryItemProcessor {
         }) else {
             return .failed("subscription \(subscriptionId): the store's statuses hold no entry for its originalTransactionId")
         }
-        return try project(.apple(AppleStoreState(statusEntry: entry)))
+        return try project(.apple(AppleStoreState(statusEntry: entry)), afterWrite: afterWrite)
     }
 
-    private func requeryGoogle(subscriptionId: String, token: String) throws -> RequeryItemOutcome {
+    private func requeryGoogle(subscriptionId: String, token: String,
+                               afterWrite: ((PostgresConnection, WriteResult) throws -> Void)?) throws -> RequeryItemOutcome {
         guard let google = stores.google else { return .failed("subscription \(subscriptionId): Google Play is not configured") }
         let answer: (purchase: SubscriptionPurchaseV2, raw: Data)
         do {
@@ -77,7 +85,8 @@ public struct RequeryItemProcessor {
         } catch {
             return .failed("subscription \(subscriptionId): subscriptionsv2.get failed: \(error)")
         }
-        return try project(.google(GoogleStoreState(purchaseToken: token, purchase: answer.purchase, rawPayload: answer.raw)))
+        return try project(.google(GoogleStoreState(purchaseToken: token, purchase: answer.purchase, rawPayload: answer.raw)),
+                           afterWrite: afterWrite)
     }
 
     /// A failed store call's outcome: an exhausted daily budget (no call was made) is told apart from a failure.
@@ -88,8 +97,8 @@ public struct RequeryItemProcessor {
         return .failed("\(context): \(error)")
     }
 
-    private func project(_ state: StoreState) throws -> RequeryItemOutcome {
-        let result = try writer.project(state, trigger: ProjectionTrigger(source: .requery, now: asOf))
+    private func project(_ state: StoreState, afterWrite: ((PostgresConnection, WriteResult) throws -> Void)?) throws -> RequeryItemOutcome {
+        let result = try writer.project(state, trigger: ProjectionTrigger(source: .requery, now: asOf), afterWrite: afterWrite)
         return .projected(drift: result.drift.map(\.kind.rawValue))
     }
 }

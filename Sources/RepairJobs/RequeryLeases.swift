@@ -53,27 +53,38 @@ public struct RequeryLeases {
 
     private func claim(worker: String, limit: Int, where condition: String, leaseSeconds: Int) throws -> [RequeryWorkItem] {
         try database.query("""
-            UPDATE requery_work_item SET state = 'claimed', claimed_by = $2, claimed_at = clock_timestamp(), attempts = attempts + 1
-            WHERE id IN (
-                SELECT id FROM requery_work_item
-                WHERE run_key = $1 AND \(condition) AND $4::int > 0
-                ORDER BY priority, id
-                LIMIT $3
-                FOR UPDATE SKIP LOCKED)
-            RETURNING id, subscription_id::text AS subscription_id, category, is_test
+            WITH claimed AS (
+                UPDATE requery_work_item SET state = 'claimed', claimed_by = $2, claimed_at = clock_timestamp(), attempts = attempts + 1
+                WHERE id IN (
+                    SELECT id FROM requery_work_item
+                    WHERE run_key = $1 AND \(condition) AND $4::int > 0
+                    ORDER BY priority, id
+                    LIMIT $3
+                    FOR UPDATE SKIP LOCKED)
+                RETURNING id, subscription_id, category, is_test)
+            SELECT c.id, c.category, c.is_test, \(RequeryTarget.columns)
+            FROM claimed c JOIN subscription s ON s.id = c.subscription_id
+            LEFT JOIN apple_subscription_identity a ON a.subscription_id = s.id
             """, [runKey, worker, limit, leaseSeconds]).rows.map { row in
             let name = try row.decode(String.self, "category")
             guard let category = RequeryCategory(rawValue: name) else {
                 throw RequeryError.selection("work item \(try row.decode(Int64.self, "id")) has unknown category '\(name)'")
             }
-            return RequeryWorkItem(id: try row.decode(Int64.self, "id"), subscriptionId: try row.decode(String.self, "subscription_id"),
-                                   category: category, isTest: try row.decode(Bool.self, "is_test"))
+            let target = try RequeryTarget(row)
+            return RequeryWorkItem(id: try row.decode(Int64.self, "id"), subscriptionId: target.subscriptionId,
+                                   category: category, isTest: try row.decode(Bool.self, "is_test"), target: target)
         }.sorted { ($0.category.priority, $0.id) < ($1.category.priority, $1.id) }
     }
 
-    /// Marks an item done (after its projection committed) with its outcome.
+    /// Marks an item done with its outcome (after its projection committed, or queued with that projection's COMMIT).
     public func complete(_ item: RequeryWorkItem, outcome: String) throws {
-        _ = try database.execute("""
+        let statement = completion(item, outcome: outcome)
+        try database.execute(statement.sql, statement.parameters)
+    }
+
+    /// The statement that marks an item done with its outcome.
+    public func completion(_ item: RequeryWorkItem, outcome: String) -> PostgresStatement {
+        PostgresStatement("""
             UPDATE requery_work_item SET state = 'done', outcome = $2, finished_at = clock_timestamp(), last_error = NULL
             WHERE id = $1
             """, [item.id, outcome])

@@ -54,7 +54,18 @@ struct RequeryWorkerPool: Sendable {
                     try leases.release(Array(items[position...]))
                     return
                 }
-                let outcome = AttemptContext.$recorder.withValue(recorder) { processor.process(subscriptionId: item.subscriptionId) }
+                // A projected item's store_query rows and its completion commit with its projection.
+                var recorded = 0
+                let outcome = AttemptContext.$recorder.withValue(recorder) {
+                    processor.process(item.target) { db, result in
+                        if let insert = recorder.pendingInsert() {
+                            try db.enqueue(insert.statement)
+                            recorded = insert.count
+                        }
+                        try db.enqueue(leases.completion(item, outcome: result.drift.isEmpty ? "unchanged" : "repaired"))
+                    }
+                }
+                if case .projected = outcome { recorder.written(recorded) }
                 try recorder.flush()
                 try RequeryAtRisk.settle(item, outcome, leases: leases, tally: tally, logger: logger)
             }

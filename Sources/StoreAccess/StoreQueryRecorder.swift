@@ -26,22 +26,37 @@ public final class StoreQueryRecorder: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Writes the buffered attempts with one COPY; safe to call repeatedly.
+    /// Writes the buffered attempts with one statement; safe to call repeatedly.
     public func flush() throws {
+        guard let pending = pendingInsert() else { return }
+        try database.execute(pending.statement.sql, pending.statement.parameters)
+        written(pending.count)
+    }
+
+    /// The INSERT of the attempts buffered so far and how many it holds, or nil when none are: for a caller that
+    /// sends it inside its own transaction (e.g. queued with a projection's COMMIT). Once that transaction has
+    /// committed, `written(count)` forgets them; if it rolled back, they stay buffered for the next flush.
+    public func pendingInsert() -> (statement: PostgresStatement, count: Int)? {
         lock.lock()
         let batch = pending
-        pending.removeAll()
         lock.unlock()
-        guard !batch.isEmpty else { return }
-        try database.copyIn("""
-            COPY store_query (job_run_id, subscription_id, provider, endpoint, outcome, http_status, store_error_code, latency_ms)
-            FROM STDIN
-            """) { copy in
-            for (attempt, subscriptionId) in batch {
-                try copy.writeRow([jobRunID.map { String($0) }, subscriptionId, attempt.endpoint.hasPrefix("apple") ? "APPLE" : "GOOGLE",
-                                   attempt.endpoint, attempt.outcome, attempt.httpStatus.map { String($0) }, attempt.storeErrorCode,
-                                   String(attempt.latencyMilliseconds)])
-            }
-        }
+        guard !batch.isEmpty else { return nil }
+        func column(_ value: (StoreCallAttempt) -> String?) -> PostgresTextArray { PostgresTextArray(batch.map { value($0.0) }) }
+        return (PostgresStatement("""
+            INSERT INTO store_query (job_run_id, subscription_id, provider, endpoint, outcome, http_status, store_error_code, latency_ms)
+            SELECT $1::bigint, a.subscription_id::uuid, a.provider::billing_provider, a.endpoint, a.outcome, a.http_status::int,
+                   a.store_error_code, a.latency_ms::int
+            FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+                 AS a (subscription_id, provider, endpoint, outcome, http_status, store_error_code, latency_ms)
+            """, [jobRunID, PostgresTextArray(batch.map(\.subscriptionId)), column { $0.endpoint.hasPrefix("apple") ? "APPLE" : "GOOGLE" },
+                  column { $0.endpoint }, column { $0.outcome }, column { $0.httpStatus.map { String($0) } }, column { $0.storeErrorCode },
+                  column { String($0.latencyMilliseconds) }]), batch.count)
+    }
+
+    /// Forgets the first `count` buffered attempts, which a committed `pendingInsert()` wrote.
+    public func written(_ count: Int) {
+        lock.lock()
+        pending.removeFirst(min(count, pending.count))
+        lock.unlock()
     }
 }
