@@ -65,7 +65,7 @@ public struct ProjectionWriter {
         let rows = OutcomeRows(database: db)
         let subscriptionId = try before?.id ?? rows.insertSubscription(outcome.subscription, now: trigger.now)
         let entitlementRead = outcome.entitlement.billingAccountId.map {
-            reader.entitlementActive(accountId: $0, planId: outcome.entitlement.planId)
+            reader.entitlement(accountId: $0, planId: outcome.entitlement.planId)
         }
         let keysRead = reader.existingTransactionKeys(outcome.transactionKeys)
         let priceChangeRead = before == nil ? nil : outcome.priceChange.map {
@@ -74,7 +74,7 @@ public struct ProjectionWriter {
         let identity = rows.writeIdentity(subscriptionId: subscriptionId, outcome, before: before)
         var results = try PipelinedResults(db, [entitlementRead?.statement, keysRead.statement, priceChangeRead?.statement].compactMap { $0 }
                                                + identity.map(\.statement))
-        let entitledBefore = try entitlementRead.flatMap { try results.take($0) }
+        let storedEntitlement = try entitlementRead.flatMap { try results.take($0) }
         let existingKeys = try results.take(keysRead)
         let priceChangeBefore: String?? = try priceChangeRead.map { try results.take($0) }
         do {
@@ -84,13 +84,15 @@ public struct ProjectionWriter {
         }
         try rows.updateSubscription(id: subscriptionId, outcome.subscription, isSandbox: outcome.flags.environment == .sandbox, now: trigger.now)
         let inserted = try rows.insertTransactions(subscriptionId: subscriptionId, outcome.transactions, existing: existingKeys, trigger: trigger)
-        try rows.upsertEntitlement(subscriptionId: subscriptionId, outcome.entitlement)
+        if storedEntitlement?.holds(outcome.entitlement, from: subscriptionId) != true {
+            try rows.upsertEntitlement(subscriptionId: subscriptionId, outcome.entitlement)
+        }
         if let change = outcome.priceChange { try rows.upsertPriceChange(subscriptionId: subscriptionId, change) }
 
         var drift: [DriftFinding] = []
         if case .requery = trigger.source {
             let missing = outcome.transactionKeys.filter { !existingKeys.contains($0) }
-            drift = DriftFinding.compare(database: before, entitledBefore: entitledBefore, outcome: outcome,
+            drift = DriftFinding.compare(database: before, entitledBefore: storedEntitlement?.isActive, outcome: outcome,
                                          missingTransactionKeys: before == nil ? [] : missing, priceChangeBefore: priceChangeBefore)
             try rows.recordDrift(subscriptionId: subscriptionId, drift, jobRunID: jobRunID, at: trigger.now)
         }

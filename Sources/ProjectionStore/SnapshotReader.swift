@@ -79,11 +79,18 @@ struct SnapshotReader {
         return snapshot
     }
 
-    /// The entitlement row's `is_active` for an account and plan (nil when there is no row).
-    func entitlementActive(accountId: String, planId: String) -> PipelinedStep<Bool?> {
+    /// The entitlement row for an account and plan (nil when there is no row).
+    func entitlement(accountId: String, planId: String) -> PipelinedStep<StoredEntitlement?> {
         PipelinedStep(statement: PostgresStatement("""
-            SELECT is_active FROM entitlement WHERE billing_account_id = $1::uuid AND plan_id = $2::uuid
-            """, [accountId, planId])) { try $0.first?.decode(Bool.self, "is_active") }
+            SELECT is_active, valid_from, valid_until, source_subscription_id::text AS source FROM entitlement
+            WHERE billing_account_id = $1::uuid AND plan_id = $2::uuid
+            """, [accountId, planId])) { result in
+            try result.first.map {
+                StoredEntitlement(isActive: try $0.decode(Bool.self, "is_active"), validFrom: try $0.decodeIfPresent(Date.self, "valid_from"),
+                                  validUntil: try $0.decodeIfPresent(Date.self, "valid_until"),
+                                  sourceSubscriptionId: try $0.decodeIfPresent(String.self, "source"))
+            }
+        }
     }
 
     /// The state of the subscription's latest price-change row for the same new price (any state), or nil.
@@ -123,5 +130,21 @@ struct SnapshotReader {
             expectedChargeAt: try row.decodeIfPresent(Date.self, "pc_expected_charge_at"),
             effectiveAt: try row.decodeIfPresent(Date.self, "pc_effective_at"),
             sourceEventKey: try row.decodeIfPresent(String.self, "pc_source_event_key"))
+    }
+}
+
+/// An `entitlement` row as stored.
+struct StoredEntitlement {
+    let isActive: Bool
+    let validFrom: Date?
+    let validUntil: Date?
+    let sourceSubscriptionId: String?
+
+    /// Whether the row already holds what `projected` would write from subscription `subscriptionId` (instants
+    /// compared at the database's microsecond precision).
+    func holds(_ projected: EntitlementProjection, from subscriptionId: String) -> Bool {
+        func micros(_ date: Date?) -> Int64? { date.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded()) } }
+        return isActive == projected.isActive && micros(validFrom) == micros(projected.validFrom)
+            && micros(validUntil) == micros(projected.validUntil) && sourceSubscriptionId == subscriptionId
     }
 }

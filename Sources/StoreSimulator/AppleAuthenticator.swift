@@ -7,6 +7,8 @@ struct AppleAuthenticator: Sendable {
     let key: AppStoreConnectKey
     let verifier: JWTSignatureVerifier
     let bundleId: String
+    /// Signatures already verified; the claims are still checked on every request.
+    let verifiedTokens = VerifiedTokenCache()
 
     init(key: AppStoreConnectKey, bundleId: String) throws(SimulatorError) {
         do {
@@ -26,7 +28,7 @@ struct AppleAuthenticator: Sendable {
         }
         let claims: JSONValue
         do {
-            let decoded = try verifier.verify(String(authorization.dropFirst("Bearer ".count)))
+            let decoded = try verifiedTokens.decoded(String(authorization.dropFirst("Bearer ".count)), verify: verifier.verify)
             guard decoded.header["kid"]?.stringValue == key.keyId else { return "kid is not the configured key id" }
             claims = decoded.claims
         } catch {
