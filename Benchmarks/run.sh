@@ -250,7 +250,8 @@ fi
 # own copy (createdb -T), so all runs start from the same state.
 if [ "$WHICH" = requery ]; then
   REQUERY_SUBSCRIPTIONS=${REQUERY_SUBSCRIPTIONS:-121000}   # ≈ 100k eligible: Google tokens > 60 days past expiry are excluded
-  REQUERY_THREADS=${REQUERY_THREADS:-2}                     # the job's default; the peer gets the same pool size
+  REQUERY_THREADS=${REQUERY_THREADS:-4}                     # the job's default; the peer gets the same pool size
+  PEER_BEST_THREADS=${PEER_BEST_THREADS:-2}                 # and is also run at its own best pool size
   # The default selection: every category (a subset can be named, e.g. REQUERY_CATEGORIES=stale).
   REQUERY_CATEGORIES=${REQUERY_CATEGORIES:-period_ending,in_grace_period,on_hold,pending,acknowledgement_pending,price_change,refunded_recently,failed_event,stale}
   rq="$out/requery"
@@ -296,6 +297,12 @@ if [ "$WHICH" = requery ]; then
   export PGDATABASE=bench_requery_peer
   peer=$(PEER_THREADS="$REQUERY_THREADS" PEER_AS_OF="$as_of" PEER_FRESH_HOURS=0 "$venv/bin/python" Benchmarks/peers/apple_requery.py 2>"$rq/peer.log")
   peer_drift=$(psql -qtA -F'=' -R' ' -c "SELECT kind, count(*) FROM drift_event GROUP BY kind ORDER BY kind")
+  # the peer again at its own best pool size (Python's GIL makes more threads slower for it), on a fresh copy
+  peer_best=$peer
+  if [ "$PEER_BEST_THREADS" != "$REQUERY_THREADS" ]; then
+    psql -q -d postgres -c "DROP DATABASE IF EXISTS bench_requery_peer WITH (FORCE)" -c "CREATE DATABASE bench_requery_peer TEMPLATE bench_requery_apple_template"
+    peer_best=$(PEER_THREADS="$PEER_BEST_THREADS" PEER_AS_OF="$as_of" PEER_FRESH_HOURS=0 "$venv/bin/python" Benchmarks/peers/apple_requery.py 2>"$rq/peer-best.log")
+  fi
   stop_simulator
   counters=$(tail -n 1 "$rq/simulator.log")
   count() { printf '%s\n' "$1" | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"; }
@@ -303,9 +310,13 @@ if [ "$WHICH" = requery ]; then
   n_all=$(count "$ours_all" selected); n_apple=$(count "$ours_apple" selected); n_peer=$(field "$peer" subscriptions)
   rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", n / s }'; }
   r_all=$(rate "$n_all" "$ours_all_s"); r_apple=$(rate "$n_apple" "$ours_apple_s"); r_peer=$(field "$peer" per_second)
+  r_peer_best=$(field "$peer_best" per_second)
+  # The verdict is against the faster of the peer's two runs.
+  r_peer_top=$(awk -v a="$r_peer" -v b="$r_peer_best" 'BEGIN { print (a > b) ? a : b }')
   ratio=$(awk -v a="$r_apple" -v b="$r_peer" 'BEGIN { printf "%.1f", a / b }')
-  ratio_all=$(awk -v a="$r_all" -v b="$r_peer" 'BEGIN { printf "%.1f", a / b }')
-  verdict=$(awk -v r="$ratio" 'BEGIN { print (r >= 5) ? "met" : "**missed**" }')
+  ratio_top=$(awk -v a="$r_apple" -v b="$r_peer_top" 'BEGIN { printf "%.1f", a / b }')
+  ratio_all=$(awk -v a="$r_all" -v b="$r_peer_top" 'BEGIN { printf "%.1f", a / b }')
+  verdict=$(awk -v r="$ratio_top" 'BEGIN { print (r >= 5) ? "met" : "**missed**" }')
   library=$("$venv/bin/pip" show app-store-server-library | sed -n 's/^Version: //p')
   psycopg_version=$("$venv/bin/pip" show psycopg | sed -n 's/^Version: //p')
   cat <<MD
@@ -321,20 +332,23 @@ queried at the simulator's stand-in for Apple's sandbox host (\`/sandbox\`) by b
 | ours: \`requery-at-risk --threads $REQUERY_THREADS\` (release), Apple + Google | $n_all | $ours_all_s | $r_all |
 | ours: the same, Apple only (Google subscriptions moved out of the selection) | $n_apple | $ours_apple_s | **$r_apple** |
 | peer: \`Benchmarks/peers/apple_requery.py\`, app-store-server-library $library + psycopg $psycopg_version, $REQUERY_THREADS threads, Apple only | $n_peer | $(field "$peer" seconds) | **$r_peer** |
+| peer: the same at its best pool size, $PEER_BEST_THREADS threads | $(field "$peer_best" subscriptions) | $(field "$peer_best" seconds) | **$r_peer_best** |
 
-ratio ours / peer, Apple: **${ratio}×** (target ≥ 5×: $verdict); ours both stores / peer: ${ratio_all}×.
+ratio ours / the faster peer run, Apple: **${ratio_top}×** (target ≥ 5×: $verdict); at the same pool size: ${ratio}×;
+ours both stores / the faster peer run: ${ratio_all}×.
 Load average at the start: $load (2 cores; the simulator and PostgreSQL run on the same cores).
 Store calls of the two-store run (provider, subscriptions, calls, mean and p99 latency ms as recorded in \`store_query\`, outcomes):
 \`\`\`
 $split
 \`\`\`
 Drift found — ours (two stores): $ours_drift; peer (Apple, status/expiry/auto-renew only): $peer_drift.
-Reproduce: \`make bench WHICH=requery\` (\`Benchmarks/run.sh requery\`; REQUERY_SUBSCRIPTIONS, REQUERY_THREADS; REQUERY_REUSE_WORLD=1 keeps the loaded world).
+Reproduce: \`make bench WHICH=requery\` (\`Benchmarks/run.sh requery\`; REQUERY_SUBSCRIPTIONS, REQUERY_THREADS, PEER_BEST_THREADS; REQUERY_REUSE_WORLD=1 keeps the loaded world).
 \`\`\`
 world: $world_line
 ours, two stores: $ours_all
 ours, Apple only: $ours_apple
 $peer
+$([ "$PEER_BEST_THREADS" = "$REQUERY_THREADS" ] || printf '%s' "$peer_best")
 simulator counters: $counters
 \`\`\`
 

@@ -8,7 +8,7 @@ import StoreAccess
 public enum RequeryAtRisk {
     /// The job's own options (shown in `--help`).
     public static let options: [JobOption] = [
-        .value("threads", placeholder: "n", help: "worker threads in this process, each with its own connection (default 2)"),
+        .value("threads", placeholder: "n", help: "worker threads in this process, each with its own connection (default 4)"),
         .value("run-key", placeholder: "key", help: "lease key shared by the processes of one run (default: the --as-of date)"),
         .value("window-days", placeholder: "n", help: "period-ending window in days (default 2)"),
         .value("fresh-hours", placeholder: "n", help: "skip subscriptions verified within n hours (default 6)"),

@@ -18,7 +18,10 @@ public struct RequeryOptions: Sendable, Equatable {
     public var shares: [RequeryCategory: Double]
     /// The categories selected (all by default).
     public var categories: Set<RequeryCategory>
-    /// Worker threads in this process.
+    /// Worker threads in this process. Each worker waits on one store call at a time, so the store's latency, not
+    /// this machine, bounds what few workers can do: against Apple's or Google's real hosts (~100–300 ms a call) two
+    /// workers could not use even half of a 50 requests/s limit. The default of 4 keeps a loopback or nearby store
+    /// busy on 2 cores as well (measured in Benchmarks/results.md); raise it for distant stores, the limiter caps the rate.
     public var threads: Int
     /// Items claimed per lease.
     public var batchSize: Int
@@ -40,7 +43,7 @@ public struct RequeryOptions: Sendable, Equatable {
         refundDays = 30
         shares = [:]
         categories = Set(RequeryCategory.allCases)
-        threads = 2
+        threads = 4
         batchSize = 20
         leaseTimeoutSeconds = 600
         subscription = nil
