@@ -97,6 +97,33 @@ import Testing
         #expect(created.created)
     }
 
+    @Test func anIdentityOfAnotherSubscriptionIsNeverMovedAndNothingIsWritten() throws {
+        let world = try Self.world.get()
+        let db = try world.connect()
+        let writer = ProjectionWriter(database: db)
+        let first = originalID(), second = originalID()
+        for original in [first, second] {
+            let buy = try world.apple("SUBSCRIBED", subtype: "INITIAL_BUY", original: original, transaction: original, signedDay: 0, expiresDay: 30)
+            _ = try writer.project(buy, trigger: ProjectionTrigger(source: .webhook(inboundEventId: UUID().uuidString), now: StoreWorld.at(0)))
+        }
+        let before = try fingerprint(db)
+        let renewed = try world.apple("DID_RENEW", original: second, transaction: second + "9", signedDay: 30, expiresDay: 60)
+        let trigger = ProjectionTrigger(source: .requery, now: StoreWorld.at(31))
+        // The second subscription's outcome claims the first one's originalTransactionId.
+        let error = try #require(throws: ProjectionStoreError.self) {
+            try writer.apply(.apple(originalTransactionId: second), trigger: trigger) { current in
+                var outcome = try Projection.project(current: current, storeState: renewed, trigger: trigger,
+                                                     resolved: ResolvedReferences(tokenAccount: ResolvedAccount(id: world.accountID), plan:
+                                                        ResolvedPlan(planId: world.planID, provider: .apple, productId: StoreWorld.product, intervalUnit: .monthly)))
+                outcome.subscription.apple?.originalTransactionId = first
+                return outcome
+            }
+        }
+        #expect("\(error)".contains("never moved"))
+        #expect(try fingerprint(db) == before)
+        #expect(!db.isInTransaction)
+    }
+
     @Test func concurrentWritersForOneSubscriptionSerialise() throws {
         let world = try Self.world.get()
         let setup = try world.connect()
