@@ -47,8 +47,7 @@ struct OutcomeRows {
         var steps: [PipelinedStep<Void>] = []
         if let apple = outcome.subscription.apple, Self.changes(apple, before?.apple) {
             let token = apple.appAccountToken.flatMap { UUID(uuidString: $0) }
-            steps.append(PipelinedStep(statement: PostgresStatement("""
-                WITH written AS (
+            steps.append(ownedIdentity(table: "apple_subscription_identity", key: "original_transaction_id", upsert: """
                   INSERT INTO apple_subscription_identity (subscription_id, original_transaction_id, latest_transaction_id, app_account_token)
                   VALUES ($1::uuid, $2, $3, $4::uuid)
                   ON CONFLICT (original_transaction_id) DO UPDATE
@@ -60,19 +59,11 @@ struct OutcomeRows {
                       AND (apple_subscription_identity.latest_transaction_id, apple_subscription_identity.app_account_token)
                           IS DISTINCT FROM (COALESCE(EXCLUDED.latest_transaction_id, apple_subscription_identity.latest_transaction_id),
                                             COALESCE(EXCLUDED.app_account_token, apple_subscription_identity.app_account_token))
-                  RETURNING subscription_id)
-                SELECT subscription_id::text AS owner FROM written
-                UNION ALL
-                SELECT subscription_id::text FROM apple_subscription_identity WHERE original_transaction_id = $2 AND subscription_id = $1::uuid
-                """, [subscriptionId, apple.originalTransactionId, apple.latestTransactionId, token])) { result in
-                guard result.count > 0 else {
-                    throw ProjectionStoreError.identityOwnedByAnotherSubscription("apple:" + Masked.identifier(apple.originalTransactionId))
-                }
-            })
+                """, [subscriptionId, apple.originalTransactionId, apple.latestTransactionId, token],
+                label: "apple:" + Masked.identifier(apple.originalTransactionId)))
         }
         for change in outcome.tokenChanges where Self.changes(change, before?.google) {
-            steps.append(PipelinedStep(statement: PostgresStatement("""
-                WITH written AS (
+            steps.append(ownedIdentity(table: "google_purchase_token", key: "purchase_token", upsert: """
                   INSERT INTO google_purchase_token (subscription_id, purchase_token, linked_purchase_token, is_current)
                   VALUES ($1::uuid, $2, $3, $4)
                   ON CONFLICT (purchase_token) DO UPDATE
@@ -83,17 +74,25 @@ struct OutcomeRows {
                     WHERE google_purchase_token.subscription_id = EXCLUDED.subscription_id
                       AND (google_purchase_token.is_current, google_purchase_token.linked_purchase_token)
                           IS DISTINCT FROM (EXCLUDED.is_current, COALESCE(EXCLUDED.linked_purchase_token, google_purchase_token.linked_purchase_token))
-                  RETURNING subscription_id)
-                SELECT subscription_id::text AS owner FROM written
-                UNION ALL
-                SELECT subscription_id::text FROM google_purchase_token WHERE purchase_token = $2 AND subscription_id = $1::uuid
-                """, [subscriptionId, change.purchaseToken, change.linkedPurchaseToken, change.isCurrent])) { result in
-                guard result.count > 0 else {
-                    throw ProjectionStoreError.identityOwnedByAnotherSubscription("google:" + Masked.identifier(change.purchaseToken))
-                }
-            })
+                """, [subscriptionId, change.purchaseToken, change.linkedPurchaseToken, change.isCurrent],
+                label: "google:" + Masked.identifier(change.purchaseToken)))
         }
         return steps
+    }
+
+    /// An identity upsert (`$1` the subscription id, `$2` the identity in `table.key`) that proves the owner: the row it
+    /// wrote, else the unchanged row of the same subscription; neither means another subscription owns it.
+    private func ownedIdentity(table: String, key: String, upsert: String, _ parameters: [any PostgresEncodable],
+                               label: String) -> PipelinedStep<Void> {
+        PipelinedStep(statement: PostgresStatement("""
+            WITH written AS (\(upsert)
+              RETURNING subscription_id)
+            SELECT subscription_id::text AS owner FROM written
+            UNION ALL
+            SELECT subscription_id::text FROM \(table) WHERE \(key) = $2 AND subscription_id = $1::uuid
+            """, parameters)) { result in
+            guard result.count > 0 else { throw ProjectionStoreError.identityOwnedByAnotherSubscription(label) }
+        }
     }
 
     /// Whether writing `apple` would change the stored identity `stored` (absent fields leave stored values alone).

@@ -27,8 +27,8 @@ public struct RequeryLeases {
                 SELECT $1, s.id::uuid, s.category, s.priority, s.is_test
                 FROM unnest($2::text[], $3::text[], $4::int[], $5::bool[]) AS s (id, category, priority, is_test)
                 ON CONFLICT (run_key, subscription_id) DO NOTHING
-                """, [runKey, Self.array(selection.map(\.subscriptionId)), Self.array(selection.map(\.category.rawValue)),
-                      Self.array(selection.map { String($0.category.priority) }), Self.array(selection.map { $0.isTest ? "t" : "f" })])
+                """, [runKey, PostgresTextArray(selection.map(\.subscriptionId)), PostgresTextArray(selection.map(\.category.rawValue)),
+                      PostgresTextArray(selection.map { String($0.category.priority) }), PostgresTextArray(selection.map { $0.isTest ? "t" : "f" })])
         }
     }
 
@@ -105,11 +105,5 @@ public struct RequeryLeases {
                 WHERE id = $1 AND state = 'claimed'
                 """, [item.id])
         }
-    }
-
-    /// A PostgreSQL array literal of text elements (each quoted and escaped), sent as one parameter.
-    static func array(_ values: [String]) -> String {
-        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}"
     }
 }
