@@ -75,9 +75,7 @@ public final class PostgresConnection {
         let handle = try liveHandle()
         guard queued.isEmpty else {
             // Queued statements go first, in the same round trip.
-            let statements = queued + [try EncodedStatement(PostgresStatement(sql, parameters))]
-            queued.removeAll()
-            return try runPipeline(statements).last ?? PostgresResult.checked(nil, connection: handle, statement: sql)
+            return try pipeline([PostgresStatement(sql, parameters)]).first ?? PostgresResult.checked(nil, connection: handle, statement: sql)
         }
         let encoded = try Self.encode(parameters, sql)
         guard !encoded.isEmpty else {
