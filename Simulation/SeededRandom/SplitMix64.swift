@@ -1,5 +1,10 @@
 /// SplitMix64: a tiny, fast, seedable PRNG; the same seed gives the same sequence on every platform.
+/// The one seeded generator of the simulation and the property tests (production code draws no random numbers
+/// that must repeat).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The golden-ratio increment added to the state before every output.
+    public static let gamma: UInt64 = 0x9E37_79B9_7F4A_7C15
+
     private var state: UInt64
 
     /// Starts the sequence at `seed`.
@@ -9,7 +14,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
+        state &+= Self.gamma
         return Self.mix(state)
     }
 
@@ -24,5 +29,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+    /// A 64-bit hash of `value`: the first output of the sequence seeded with it (`mix(value + gamma)`).
+    public static func hash(_ value: UInt64) -> UInt64 {
+        mix(value &+ gamma)
     }
 }

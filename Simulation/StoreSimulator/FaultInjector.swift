@@ -1,15 +1,17 @@
+import SeededRandom
+
 /// Decides, reproducibly, which fault (if any) request number `n` gets: a pure function of seed and `n`.
 struct FaultInjector: Sendable {
     let seed: UInt64
     let configuration: FaultConfiguration
-    /// Cumulative upper bounds in `FaultKind.allCases` order.
-    private let thresholds: [(FaultKind, Double)]
+    /// Cumulative upper bounds in `TransportFault.allCases` order.
+    private let thresholds: [(TransportFault, Double)]
 
     init(seed: UInt64, configuration: FaultConfiguration) {
         self.seed = seed
         self.configuration = configuration
         var total = 0.0
-        thresholds = FaultKind.allCases.compactMap { kind in
+        thresholds = TransportFault.allCases.compactMap { kind in
             guard let rate = configuration.rates[kind], rate > 0 else { return nil }
             total += rate
             return (kind, total)
@@ -17,7 +19,7 @@ struct FaultInjector: Sendable {
     }
 
     /// The fault drawn for request `number`; nil when none was drawn or the drawn kind does not apply to `endpoint`.
-    func fault(forRequest number: UInt64, endpoint: SimulatorEndpoint) -> FaultKind? {
+    func fault(forRequest number: UInt64, endpoint: SimulatorEndpoint) -> TransportFault? {
         guard !thresholds.isEmpty else { return nil }
         var generator = SplitMix64(seed: seed ^ SplitMix64.mix(number &+ 0x5EED))
         let draw = generator.nextUnit()

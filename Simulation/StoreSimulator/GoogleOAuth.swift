@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTP
+import StoreAuth
 
 /// Google's OAuth token endpoint for service accounts, and the bearer check of later requests.
 struct GoogleOAuth: Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestCertificates
 
 /// Signs Apple payloads as compact ES256 JWS with `x5c = [leaf, intermediate, root]`.
 struct PayloadSigner: Sendable {
@@ -83,11 +84,11 @@ final class SigningSession {
     let signer: PayloadSigner
     let now: Date
     /// `invalidSignature`, `wrongBundleId` or `staleState` when one was drawn for this request.
-    let fault: FaultKind?
+    let fault: TransportFault?
     /// Set once the fault actually changed something in the response.
     private(set) var faultApplied = false
 
-    init(signer: PayloadSigner, now: Date, fault: FaultKind?) {
+    init(signer: PayloadSigner, now: Date, fault: TransportFault?) {
         self.signer = signer
         self.now = now
         self.fault = fault

@@ -1,4 +1,5 @@
 import Foundation
+import RateLimiting
 
 /// Which rate limits the simulator enforces: the stores' published ones, with per-endpoint overrides.
 public struct RateLimitConfiguration: Sendable, Equatable {

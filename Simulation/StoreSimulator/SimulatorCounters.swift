@@ -7,7 +7,7 @@ public struct SimulatorCounters: Sendable, Equatable {
     /// Requests rejected by a rate limit.
     public var rateLimited = 0
     /// Faults actually injected, by kind.
-    public var faults: [FaultKind: Int] = [:]
+    public var faults: [TransportFault: Int] = [:]
 
     /// Empty counters.
     public init() {}
@@ -42,7 +42,7 @@ final class CounterStore: @unchecked Sendable {
     private var counters = SimulatorCounters()
 
     /// Records one request's outcome and the fault injected into it, if any.
-    func record(_ endpoint: SimulatorEndpoint, outcome: String, fault: FaultKind?, rateLimited: Bool) {
+    func record(_ endpoint: SimulatorEndpoint, outcome: String, fault: TransportFault?, rateLimited: Bool) {
         lock.withLock {
             counters.requests[endpoint, default: [:]][outcome, default: 0] += 1
             if rateLimited { counters.rateLimited += 1 }

@@ -1,3 +1,5 @@
+import RateLimiting
+
 /// One simulated store endpoint; the raw value names it in counters and `--limits-config`.
 public enum SimulatorEndpoint: String, CaseIterable, Sendable, Hashable, Comparable {
     case appleSubscriptionStatuses = "apple.getAllSubscriptionStatuses"

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SeededRandom
 import StoreTruth
 
 /// The simulator's mutable world: the truth, its indices, issued tokens and the request counter, behind one lock.

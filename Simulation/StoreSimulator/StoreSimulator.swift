@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import HTTPServer
 import StoreTruth
+import TestCertificates
 
 /// A loopback App Store Server API, App Store Connect reports, Google Play Developer API, Google OAuth and
 /// Cloud Storage, serving (and mutating) one `StoreTruth`, with rate limits and seeded fault injection.
@@ -16,7 +17,7 @@ public final class StoreSimulator: HTTPHandler {
     public let certificateAuthority: TestCertificateAuthority
     let app: AppleAppIdentity
     let state: SimulatorState
-    let limiter: RateLimiter
+    let limiter: EndpointBuckets
     let injector: FaultInjector
     let counterStore = CounterStore()
     let signer: PayloadSigner
@@ -40,7 +41,7 @@ public final class StoreSimulator: HTTPHandler {
         }
         oauth = try GoogleOAuth(identity: configuration.googleAccount, lifetimeSeconds: configuration.accessTokenLifetimeSeconds)
         state = SimulatorState(truth: truth, seed: configuration.seed)
-        limiter = RateLimiter(configuration: configuration.rateLimits, sandbox: truth.apple.environment != "Production")
+        limiter = EndpointBuckets(configuration: configuration.rateLimits, sandbox: truth.apple.environment != "Production")
         injector = FaultInjector(seed: configuration.seed, configuration: configuration.faults)
         signer = PayloadSigner(authority: certificateAuthority, bundleId: truth.apple.bundleId)
         files = ReportFiles(folder: configuration.reportsFolder, paths: Set(truth.reportFiles))
@@ -100,7 +101,7 @@ public final class StoreSimulator: HTTPHandler {
     }
 
     /// Records the outcome and passes the action through.
-    private func finish(_ endpoint: SimulatorEndpoint, _ action: HTTPServerAction, fault: FaultKind? = nil,
+    private func finish(_ endpoint: SimulatorEndpoint, _ action: HTTPServerAction, fault: TransportFault? = nil,
                         rateLimited: Bool = false) -> HTTPServerAction {
         let outcome: String
         switch action {

@@ -1,5 +1,5 @@
 /// A misbehaviour the simulator can inject; the raw value is the `--faults` name.
-public enum FaultKind: String, CaseIterable, Sendable, Hashable, Comparable {
+public enum TransportFault: String, CaseIterable, Sendable, Hashable, Comparable {
     /// HTTP 500 with the store's internal-error body (Apple 5000000/5000001, Google INTERNAL); no state change.
     case serverError = "5xx"
     /// The real response (state changes applied), sent only after `FaultConfiguration.timeoutSeconds`.
@@ -18,7 +18,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Comparable {
     case staleState = "stale"
 
     /// Orders kinds by name, for stable output.
-    public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: TransportFault, rhs: TransportFault) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// True for kinds that change signed payloads rather than the transport.
     public var altersPayload: Bool {
@@ -37,13 +37,13 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Comparable {
     /// Accepts the raw names and a few spellings: `500`, `connection-reset`, `truncate`, `wrong-content-type`,
     /// `invalid-signature`, `wrong-bundle`, `wrong-bundle-id`, `stale-state`.
     public init?(name: String) {
-        let aliases: [String: FaultKind] = [
+        let aliases: [String: TransportFault] = [
             "500": .serverError, "server-error": .serverError, "connection-reset": .connectionReset,
             "truncate": .truncatedBody, "truncated-body": .truncatedBody, "wrong-content-type": .wrongContentType,
             "invalid-signature": .invalidSignature, "wrong-bundle": .wrongBundleId, "wrong-bundle-id": .wrongBundleId,
             "stale-state": .staleState,
         ]
-        guard let kind = FaultKind(rawValue: name) ?? aliases[name] else { return nil }
+        guard let kind = TransportFault(rawValue: name) ?? aliases[name] else { return nil }
         self = kind
     }
 }

@@ -1,4 +1,5 @@
 import COpenSSL
+import Crypto
 import Foundation
 
 /// Issues X.509 v3 certificates with OpenSSL for the test certificate authority.

@@ -1,4 +1,5 @@
 import COpenSSL
+import Crypto
 import Foundation
 
 /// A throwaway Apple-shaped P-256 chain (root → WWDR-like intermediate → receipt-signing leaf) for simulators and tests.

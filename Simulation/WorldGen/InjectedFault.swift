@@ -1,6 +1,6 @@
 /// One injected projection fault, with what the database shows and what the correct value is.
 public struct InjectedFault: Sendable, Hashable, Codable {
-    public var kind: FaultKind
+    public var kind: ProjectionFault
     public var subscriptionId: String
     /// APPLE or GOOGLE.
     public var provider: String

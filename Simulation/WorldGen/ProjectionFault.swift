@@ -1,5 +1,5 @@
 /// The kinds of projection fault a world can inject into its database (the store truth stays correct).
-public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+public enum ProjectionFault: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     /// The subscription's last notification never reached the server: stale status, expiry or rows.
     case missedNotification = "missed_notification"
     /// The last notification was stored but its processing failed (`processing_error`, `processed_at` NULL).
@@ -18,7 +18,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     case voidedPurchaseNotApplied = "voided_purchase_not_applied"
 
     /// Orders kinds by raw value (stable manifest order).
-    public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: ProjectionFault, rhs: ProjectionFault) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// True when a re-query of the subscription's current store state reveals the fault as drift.
     public var visibleToRequery: Bool {

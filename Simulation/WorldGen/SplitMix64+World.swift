@@ -1,30 +1,14 @@
-/// SplitMix64: a tiny, fast, seedable PRNG; one independent stream per subscription and purpose.
-struct SplitMix64 {
-    private var state: UInt64
+import SeededRandom
 
+/// The world's draws: one independent SplitMix64 stream per subscription and purpose.
+extension SplitMix64 {
     /// A stream for `seed`, mixed with a purpose salt and an index (subscription number).
     init(seed: UInt64, salt: UInt64 = 0, index: UInt64 = 0) {
-        state = SplitMix64.mix(seed ^ SplitMix64.mix(salt &+ 0x9E37_79B9_7F4A_7C15 &* (index &+ 1)))
-    }
-
-    /// The SplitMix64 finaliser: a good 64-bit hash.
-    static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        self.init(seed: SplitMix64.hash(seed ^ SplitMix64.hash(salt &+ SplitMix64.gamma &* (index &+ 1))))
     }
 
     /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    mutating func unit() -> Double { nextUnit() }
 
     /// True with probability `probability`.
     mutating func chance(_ probability: Double) -> Bool { unit() < probability }

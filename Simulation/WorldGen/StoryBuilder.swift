@@ -1,3 +1,5 @@
+import SeededRandom
+
 /// Draws one subscription's life from its own PRNG stream using `WorldRates`.
 struct StoryBuilder {
     let options: WorldOptions

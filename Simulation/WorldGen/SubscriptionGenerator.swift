@@ -1,5 +1,6 @@
 import BillingCore
 import Crypto
+import SeededRandom
 import StoreTruth
 
 /// Generates one subscription end to end: story → store payloads → (faulted) projection → rows.
@@ -35,14 +36,14 @@ struct SubscriptionGenerator {
         var replayer = Replayer(index: index, ids: ids, accountId: accountId, mappings: mappings)
         let storeIdentifier = subscription.apple?.originalTransactionId ?? subscription.googleTokens.last?.purchaseToken ?? ""
         let provider = story.isApple ? "APPLE" : "GOOGLE"
-        func record(_ kind: FaultKind, eventId: String?, field: String, database: String?, correct: String?) {
+        func record(_ kind: ProjectionFault, eventId: String?, field: String, database: String?, correct: String?) {
             subscription.faults.append(InjectedFault(kind: kind, subscriptionId: replayer.rows.subscriptionId, provider: provider,
                                                      storeIdentifier: storeIdentifier, eventId: eventId, field: field,
                                                      databaseValue: database, correctValue: correct))
         }
         let lastIndex = events.count - 1
         if fault == .appleNotificationNotStored && events.count < 2 { fault = nil }
-        let hiddenIndex = fault == .appleNotificationNotStored ? Int(SplitMix64.mix(options.seed ^ UInt64(index)) % UInt64(lastIndex)) : -1
+        let hiddenIndex = fault == .appleNotificationNotStored ? Int(SplitMix64.hash(options.seed ^ UInt64(index)) % UInt64(lastIndex)) : -1
         for (position, event) in events.enumerated() {
             let isLast = position == lastIndex
             var event = event
@@ -108,7 +109,7 @@ struct SubscriptionGenerator {
     }
 
     /// At most one fault per subscription, drawn from its own stream so the story never changes.
-    func chooseFault(_ story: Story) -> FaultKind? {
+    func chooseFault(_ story: Story) -> ProjectionFault? {
         guard !options.faultShares.isEmpty, let last = story.steps.last else { return nil }
         var rng = SplitMix64(seed: options.seed, salt: 0x4641_554C_54, index: UInt64(story.index))
         let lastIsSweep = !story.isApple && { if case .refund = last.step { return true } else { return false } }()
@@ -127,7 +128,7 @@ struct SubscriptionGenerator {
             if case .priceNotice(let change) = step.step { return catalogue.priceChanges[change].newMicros == last.priceMicros }
             return false
         } && [StoryStep.renew, .recover, .autoRenewOff(system: false), .autoRenewOn].contains(last.step)
-        for kind in FaultKind.allCases.sorted() {
+        for kind in ProjectionFault.allCases.sorted() {
             let share = options.faultShares[kind] ?? 0
             let hit = rng.chance(share)
             guard hit else { continue }

@@ -1,3 +1,5 @@
+import SeededRandom
+
 /// Deterministic identifiers: UUIDs, Apple transaction ids, Google tokens and order ids, all from the seed.
 struct WorldIdentifiers: Sendable {
     /// What an identifier names (a salt for the hash).
@@ -10,8 +12,8 @@ struct WorldIdentifiers: Sendable {
 
     /// A version-4-shaped UUID (lowercase) for (kind, a, b).
     func uuid(_ kind: Kind, _ a: Int, _ b: Int = 0) -> String {
-        let high = SplitMix64.mix(seed ^ SplitMix64.mix(kind.rawValue << 56 ^ UInt64(a) << 20 ^ UInt64(b)))
-        let low = SplitMix64.mix(high ^ 0x5851_F42D_4C95_7F2D ^ UInt64(a) &* 0x2545_F491_4F6C_DD1D ^ UInt64(b))
+        let high = SplitMix64.hash(seed ^ SplitMix64.hash(kind.rawValue << 56 ^ UInt64(a) << 20 ^ UInt64(b)))
+        let low = SplitMix64.hash(high ^ 0x5851_F42D_4C95_7F2D ^ UInt64(a) &* 0x2545_F491_4F6C_DD1D ^ UInt64(b))
         let hexHigh = hex(high), hexLow = hex(low)
         let versioned = "4" + hexHigh.dropFirst(13).prefix(3)
         let variant = String("89ab"[("89ab".index("89ab".startIndex, offsetBy: Int(low >> 62)))]) + hexLow.prefix(3)
@@ -63,6 +65,6 @@ extension WorldIdentifiers {
     static func derived(_ base: String, _ tag: String) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in (base + "/" + tag).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return WorldIdentifiers(seed: SplitMix64.mix(hash)).uuid(.subscription, 0)
+        return WorldIdentifiers(seed: SplitMix64.hash(hash)).uuid(.subscription, 0)
     }
 }

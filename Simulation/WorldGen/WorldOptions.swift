@@ -15,14 +15,14 @@ public struct WorldOptions: Sendable, Hashable {
     /// Share of subscriptions that are test purchases (Apple Sandbox, Google `testPurchase`).
     public var testShare: Double
     /// Share of subscriptions receiving each kind of injected fault (kinds absent: 0).
-    public var faultShares: [FaultKind: Double]
+    public var faultShares: [ProjectionFault: Double]
     /// Behavioural rates.
     public var rates: WorldRates
 
     /// Creates options; defaults give a 10k, 12-month world as of 2026-11-29 with no faults.
     public init(seed: UInt64 = 1, subscriptions: Int = 10_000, months: Int = 12,
                 asOf: Date = Date(timeIntervalSince1970: 1_795_910_400), appleShare: Double = 0.55,
-                testShare: Double = 0.01, faultShares: [FaultKind: Double] = [:], rates: WorldRates = .standard) {
+                testShare: Double = 0.01, faultShares: [ProjectionFault: Double] = [:], rates: WorldRates = .standard) {
         self.seed = seed
         self.subscriptions = subscriptions
         self.months = min(max(months, 1), 36)
@@ -34,13 +34,13 @@ public struct WorldOptions: Sendable, Hashable {
     }
 
     /// Every fault kind at `share` (e.g. 0.01 = 1% of subscriptions per kind, where the kind applies).
-    public static func allFaults(_ share: Double) -> [FaultKind: Double] {
-        Dictionary(uniqueKeysWithValues: FaultKind.allCases.map { ($0, share) })
+    public static func allFaults(_ share: Double) -> [ProjectionFault: Double] {
+        Dictionary(uniqueKeysWithValues: ProjectionFault.allCases.map { ($0, share) })
     }
 
-    /// Parses `kind=share,kind=share` (kind names as in `FaultKind`, or `all`).
-    public static func parseFaults(_ text: String) throws -> [FaultKind: Double] {
-        var shares: [FaultKind: Double] = [:]
+    /// Parses `kind=share,kind=share` (kind names as in `ProjectionFault`, or `all`).
+    public static func parseFaults(_ text: String) throws -> [ProjectionFault: Double] {
+        var shares: [ProjectionFault: Double] = [:]
         for part in text.split(separator: ",") where !part.isEmpty {
             let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
             guard pieces.count == 2, let share = Double(pieces[1]), share >= 0, share <= 1 else {
@@ -48,10 +48,10 @@ public struct WorldOptions: Sendable, Hashable {
             }
             if pieces[0] == "all" {
                 shares.merge(allFaults(share)) { _, new in new }
-            } else if let kind = FaultKind(rawValue: pieces[0]) {
+            } else if let kind = ProjectionFault(rawValue: pieces[0]) {
                 shares[kind] = share
             } else {
-                throw WorldError.badOption("unknown fault kind `\(pieces[0])`; known: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw WorldError.badOption("unknown fault kind `\(pieces[0])`; known: \(ProjectionFault.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
         return shares

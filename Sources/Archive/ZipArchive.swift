@@ -2,14 +2,15 @@ import CArchive
 
 /// Deterministic zip archives through libarchive: entries in the given order, fixed mtimes, mode 0644,
 /// uid/gid 0, deflate.
-enum ZipArchive {
+public enum ZipArchive {
     /// Why an archive could not be written or read.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, with libarchive's message.
+        public let description: String
     }
 
     /// A zip holding `entries` (name, bytes), every entry stamped `mtime` (epoch seconds).
-    static func make(_ entries: [(String, [UInt8])], mtime: Int64) throws -> [UInt8] {
+    public static func make(_ entries: [(String, [UInt8])], mtime: Int64) throws -> [UInt8] {
         guard let archive = archive_write_new() else { throw Failure(description: "archive_write_new failed") }
         defer { archive_write_free(archive) }
         let capacity = entries.reduce(65_536) { $0 + $1.1.count + 2 * $1.0.utf8.count + 512 }
@@ -40,7 +41,7 @@ enum ZipArchive {
     }
 
     /// The entries (name, bytes) of a zip, in archive order.
-    static func entries(_ zip: [UInt8]) throws -> [(String, [UInt8])] {
+    public static func entries(_ zip: [UInt8]) throws -> [(String, [UInt8])] {
         guard let archive = archive_read_new() else { throw Failure(description: "archive_read_new failed") }
         defer { archive_read_free(archive) }
         try check(archive, archive_read_support_format_zip(archive))

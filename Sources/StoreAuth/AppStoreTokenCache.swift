@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Reuses one App Store Server API token while at least half of its lifetime is left, then signs a new one.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Builds the ES256 bearer JWTs that authenticate calls to the App Store Server API.

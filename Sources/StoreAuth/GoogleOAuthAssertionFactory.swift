@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Builds the RS256 JWT assertion and token-request form body of Google's service-account OAuth flow.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The fields of a Google service-account key file that the OAuth JWT flow needs.

@@ -1,3 +1,5 @@
+import RateLimiting
+
 /// A store API call with its own quota bucket; the raw value is the key used in override strings.
 public enum StoreEndpoint: String, CaseIterable, Sendable {
     case appleGetTransactionInfo = "apple.getTransactionInfo"

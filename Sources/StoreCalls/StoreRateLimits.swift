@@ -1,16 +1,13 @@
+import BillingCore
 import Foundation
+import RateLimiting
 
 /// The limit for every store endpoint: documented production defaults, Apple sandbox at 10%, and
 /// overrides from configuration such as `apple.getAllSubscriptionStatuses=20,google.subscriptionsv2.get=10`.
 public struct StoreRateLimits: Sendable, Equatable {
-    /// Which Apple environment the limits are for.
-    public enum AppleEnvironment: String, Sendable {
-        case production, sandbox
-    }
-
     private var limits: [StoreEndpoint: RateLimit]
 
-    /// The defaults for `environment` with no overrides.
+    /// The defaults for `appleEnvironment` (Sandbox: Apple's limits at 10%) with no overrides.
     public init(appleEnvironment: AppleEnvironment = .production) {
         var limits: [StoreEndpoint: RateLimit] = [:]
         for endpoint in StoreEndpoint.allCases {

@@ -1,3 +1,5 @@
+import SeededRandom
+
 /// Apple Subscriber reports (SUBSCRIBER, DETAILED, DAILY, 1_3): one tab-separated file per Pacific day
 /// with events, one row per paid charge, free-trial start or refund.
 struct AppleSubscriberReport {
@@ -54,6 +56,6 @@ struct AppleSubscriberReport {
     func subscriberId(_ subscriptionId: String) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
         for byte in subscriptionId.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return String(SplitMix64.mix(hash) % 9_000_000_000_000_000 + 1_000_000_000_000_000)
+        return String(SplitMix64.hash(hash) % 9_000_000_000_000_000 + 1_000_000_000_000_000)
     }
 }

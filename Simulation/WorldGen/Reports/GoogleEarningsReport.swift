@@ -1,3 +1,5 @@
+import Archive
+
 /// Google Play monthly earnings reports: per Pacific month, a zip holding one CSV with Charge / Google fee /
 /// Tax rows (and their refunds) per order, amounts in buyer and merchant currency, Pacific times with zone suffix.
 struct GoogleEarningsReport {

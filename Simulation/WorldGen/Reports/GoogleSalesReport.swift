@@ -1,3 +1,5 @@
+import Archive
+
 /// Google Play estimated sales reports: per Pacific month, a zip holding one CSV, one `Charged` row per
 /// order and a second `Refund` row for a refunded order (amounts as charged; the refund row's sign is UNCONFIRMED).
 struct GoogleSalesReport {

@@ -1,3 +1,5 @@
+import SeededRandom
+
 /// Turns the database's view of charges (the ledger) into the stores' view: drops test purchases and
 /// injects the configured discrepancies, recording each one.
 struct ReportInjector {

@@ -16,7 +16,7 @@ final class ReportSpill {
     func append(_ name: String, _ bytes: [UInt8]) throws {
         if handles[name] == nil {
             let url = folder.appendingPathComponent(name)
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
             handles[name] = try FileHandle(forWritingTo: url)
         }
         try handles[name]?.write(contentsOf: bytes)

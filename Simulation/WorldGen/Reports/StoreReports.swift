@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import SeededRandom
 
 /// Renders a world's store report files (Apple financial and subscriber reports, Google earnings and
 /// estimated sales zips) from its ledger, with injected discrepancies, and applies the database side.
@@ -35,6 +36,6 @@ public enum StoreReports {
 
     /// A stable 19-digit Google developer account ID for `seed`.
     static func googleDeveloperId(seed: UInt64) -> String {
-        String(SplitMix64.mix(seed ^ 0x4445_5649_44) % 9_000_000_000_000_000_000 + 1_000_000_000_000_000_000)
+        String(SplitMix64.hash(seed ^ 0x4445_5649_44) % 9_000_000_000_000_000_000 + 1_000_000_000_000_000_000)
     }
 }

@@ -12,7 +12,7 @@ public enum AckRescue {
     public static let defaultLimit = 10_000
 
     /// The job definition; tests pass clients pointed at the simulator.
-    public static func definition(stores: @escaping RequeryStores.Factory = RequeryStores.fromEnvironment) -> JobDefinition {
+    public static func definition(stores: @escaping StoreClientSet.Factory = StoreClientSet.fromEnvironment) -> JobDefinition {
         JobDefinition(name: "ack-rescue", summary: "acknowledge paid Google purchases still pending, nearest to the 3-day deadline first") { context in
             let candidates = try AckRescueCandidate.select(context.database, limit: context.limit ?? defaultLimit)
             context.setCount("selected", candidates.count)

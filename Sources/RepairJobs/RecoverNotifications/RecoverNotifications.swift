@@ -20,7 +20,7 @@ public enum RecoverNotifications {
     ]
 
     /// The job definition; tests pass clients and a verifier pointed at the simulator.
-    public static func definition(stores: @escaping RequeryStores.Factory = RequeryStores.fromEnvironment,
+    public static func definition(stores: @escaping StoreClientSet.Factory = StoreClientSet.fromEnvironment,
                                   verifier: @escaping AppleVerification.Factory = AppleVerification.fromEnvironment) -> JobDefinition {
         JobDefinition(name: "recover-notifications", summary: "recover Apple notifications the server never stored, from Get Notification History",
                       options: options) { context in

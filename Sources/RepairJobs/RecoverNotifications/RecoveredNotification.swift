@@ -1,4 +1,5 @@
 import AppStore
+import Crypto
 import Foundation
 
 /// The row recover-notifications stores for a notification Apple has but the database lacks: the verified decoded
@@ -18,21 +19,13 @@ struct RecoveredNotification {
         case "PRODUCTION": environment = "PRODUCTION"
         default: environment = "UNKNOWN"
         }
-        var members: [String: Any] = ["signedPayload": entry.signedPayload]
-        members["notification"] = Self.claims(entry.signedPayload)
-        if let signed = entry.notification.data?.signedTransactionInfo { members["transactionInfo"] = Self.claims(signed) }
-        if let signed = entry.notification.data?.signedRenewalInfo { members["renewalInfo"] = Self.claims(signed) }
-        guard let data = try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys]) else { return nil }
+        var members: [String: JSONValue] = ["signedPayload": .string(entry.signedPayload)]
+        members["notification"] = CompactJWS.claims(entry.signedPayload)
+        if let signed = entry.notification.data?.signedTransactionInfo { members["transactionInfo"] = CompactJWS.claims(signed) }
+        if let signed = entry.notification.data?.signedRenewalInfo { members["renewalInfo"] = CompactJWS.claims(signed) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(JSONValue.object(members)) else { return nil }
         payload = String(decoding: data, as: UTF8.self)
-    }
-
-    /// The decoded claims of a JWS the client already verified (its middle, base64url part).
-    static func claims(_ jws: String) -> Any? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: text) else { return nil }
-        return try? JSONSerialization.jsonObject(with: data)
     }
 }

@@ -14,7 +14,7 @@ import StoreCalls
 struct ReplayEventProcessor {
     let database: PostgresConnection
     let writer: ProjectionWriter
-    let stores: RequeryStores
+    let stores: StoreClientSet
     let verifiers: AppleVerifiers?
     let asOf: Date
     /// True for events stored by recover-notifications: the trigger is then `.notificationHistory`.

@@ -18,7 +18,7 @@ public enum ReplayEvents {
     ]
 
     /// The job definition; tests pass clients and a verifier pointed at the simulator.
-    public static func definition(stores: @escaping RequeryStores.Factory = RequeryStores.fromEnvironment,
+    public static func definition(stores: @escaping StoreClientSet.Factory = StoreClientSet.fromEnvironment,
                                   verifier: @escaping AppleVerification.Factory = AppleVerification.fromEnvironment) -> JobDefinition {
         JobDefinition(name: "replay-events", summary: "replay unprocessed and failed webhooks through the projection, dead-lettering hopeless ones",
                       options: options) { context in

@@ -21,7 +21,7 @@ public enum RequeryAtRisk {
     ]
 
     /// The job definition; tests pass clients pointed at the simulator and their own stop flag.
-    public static func definition(stores: @escaping RequeryStores.Factory = RequeryStores.fromEnvironment,
+    public static func definition(stores: @escaping StoreClientSet.Factory = StoreClientSet.fromEnvironment,
                                   stop: RequeryStop? = nil) -> JobDefinition {
         JobDefinition(name: "requery-at-risk",
                       summary: "re-query at-risk subscriptions at Apple and Google and repair the projection, recording drift",

@@ -10,11 +10,11 @@ import StoreCalls
 public struct RequeryItemProcessor {
     let database: PostgresConnection
     let writer: ProjectionWriter
-    let stores: RequeryStores
+    let stores: StoreClientSet
     let asOf: Date
 
     /// A processor on one worker connection.
-    public init(database: PostgresConnection, jobRunID: Int64?, stores: RequeryStores, asOf: Date) {
+    public init(database: PostgresConnection, jobRunID: Int64?, stores: StoreClientSet, asOf: Date) {
         self.database = database
         self.writer = ProjectionWriter(database: database, jobRunID: jobRunID)
         self.stores = stores

@@ -10,12 +10,12 @@ public struct RequeryRun {
     public let jobRunID: Int64?
     public let dryRun: Bool
     public let logger: JobLogger
-    public let stores: RequeryStores.Factory
+    public let stores: StoreClientSet.Factory
     public let stop: RequeryStop
 
     /// Bundles the inputs of a run.
     public init(database: PostgresConnection, environment: JobEnvironment, options: RequeryOptions, jobRunID: Int64?, dryRun: Bool,
-                logger: JobLogger, stores: @escaping RequeryStores.Factory, stop: RequeryStop) {
+                logger: JobLogger, stores: @escaping StoreClientSet.Factory, stop: RequeryStop) {
         self.database = database
         self.environment = environment
         self.options = options

@@ -9,7 +9,7 @@ struct RequeryWorkerPool: Sendable {
     let configuration: PostgresConfiguration
     let options: RequeryOptions
     let jobRunID: Int64?
-    let stores: RequeryStores
+    let stores: StoreClientSet
     let tally: RequeryTally
     let stop: RequeryStop
     let logger: JobLogger

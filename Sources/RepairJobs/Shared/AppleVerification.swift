@@ -1,3 +1,4 @@
+import BillingCore
 import Crypto
 import Foundation
 import JobKit
@@ -35,7 +36,7 @@ public enum AppleVerification {
         func verifier(_ name: String) throws -> AppleJWSVerifier {
             try AppleJWSVerifier(configuration: JWSVerifierConfiguration(
                 trustedRootFiles: apple.rootCertificateFiles, bundleId: apple.bundleId, appAppleId: apple.appAppleId,
-                environment: Crypto.AppleEnvironment(rawValue: name)))
+                environment: AppleEnvironment(rawValue: name)))
         }
         return AppleVerifiers(configured: try verifier(apple.environment),
                               sandbox: apple.sandboxBaseURL == nil ? nil : try verifier("Sandbox"))

@@ -7,8 +7,8 @@ import Postgres
 import StoreAccess
 import StoreCalls
 
-/// The store clients a run uses; any may be absent (that store is then skipped and counted).
-public struct RequeryStores: Sendable {
+/// The store clients a repair job's run uses (every job shares it); any may be absent (that store is then skipped and counted).
+public struct StoreClientSet: Sendable {
     public let apple: AppStoreClient?
     /// A production app's client for Apple's sandbox host (its TestFlight and App Review purchases).
     public let appleSandbox: AppStoreClient?
@@ -24,12 +24,12 @@ public struct RequeryStores: Sendable {
     /// Builds the clients for one process: from the environment, the database (shared rate limits) and an observer
     /// that receives every attempt. Tests substitute clients pointed at the simulator.
     public typealias Factory = @Sendable (JobEnvironment, PostgresConfiguration, @escaping @Sendable (StoreCallAttempt) -> Void) throws
-        -> RequeryStores
+        -> StoreClientSet
 
     /// The production factory: `StoreSettings.read` and `StoreClients` with limits shared in PostgreSQL.
     public static let fromEnvironment: Factory = { environment, database, observer in
         let clients = try StoreClients(settings: try StoreSettings.read(environment), database: database, observer: observer)
-        return RequeryStores(apple: clients.apple, appleSandbox: clients.appleSandbox, google: clients.google)
+        return StoreClientSet(apple: clients.apple, appleSandbox: clients.appleSandbox, google: clients.google)
     }
 
     /// Get All Subscription Statuses in the environment the subscription lives in. Apple keeps production and
@@ -41,7 +41,7 @@ public struct RequeryStores: Sendable {
         let order = sandbox ? [appleSandbox, apple] : [apple, appleSandbox]
         do {
             return try order[0].subscriptionStatuses(transactionId: originalTransactionId)
-        } catch let error as StoreCallError {
+        } catch {
             guard case .store(let inner) = error, let api = inner as? AppStoreAPIError, api.errorCode == 4040010 else { throw error }
             return try order[1].subscriptionStatuses(transactionId: originalTransactionId)
         }

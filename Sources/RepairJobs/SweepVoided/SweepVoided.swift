@@ -23,7 +23,7 @@ public enum SweepVoided {
     ]
 
     /// The job definition; tests pass clients pointed at the simulator.
-    public static func definition(stores: @escaping RequeryStores.Factory = RequeryStores.fromEnvironment) -> JobDefinition {
+    public static func definition(stores: @escaping StoreClientSet.Factory = StoreClientSet.fromEnvironment) -> JobDefinition {
         JobDefinition(name: "sweep-voided", summary: "apply Google's voided purchases (refunds, chargebacks) to their subscriptions",
                       options: options) { context in
             // Google refuses a startTime more than 30 days before *its* now; keep a margin for clock skew and latency.

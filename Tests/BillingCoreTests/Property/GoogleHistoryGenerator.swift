@@ -1,5 +1,6 @@
 import Foundation
 @testable import BillingCore
+import SeededRandom
 
 /// Generates coherent Google RTDN + subscriptionsv2 histories (increasing eventTimeMillis) from a seed.
 struct GoogleHistoryGenerator {
