@@ -2,7 +2,8 @@
 enum Layering {
     /// Production layers, lowest first; a production target may depend only on targets of a lower layer.
     static let layers: [(name: String, targets: [String])] = [
-        ("C libraries", ["CLibpq", "CCurl", "CCurlShim", "COpenSSL", "CArchive", "CXlsxWriter"]),
+        ("C libraries", ["CLibpq", "CCurl", "COpenSSL", "CArchive", "CXlsxWriter"]),
+        ("C shims", ["CCurlShim"]),
         ("wrappers and domain", ["Postgres", "HTTP", "Archive", "BillingCore", "Migrations"]),
         ("services", ["Crypto", "RateLimiting", "ProjectionStore", "JobKit", "HTTPServer"]),
         ("store plumbing", ["StoreAuth", "StoreCalls"]),

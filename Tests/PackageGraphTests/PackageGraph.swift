@@ -79,6 +79,8 @@ enum PackageGraphLoader {
             else if trimmed.hasPrefix(".target(name:") || trimmed.hasPrefix(".executableTarget(name:")
                         || trimmed.hasPrefix(".testTarget(name:") { helper = nil }
             else { continue }
+            // The helpers' own bodies (`.target(name: name, …)`) name no target.
+            if trimmed.contains("name: name") { continue }
             guard let name = quoted(after: helper == nil ? "name: " : "(", in: trimmed) else {
                 throw Failure(description: "cannot read the target name in: \(trimmed)")
             }

@@ -58,24 +58,26 @@ import Testing
     }
 
     @Test func aProductionTargetImportingSimulationFails() {
-        #expect(Self.fixture { $0["job"]?.dependencies.insert("WorldGen") } == ["job (production) depends on WorldGen (simulation)"])
-        #expect(Self.fixture { $0["Postgres"]?.dependencies.insert("JobTests") }.contains("Postgres (production) depends on JobTests (test)"))
+        let jobOnWorld = Self.fixture { $0["job"]?.dependencies.insert("WorldGen") }
+        #expect(jobOnWorld == ["job (production) depends on WorldGen (simulation)"])
+        let wrapperOnTests = Self.fixture { $0["Postgres"]?.dependencies.insert("JobTests") }
+        #expect(wrapperOnTests.contains("Postgres (production) depends on JobTests (test)"))
     }
 
     @Test func aCModuleImportedOutsideItsWrapperFails() {
-        #expect(Self.fixture { $0["WorldGen"]?.dependencies.insert("CArchive") }
-                == ["WorldGen imports the C module CArchive outside its wrapper (Archive)"])
+        let worldOnLibarchive = Self.fixture { $0["WorldGen"]?.dependencies.insert("CArchive") }
+        #expect(worldOnLibarchive == ["WorldGen imports the C module CArchive outside its wrapper (Archive)"])
     }
 
     @Test func anArrowAgainstTheLayeringFails() {
-        #expect(Self.fixture { $0["Postgres"]?.dependencies.insert("job") }
-                == ["Postgres (wrappers) depends on job (jobs): against the layering"])
-        #expect(Self.fixture { $0["Postgres"]?.dependencies.insert("Archive") }
-                == ["Postgres (wrappers) depends on Archive (wrappers): against the layering"])
+        let upward = Self.fixture { $0["Postgres"]?.dependencies.insert("job") }
+        #expect(upward == ["Postgres (wrappers) depends on job (jobs): against the layering"])
+        let sideways = Self.fixture { $0["Postgres"]?.dependencies.insert("Archive") }
+        #expect(sideways == ["Postgres (wrappers) depends on Archive (wrappers): against the layering"])
     }
 
     @Test func aShippingTargetWithoutALayerFails() {
-        #expect(Self.fixture { $0["Reports"] = .init(name: "Reports", kind: .production, dependencies: ["Postgres"]) }
-                == ["Reports ships but has no layer in Layering.layers (and docs/ARCHITECTURE.md)"])
+        let unlayered = Self.fixture { $0["Reports"] = .init(name: "Reports", kind: .production, dependencies: ["Postgres"]) }
+        #expect(unlayered == ["Reports ships but has no layer in Layering.layers (and docs/ARCHITECTURE.md)"])
     }
 }
