@@ -25,7 +25,7 @@ import Testing
 
     @Test func validTransactionDecodesAsCallerType() throws {
         let f = try JWSFixtures()
-        let result = try f.sandboxVerifier().verify(f.sign(f.transaction()), as: Transaction.self)
+        let result = try f.sandboxVerifier().verifyTransaction(f.sign(f.transaction()), as: Transaction.self)
         #expect(result.value == Transaction(transactionId: "1000", price: 9990, currency: "EUR"))
     }
 
@@ -74,11 +74,11 @@ import Testing
         let f = try JWSFixtures()
         let verifier = try f.sandboxVerifier()
         let jws = try f.sign(f.transaction())
-        let result = verifier.verify(jws, as: [String].self)
+        let result = verifier.verifyTransaction(jws, as: [String].self)
         #expect(result.code == "invalid_format.payload_decoding")
         let parts = jws.split(separator: ".").map(String.init)
         let tampered = [parts[0], try f.sign(f.transaction(id: "7")).split(separator: ".").map(String.init)[1], parts[2]]
-        #expect(verifier.verify(tampered.joined(separator: "."), as: [String].self).code == "signature_failure")
+        #expect(verifier.verifyTransaction(tampered.joined(separator: "."), as: [String].self).code == "signature_failure")
     }
 
     @Test func absurdSignedDateIsAFormatErrorNotACrash() throws {
