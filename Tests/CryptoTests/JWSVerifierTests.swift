@@ -38,14 +38,13 @@ import Testing
 
     @Test func renewalInfoWithoutBundleIdVerifiesButItsEnvironmentIsStillChecked() throws {
         let f = try JWSFixtures()
-        let renewal = f.transaction(bundleId: nil)
-        let asTransaction = try f.sandboxVerifier().verify(f.sign(renewal))
-        #expect(asTransaction.code.hasPrefix("wrong_app"), "a transaction without bundleId is refused: \(asTransaction)")
-        let asRenewal = try f.sandboxVerifier().verifyRenewalInfo(f.sign(renewal), as: JSONValue.self)
+        let renewal = try f.sign(f.renewalInfo())
+        let asRenewal = try f.sandboxVerifier().verifyRenewalInfo(renewal, as: JSONValue.self)
         #expect(asRenewal.code == "verified", "\(asRenewal)")
-        let production = f.transaction(bundleId: nil, environment: "Production")
-        let wrongEnvironment = try f.sandboxVerifier().verifyRenewalInfo(f.sign(production), as: JSONValue.self)
-        #expect(wrongEnvironment.code.hasPrefix("wrong_environment"), "\(wrongEnvironment)")
+        #expect(asRenewal.verified?.kind == .renewalInfo)
+        let production = try f.sign(f.renewalInfo(environment: "Production"))
+        let wrongEnvironment = try f.sandboxVerifier().verifyRenewalInfo(production, as: JSONValue.self)
+        #expect(wrongEnvironment.code == "wrong_environment", "\(wrongEnvironment)")
     }
 
     @Test func productionTransactionWithoutAppAppleIdVerifies() throws {
