@@ -46,7 +46,7 @@ func report(_ name: String, threads: Int, payloads: Int, runs: [Double], failed:
     return failed
 }
 
-/// Verifies `payloads` on `threads` threads, each taking one contiguous slice with `verify(_:as:)`; returns the failures.
+/// Verifies `payloads` on `threads` threads, each taking one contiguous slice with `verifyTransaction(_:as:)`; returns the failures.
 func verifyOnThreads(_ payloads: [String], threads: Int, verifier: AppleJWSVerifier) -> Int {
     final class Tally: @unchecked Sendable {
         private let lock = NSLock()
@@ -60,7 +60,7 @@ func verifyOnThreads(_ payloads: [String], threads: Int, verifier: AppleJWSVerif
     for index in 0..<threads {
         let range = min(index * slice, payloads.count)..<min((index + 1) * slice, payloads.count)
         Thread {
-            tally.add(failures(payloads[range].lazy.map { verifier.verify($0, as: JWSTransactionDecodedPayload.self) }))
+            tally.add(failures(payloads[range].lazy.map { verifier.verifyTransaction($0, as: JWSTransactionDecodedPayload.self) }))
             done.signal()
         }.start()
     }
@@ -82,8 +82,8 @@ func verify(folder: String, threads: Int?) throws -> Int {
     var coldFailed = 0
     var firstPayload = Duration.zero
     let cold = clock.measure {
-        firstPayload = clock.measure { coldFailed += failures([verifier.verify(payloads[0], as: JWSTransactionDecodedPayload.self)]) }
-        coldFailed += failures(payloads.dropFirst().lazy.map { verifier.verify($0, as: JWSTransactionDecodedPayload.self) })
+        firstPayload = clock.measure { coldFailed += failures([verifier.verifyTransaction(payloads[0], as: JWSTransactionDecodedPayload.self)]) }
+        coldFailed += failures(payloads.dropFirst().lazy.map { verifier.verifyTransaction($0, as: JWSTransactionDecodedPayload.self) })
     }
     var failed = report("cold", threads: 1, payloads: payloads.count, runs: [seconds(cold)], failed: coldFailed,
            extra: " first_payload_ms=\(String(format: "%.3f", seconds(firstPayload) * 1000)) chain_validations=\(verifier.chainVerificationCount)")
@@ -93,7 +93,7 @@ func verify(folder: String, threads: Int?) throws -> Int {
     var singleFailed = 0
     for _ in 0..<repeats {
         singleRuns.append(seconds(clock.measure {
-            singleFailed += failures(payloads.lazy.map { verifier.verify($0, as: JWSTransactionDecodedPayload.self) })
+            singleFailed += failures(payloads.lazy.map { verifier.verifyTransaction($0, as: JWSTransactionDecodedPayload.self) })
         }))
     }
     failed += report("warm", threads: 1, payloads: payloads.count, runs: singleRuns, failed: singleFailed)
@@ -107,7 +107,7 @@ func verify(folder: String, threads: Int?) throws -> Int {
             if let threads {
                 batchFailed += verifyOnThreads(payloads, threads: threads, verifier: verifier)
             } else {
-                batchFailed += failures(verifier.verifyBatch(payloads, as: JWSTransactionDecodedPayload.self))
+                batchFailed += failures(verifier.verifyBatch(payloads, as: JWSTransactionDecodedPayload.self, kind: .transaction))
             }
         }))
     }

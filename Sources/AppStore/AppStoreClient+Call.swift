@@ -68,7 +68,7 @@ extension AppStoreClient {
 
     func verifyTransaction(_ jws: String?) throws -> JWSTransactionDecodedPayload {
         guard let jws else { throw AppStoreClientError.undecodable(endpoint: "transaction", detail: "missing signedTransactionInfo") }
-        return try Self.unwrap(verifier.verify(jws, as: JWSTransactionDecodedPayload.self))
+        return try Self.unwrap(verifier.verifyTransaction(jws, as: JWSTransactionDecodedPayload.self))
     }
 
     func verifyRenewal(_ jws: String) throws -> JWSRenewalInfoDecodedPayload {
@@ -77,7 +77,7 @@ extension AppStoreClient {
 
     func verifyNotification(_ jws: String?, sendAttempts: [SendAttemptItem]) throws -> AppleNotificationEntry {
         guard let jws else { throw AppStoreClientError.undecodable(endpoint: "notification", detail: "missing signedPayload") }
-        let notification = try Self.unwrap(verifier.verify(jws, as: ResponseBodyV2DecodedPayload.self))
+        let notification = try Self.unwrap(verifier.verifyNotification(jws, as: ResponseBodyV2DecodedPayload.self))
         let transaction = try notification.data?.signedTransactionInfo.map { try verifyTransaction($0) }
         let renewal = try notification.data?.signedRenewalInfo.map { try verifyRenewal($0) }
         return AppleNotificationEntry(signedPayload: jws, notification: notification, transaction: transaction,

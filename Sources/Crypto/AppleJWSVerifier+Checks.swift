@@ -133,21 +133,20 @@ extension AppleJWSVerifier {
         }
     }
 
-    /// bundleId, then appAppleId (production; required in notifications), then environment; nil when all match.
-    func checkApp<Value>(_ envelope: PayloadEnvelope, appFieldsChecked: Bool = true) -> JWSVerificationResult<Value>? {
-        let app = envelope.app
-        guard appFieldsChecked else {
-            guard app.environment == configuration.environment.rawValue else {
-                return .wrongEnvironment(expected: configuration.environment, actual: app.environment.map(AppleEnvironment.init))
+    /// The app fields of `kind`: bundleId, then appAppleId (production; required in notifications and app
+    /// transactions, checked in transactions when present), then environment; nil when all match. A renewal info
+    /// names no app, so only its environment is checked, as in Apple's library.
+    func checkApp<Value>(_ envelope: PayloadEnvelope, kind: ApplePayloadKind) -> JWSVerificationResult<Value>? {
+        let app = envelope.app(for: kind)
+        if kind != .renewalInfo {
+            guard app.bundleId == configuration.bundleId else {
+                return .wrongApp(.bundleId(expected: configuration.bundleId, actual: app.bundleId))
             }
-            return nil
-        }
-        guard app.bundleId == configuration.bundleId else {
-            return .wrongApp(.bundleId(expected: configuration.bundleId, actual: app.bundleId))
-        }
-        if configuration.environment == .production, let expected = configuration.appAppleId,
-           app.appAppleId != nil || envelope.isNotification, app.appAppleId != expected {
-            return .wrongApp(.appAppleId(expected: expected, actual: app.appAppleId))
+            let required = kind == .notification || kind == .appTransaction
+            if configuration.environment == .production, let expected = configuration.appAppleId,
+               app.appAppleId != nil || required, app.appAppleId != expected {
+                return .wrongApp(.appAppleId(expected: expected, actual: app.appAppleId))
+            }
         }
         guard app.environment == configuration.environment.rawValue else {
             return .wrongEnvironment(expected: configuration.environment, actual: app.environment.map(AppleEnvironment.init))

@@ -14,7 +14,8 @@ public enum JWSFormatProblem: Error, Sendable, Equatable, CustomStringConvertibl
     case certificateCount(Int)
     /// The payload is not a JSON object with the expected field types.
     case payloadJSON(String)
-    /// The payload has no `signedDate`, so there is no validation time.
+    /// The payload has no `signedDate` (nor, for an app transaction, `receiptCreationDate`); reported only after the
+    /// chain (validated at the current time), the signature, the kind and the app checked out.
     case missingSignedDate
     /// Everything verified, but the payload does not decode as the caller's type.
     case payloadDecoding(String)

@@ -10,6 +10,9 @@ public enum JWSVerificationResult<Value: Sendable>: Sendable {
     case invalidCertificate(JWSCertificateProblem)
     /// The leaf key does not verify the signature over `header.payload`.
     case signatureFailure
+    /// The payload is not of the kind asked for (`expected` nil: the untyped check, whose payload names no single
+    /// kind); `actual` is the one kind its fields show, nil when they show none or several.
+    case wrongPayloadType(expected: ApplePayloadKind?, actual: ApplePayloadKind?)
     /// The payload belongs to another app.
     case wrongApp(JWSAppMismatch)
     /// The payload comes from another environment (or names none).
@@ -33,6 +36,7 @@ public enum JWSVerificationResult<Value: Sendable>: Sendable {
         case let .invalidFormat(problem): return "invalid_format.\(problem.code)"
         case let .invalidCertificate(problem): return "invalid_certificate.\(problem.code)"
         case .signatureFailure: return "signature_failure"
+        case .wrongPayloadType: return "wrong_payload_type"
         case let .wrongApp(mismatch): return "wrong_app.\(mismatch.code)"
         case .wrongEnvironment: return "wrong_environment"
         case .retryableFailure: return "retryable_failure"
@@ -50,6 +54,8 @@ extension JWSVerificationResult: CustomStringConvertible {
         case let .invalidFormat(problem): return "invalid format: \(problem)"
         case let .invalidCertificate(problem): return "invalid certificate: \(problem)"
         case .signatureFailure: return "the signature does not verify"
+        case let .wrongPayloadType(expected, actual):
+            return "wrong payload type: \(actual.map(String.init(describing:)) ?? "unrecognised"), expected \(expected.map(String.init(describing:)) ?? "one recognisable kind")"
         case let .wrongApp(mismatch): return "wrong app: \(mismatch)"
         case let .wrongEnvironment(expected, actual):
             return "wrong environment: \(actual?.rawValue ?? "missing"), expected \(expected)"

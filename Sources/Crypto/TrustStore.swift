@@ -2,6 +2,12 @@ import COpenSSL
 import Foundation
 
 /// The configured trusted roots in an `X509_STORE` (owned by this object), and RFC 5280 path validation against them.
+///
+/// Validation always runs in OpenSSL's strict X.509 mode (`X509_V_FLAG_X509_STRICT`): besides the default checks it
+/// refuses, among others, a CA without a Subject Key Identifier or a critical basicConstraints, and a certificate
+/// without an Authority Key Identifier. Apple's real chain (Apple Root CA - G3 → Apple Worldwide Developer Relations
+/// CA G6 → App Store receipt-signing leaf) passes it, so production loses nothing and a malformed look-alike chain
+/// is refused rather than accepted leniently.
 final class TrustStore: @unchecked Sendable {
     private let store: OpaquePointer
     private let roots: [X509Certificate]
@@ -45,7 +51,11 @@ final class TrustStore: @unchecked Sendable {
               X509_STORE_CTX_init(context, store, leaf.pointer, untrusted) == 1 else {
             return .failure(OpenSSLErrorQueue.drain())
         }
-        X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(time))
+        let parameters = X509_STORE_CTX_get0_param(context)
+        X509_VERIFY_PARAM_set_time(parameters, time_t(time))
+        guard X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_X509_STRICT)) == 1 else {
+            return .failure(OpenSSLErrorQueue.drain())
+        }
         guard X509_verify_cert(context) == 1 else {
             let code = X509_STORE_CTX_get_error(context)
             OpenSSLErrorQueue.clear()

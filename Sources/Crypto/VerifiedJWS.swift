@@ -7,12 +7,15 @@ public struct VerifiedJWS<Value: Sendable>: Sendable {
     public let payload: Data
     /// The payload decoded as the caller asked.
     public let value: Value
-    /// The payload's `signedDate`, the instant the chain was validated at.
+    /// The payload's `signedDate` (an app transaction without one: its `receiptCreationDate`), the instant the
+    /// chain was validated at.
     public let signedDate: Date
     /// The payload's environment (equal to the configured one).
     public let environment: AppleEnvironment
     /// The payload's bundle ID (equal to the configured one).
     public let bundleId: String
+    /// The kind the payload was verified as.
+    public let kind: ApplePayloadKind
 }
 
 extension VerifiedJWS: Equatable where Value: Equatable {}

@@ -57,6 +57,47 @@ struct JWSFixtures {
         ])
     }
 
+    /// A renewal info shaped like Apple's `JWSRenewalInfoDecodedPayload`: no bundleId or appAppleId.
+    func renewalInfo(environment: String? = "Sandbox", signedDate: Date? = nil) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "originalTransactionId": .string("999"), "autoRenewProductId": .string("monthly"),
+            "productId": .string("monthly"), "autoRenewStatus": .integer(1),
+            "renewalDate": (signedDate ?? self.signedDate).addingTimeInterval(86_400).millisecondsJSON,
+        ]
+        fields["environment"] = environment.map(JSONValue.string)
+        fields["signedDate"] = (signedDate ?? self.signedDate).millisecondsJSON
+        return .object(fields)
+    }
+
+    /// An app transaction shaped like Apple's `AppTransaction`: the environment is `receiptType`, and
+    /// `receiptCreationDate` is its signing instant (pass `signedDate: false` to leave `signedDate` out).
+    func appTransaction(bundleId: String = bundleId, appAppleId: Int64? = appAppleId, receiptType: String = "Sandbox",
+                        signedDate: Bool = true) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "bundleId": .string(bundleId), "receiptType": .string(receiptType),
+            "applicationVersion": .string("1.4"), "originalApplicationVersion": .string("1.0"),
+            "originalPurchaseDate": self.signedDate.addingTimeInterval(-86_400).millisecondsJSON,
+            "receiptCreationDate": self.signedDate.millisecondsJSON, "appTransactionId": .string("704"),
+            "originalPlatform": .string("iOS"),
+        ]
+        fields["appAppleId"] = appAppleId.map(JSONValue.integer)
+        if signedDate { fields["signedDate"] = self.signedDate.millisecondsJSON }
+        return .object(fields)
+    }
+
+    /// A notification whose app fields sit in `section` (`appData`, `externalPurchaseToken`, …), shaped like
+    /// Apple's App Store Server Notifications V2 `responseBodyV2DecodedPayload`.
+    func notification(type: String, subtype: String? = nil, section: String, fields: [String: JSONValue],
+                      signedDate: Date? = nil) -> JSONValue {
+        var payload: [String: JSONValue] = [
+            "notificationType": .string(type), "notificationUUID": .string(UUID().uuidString),
+            "version": .string("2.0"), "signedDate": (signedDate ?? self.signedDate).millisecondsJSON,
+            section: .object(fields),
+        ]
+        payload["subtype"] = subtype.map(JSONValue.string)
+        return .object(payload)
+    }
+
     /// Signs `payload` with the leaf key under a header naming `alg` and `chain` (nil: no x5c).
     func sign(_ payload: JSONValue, alg: String = "ES256",
               chain: [String]? = ["leaf", "intermediate", "root"]) throws -> String {

@@ -34,6 +34,14 @@ enum RejectionScenario: String, CaseIterable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The kind the scenario's payload is.
+    var kind: ApplePayloadKind {
+        switch self {
+        case .wrongAppAppleId, .missingAppAppleIdInNotification: return .notification
+        default: return .transaction
+        }
+    }
+
     /// The verifier and the JWS text for this scenario.
     func make(_ f: JWSFixtures) throws -> (AppleJWSVerifier, String) {
         let valid = try f.sign(f.transaction())
@@ -101,7 +109,7 @@ enum RejectionScenario: String, CaseIterable, Sendable, CustomStringConvertible 
         let result = verifier.verify(jws)
         #expect(result.code == scenario.expectedCode, "\(scenario): \(result)")
         #expect(result.value == nil)
-        let typed = verifier.verify(jws, as: JSONValue.self)
+        let typed = verifier.verify(jws, as: JSONValue.self, kind: scenario.kind)
         #expect(typed.code == scenario.expectedCode)
     }
 

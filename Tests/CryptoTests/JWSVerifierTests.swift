@@ -25,7 +25,7 @@ import Testing
 
     @Test func validTransactionDecodesAsCallerType() throws {
         let f = try JWSFixtures()
-        let result = try f.sandboxVerifier().verify(f.sign(f.transaction()), as: Transaction.self)
+        let result = try f.sandboxVerifier().verifyTransaction(f.sign(f.transaction()), as: Transaction.self)
         #expect(result.value == Transaction(transactionId: "1000", price: 9990, currency: "EUR"))
     }
 
@@ -38,14 +38,13 @@ import Testing
 
     @Test func renewalInfoWithoutBundleIdVerifiesButItsEnvironmentIsStillChecked() throws {
         let f = try JWSFixtures()
-        let renewal = f.transaction(bundleId: nil)
-        let asTransaction = try f.sandboxVerifier().verify(f.sign(renewal))
-        #expect(asTransaction.code.hasPrefix("wrong_app"), "a transaction without bundleId is refused: \(asTransaction)")
-        let asRenewal = try f.sandboxVerifier().verifyRenewalInfo(f.sign(renewal), as: JSONValue.self)
+        let renewal = try f.sign(f.renewalInfo())
+        let asRenewal = try f.sandboxVerifier().verifyRenewalInfo(renewal, as: JSONValue.self)
         #expect(asRenewal.code == "verified", "\(asRenewal)")
-        let production = f.transaction(bundleId: nil, environment: "Production")
-        let wrongEnvironment = try f.sandboxVerifier().verifyRenewalInfo(f.sign(production), as: JSONValue.self)
-        #expect(wrongEnvironment.code.hasPrefix("wrong_environment"), "\(wrongEnvironment)")
+        #expect(asRenewal.verified?.kind == .renewalInfo)
+        let production = try f.sign(f.renewalInfo(environment: "Production"))
+        let wrongEnvironment = try f.sandboxVerifier().verifyRenewalInfo(production, as: JSONValue.self)
+        #expect(wrongEnvironment.code == "wrong_environment", "\(wrongEnvironment)")
     }
 
     @Test func productionTransactionWithoutAppAppleIdVerifies() throws {
@@ -74,11 +73,11 @@ import Testing
         let f = try JWSFixtures()
         let verifier = try f.sandboxVerifier()
         let jws = try f.sign(f.transaction())
-        let result = verifier.verify(jws, as: [String].self)
+        let result = verifier.verifyTransaction(jws, as: [String].self)
         #expect(result.code == "invalid_format.payload_decoding")
         let parts = jws.split(separator: ".").map(String.init)
         let tampered = [parts[0], try f.sign(f.transaction(id: "7")).split(separator: ".").map(String.init)[1], parts[2]]
-        #expect(verifier.verify(tampered.joined(separator: "."), as: [String].self).code == "signature_failure")
+        #expect(verifier.verifyTransaction(tampered.joined(separator: "."), as: [String].self).code == "signature_failure")
     }
 
     @Test func absurdSignedDateIsAFormatErrorNotACrash() throws {

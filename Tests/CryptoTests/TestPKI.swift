@@ -17,7 +17,8 @@ struct TestPKI: Sendable {
     let rootDER: Data
     let rogueRootPEM: Data
     /// DER certificates by name: root, intermediate, leaf, leafNoOID, intermediateNoOID, leafUnderNoOID,
-    /// rogueRoot, rogueIntermediate, rogueLeaf.
+    /// rogueRoot, rogueIntermediate, rogueLeaf, and leafNoAKID (no Authority Key Identifier: valid only in
+    /// OpenSSL's default mode, refused in strict X.509 mode).
     let certificates: [String: Data]
     let leafKeyPEM: String
     let leafPublicKeyPEM: String
@@ -49,6 +50,12 @@ struct TestPKI: Sendable {
         basicConstraints = critical, CA:FALSE
         keyUsage = critical, digitalSignature
         authorityKeyIdentifier = keyid:always
+        1.2.840.113635.100.6.11.1 = ASN1:NULL
+        [ leaf_noakid_ext ]
+        basicConstraints = critical, CA:FALSE
+        keyUsage = critical, digitalSignature
+        subjectKeyIdentifier = none
+        authorityKeyIdentifier = none
         1.2.840.113635.100.6.11.1 = ASN1:NULL
         [ leaf_noid_ext ]
         basicConstraints = critical, CA:FALSE
@@ -88,14 +95,15 @@ struct TestPKI: Sendable {
         try issued("rogueIntermediate", key: "int.key", cn: "Rogue Intermediate", by: "rogueRoot",
                    issuerKey: "rogue.key", extensions: "int_ext", days: Self.caDays)
         let leaves = [("leaf", "intermediate", "leaf_ext"), ("leafNoOID", "intermediate", "leaf_noid_ext"),
-                      ("leafUnderNoOID", "intermediateNoOID", "leaf_ext"), ("rogueLeaf", "rogueIntermediate", "leaf_ext")]
+                      ("leafUnderNoOID", "intermediateNoOID", "leaf_ext"), ("rogueLeaf", "rogueIntermediate", "leaf_ext"),
+                      ("leafNoAKID", "intermediate", "leaf_noakid_ext")]
         for (name, issuer, extensions) in leaves {
             try issued(name, key: "leaf.key", cn: "Test Leaf \(name)", by: issuer, issuerKey: "int.key",
                        extensions: extensions, days: Self.leafDays)
         }
         var certificates: [String: Data] = [:]
         for name in ["root", "intermediate", "leaf", "leafNoOID", "intermediateNoOID", "leafUnderNoOID",
-                     "rogueRoot", "rogueIntermediate", "rogueLeaf"] {
+                     "rogueRoot", "rogueIntermediate", "rogueLeaf", "leafNoAKID"] {
             try run(["x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
             certificates[name] = try Data(contentsOf: dir.appendingPathComponent("\(name).der"))
         }

@@ -28,6 +28,12 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Decodable {
     public var appAccountToken: String?
     public var appTransactionId: String?
     public var offerPeriod: String?
+    /// Raw `renewalBillingPlanType` of the next renewal.
+    public var renewalBillingPlanType: String?
+    /// How the subscription renews once its commitment ends.
+    public var commitmentInfo: RenewalCommitmentInfo?
+    /// Advanced Commerce API details, kept as sent.
+    public var advancedCommerceInfo: AppleOpaqueJSON?
 
     enum CodingKeys: String, CodingKey {
         case rawExpirationIntent = "expirationIntent", originalTransactionId, autoRenewProductId, productId
@@ -35,7 +41,7 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Decodable {
         case gracePeriodExpiresDate, rawOfferType = "offerType", offerIdentifier, signedDate
         case rawEnvironment = "environment", recentSubscriptionStartDate, renewalDate, currency, renewalPrice
         case rawOfferDiscountType = "offerDiscountType", eligibleWinBackOfferIds, appAccountToken
-        case appTransactionId, offerPeriod
+        case appTransactionId, offerPeriod, renewalBillingPlanType, commitmentInfo, advancedCommerceInfo
     }
 
     /// Creates renewal info with every field nil; set what you need.

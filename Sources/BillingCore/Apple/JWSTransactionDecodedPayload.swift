@@ -40,6 +40,12 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable, Decodable {
     public var revocationPercentage: Int?
     public var offerPeriod: String?
     public var appTransactionId: String?
+    /// Raw `billingPlanType` of the purchase (e.g. "BILLED_UPFRONT", "MONTHLY").
+    public var billingPlanType: String?
+    /// Where this charge sits in a subscription commitment.
+    public var commitmentInfo: TransactionCommitmentInfo?
+    /// Advanced Commerce API details, kept as sent.
+    public var advancedCommerceInfo: AppleOpaqueJSON?
 
     enum CodingKeys: String, CodingKey {
         case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId
@@ -48,7 +54,7 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable, Decodable {
         case rawOfferType = "offerType", offerIdentifier, rawEnvironment = "environment", storefront, storefrontId
         case rawTransactionReason = "transactionReason", currency, price
         case rawOfferDiscountType = "offerDiscountType", rawRevocationType = "revocationType"
-        case revocationPercentage, offerPeriod, appTransactionId
+        case revocationPercentage, offerPeriod, appTransactionId, billingPlanType, commitmentInfo, advancedCommerceInfo
     }
 
     /// Creates a transaction with every field nil; set what you need.

@@ -11,10 +11,12 @@ public struct NotificationData: Sendable, Equatable, Decodable {
     public var signedRenewalInfo: String?
     /// Raw `status` (1 active … 5 revoked); see `statusValue`.
     public var rawStatus: Int?
+    /// Raw `consumptionRequestReason` of a `CONSUMPTION_REQUEST` (e.g. "UNINTENDED_PURCHASE").
+    public var consumptionRequestReason: String?
 
     enum CodingKeys: String, CodingKey {
         case rawEnvironment = "environment", appAppleId, bundleId, bundleVersion
-        case signedTransactionInfo, signedRenewalInfo, rawStatus = "status"
+        case signedTransactionInfo, signedRenewalInfo, rawStatus = "status", consumptionRequestReason
     }
 
     /// Creates notification data with every field nil.

@@ -1,4 +1,8 @@
 /// A decoded, verified App Store Server Notification V2 (`ResponseBodyV2DecodedPayload`).
+///
+/// Exactly one of `data`, `summary`, `appData` (`RESCIND_CONSENT`) and `externalPurchaseToken`
+/// (`EXTERNAL_PURCHASE_TOKEN`) carries the app fields. The last two concern no subscription: the pipeline records
+/// them (the inbound event is kept and marked processed) and changes no subscription state.
 public struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Decodable {
     /// Raw `notificationType`; see `notificationTypeValue`.
     public var rawNotificationType: String?
@@ -9,10 +13,14 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Decodable {
     public var signedDate: AppleTimestamp?
     public var data: NotificationData?
     public var summary: NotificationSummary?
+    /// The app fields of a notification about the app (e.g. `RESCIND_CONSENT`).
+    public var appData: NotificationAppData?
+    /// The token of an `EXTERNAL_PURCHASE_TOKEN` notification.
+    public var externalPurchaseToken: ExternalPurchaseToken?
 
     enum CodingKeys: String, CodingKey {
         case rawNotificationType = "notificationType", rawSubtype = "subtype"
-        case notificationUUID, version, signedDate, data, summary
+        case notificationUUID, version, signedDate, data, summary, appData, externalPurchaseToken
     }
 
     /// Creates a notification from its parts.

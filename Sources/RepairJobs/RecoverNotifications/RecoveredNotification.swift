@@ -14,7 +14,11 @@ struct RecoveredNotification {
     init?(_ entry: AppleNotificationEntry) {
         guard let uuid = entry.notification.notificationUUID else { return nil }
         self.uuid = uuid
-        switch entry.notification.data?.rawEnvironment?.uppercased() {
+        let notification = entry.notification
+        // RESCIND_CONSENT names its environment in appData; EXTERNAL_PURCHASE_TOKEN by its id's SANDBOX prefix.
+        let named = notification.data?.rawEnvironment ?? notification.summary?.environment ?? notification.appData?.environment
+            ?? notification.externalPurchaseToken?.environmentValue.rawValue
+        switch named?.uppercased() {
         case "SANDBOX": environment = "SANDBOX"
         case "PRODUCTION": environment = "PRODUCTION"
         default: environment = "UNKNOWN"

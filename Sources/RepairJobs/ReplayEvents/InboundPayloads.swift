@@ -33,9 +33,9 @@ enum InboundPayloads {
             guard let verifier = verifiers?.forEventEnvironment(event.environment) else {
                 throw ReplayError("event \(event.id): Apple is not configured; its signedPayload cannot be verified")
             }
-            let notification = try verified(verifier.verify(signed, as: ResponseBodyV2DecodedPayload.self), event, "signedPayload")
+            let notification = try verified(verifier.verifyNotification(signed, as: ResponseBodyV2DecodedPayload.self), event, "signedPayload")
             let transaction = try notification.data?.signedTransactionInfo.map {
-                try verified(verifier.verify($0, as: JWSTransactionDecodedPayload.self), event, "signedTransactionInfo")
+                try verified(verifier.verifyTransaction($0, as: JWSTransactionDecodedPayload.self), event, "signedTransactionInfo")
             }
             return Apple(notification: notification, transaction: transaction)
         }
