@@ -94,6 +94,7 @@ struct SubscriptionGenerator {
             }
         }
         subscription.rows = replayer.rows
+        subscription.story = story
         return subscription
     }
 
