@@ -39,6 +39,12 @@ public struct WorldFXRates: Sendable, Hashable {
         self.rates = rates
     }
 
+    /// Given rates (scaled by 10^10), one per month of `months` for each currency.
+    init(months: [WorldMonth], rates: [String: [Int64]]) {
+        self.months = months
+        self.rates = rates
+    }
+
     /// The scaled rate of `currency` in `month` (the nearest covered month outside the range; USD 1 when unknown).
     func rate(_ currency: String, _ month: WorldMonth) -> Int64 {
         guard let series = rates[currency], let first = months.first, !series.isEmpty else { return Self.scale }
