@@ -49,9 +49,10 @@ extension WorldCatalogue {
                    .priceIncrease),
             change(3, "APPLE", "pro_monthly", "DE", "EUR", 9_990_000, 10_990_000, effective: at(5), noticeDays: 35, .priceIncrease),
             change(4, "GOOGLE", "pro_yearly", "GB", "GBP", 49_990_000, 54_990_000, effective: at(4), noticeDays: 45, .optOutPriceIncrease),
-            change(5, "APPLE", "pro_monthly", "BR", "BRL", 34_900_000, 29_900_000, effective: at(3), noticeDays: 7, .priceDecrease),
-            change(6, "GOOGLE", "pro_monthly", "BR", "BRL", 34_900_000, 29_900_000, effective: at(2), noticeDays: 7, .priceDecrease),
-            change(7, "GOOGLE", "pro_weekly", "JP", "JPY", 450_000_000, 500_000_000, effective: at(2), noticeDays: 32, .optOutPriceIncrease),
+            change(5, "APPLE", "pro_yearly", "GB", "GBP", 49_990_000, 54_990_000, effective: at(4), noticeDays: 35, .priceIncrease),
+            change(6, "APPLE", "pro_monthly", "BR", "BRL", 34_900_000, 29_900_000, effective: at(3), noticeDays: 7, .priceDecrease),
+            change(7, "GOOGLE", "pro_monthly", "BR", "BRL", 34_900_000, 29_900_000, effective: at(2), noticeDays: 7, .priceDecrease),
+            change(8, "GOOGLE", "pro_weekly", "JP", "JPY", 450_000_000, 500_000_000, effective: at(2), noticeDays: 32, .optOutPriceIncrease),
         ]
     }
 }
