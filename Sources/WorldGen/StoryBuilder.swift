@@ -72,7 +72,8 @@ struct StoryBuilder {
                 }
             }
             var renewalPrice = catalogue.price(plan: nextPlan, market: market, atMs: periodEnd, isApple: isApple)
-            if nextPlan == plan, let change = catalogue.change(plan: plan, market: market, renewalAtMs: periodEnd, currentMicros: price, isApple: isApple),
+            if nextPlan == plan,
+               let change = catalogue.change(plan: plan, market: market, renewalAtMs: periodEnd, currentMicros: price, isApple: isApple),
                let changeIndex = catalogue.priceChanges.firstIndex(of: change) {
                 let notice = max(change.announcedAtMs, periodEnd - 30 * WorldClock.day, periodStart + WorldClock.hour)
                 renewalPrice = change.newMicros
