@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTP
 import StoreCalls
@@ -20,7 +21,7 @@ extension GooglePlayClient {
             HTTPRequest(method: endpoint.method, url: base + endpoint.pathAndQuery, headers: [("Authorization", "Bearer " + token)])
         }, judge: { response in
             guard (200..<300).contains(response.status) else { return Self.verdict(for: response) }
-            if expectsJSON, (try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])) == nil {
+            if expectsJSON, (try? JSONValue.parse(response.body)) == nil {
                 return .retry(outcome: "invalid_answer", storeErrorCode: nil, retryAt: nil,
                               error: GooglePlayAPIError(httpStatus: response.status, body: Data()))
             }
