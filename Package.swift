@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "AppStore", dependencies: ["HTTP", "Crypto", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "GooglePlay", dependencies: ["HTTP", "Crypto", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "BillingCore"),
+        .target(name: "StoreExports", dependencies: []),
         .target(name: "ProjectionStore", dependencies: ["Postgres", "BillingCore"]),
         .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
         .target(name: "RepairJobs", dependencies: ["JobKit", "Postgres", "BillingCore", "ProjectionStore", "StoreAccess", "AppStore", "GooglePlay", "StoreCalls", "Crypto"]),
@@ -77,6 +78,7 @@ let package = Package(
         .testTarget(name: "WorldGenTests", dependencies: ["WorldGen", "StoreTruth", "BillingCore", "Postgres", "ProjectionStore", "TestSupport"]),
         .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
+        .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )
