@@ -9,7 +9,10 @@ struct DelimitedReader {
     var lenientQuotes = false
 
     /// All records of `body`; throws at an unterminated quote or stray quote with its line and column.
-    func records(_ body: ArraySlice<UInt8>, file: String) throws -> [DelimitedRecord] {
+    /// `firstRecord` sees the first record before the rest is split, so a wrong header is reported
+    /// before any problem in the rows.
+    func records(_ body: ArraySlice<UInt8>, file: String,
+                 firstRecord: (DelimitedRecord) throws -> Void = { _ in }) throws -> [DelimitedRecord] {
         var records: [DelimitedRecord] = []
         var fields: [String] = []
         var field: [UInt8] = []
@@ -18,10 +21,11 @@ struct DelimitedReader {
         let end = body.endIndex
         let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         func finishField() { fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true) }
-        func finishRecord() {
+        func finishRecord() throws {
             finishField()
             records.append(DelimitedRecord(line: recordLine, fields: fields))
             fields.removeAll(keepingCapacity: true)
+            if records.count == 1 { try firstRecord(records[0]) }
         }
         while index < end {
             let byte = body[index]
@@ -46,6 +50,10 @@ struct DelimitedReader {
                 }
                 if index < end, body[index] != separator, body[index] != lf, !(body[index] == cr && index + 1 < end && body[index + 1] == lf) {
                     guard lenientQuotes else {
+                        if openedLine != line {
+                            throw StoreReportError(file: file, line: openedLine, column: openedColumn,
+                                                   reason: "quoted field never closed (the next quote, on line \(line), is followed by text)")
+                        }
                         throw StoreReportError(file: file, line: line, column: fields.count + 1, reason: "text after a closing quote")
                     }
                     while index < end, body[index] != separator, body[index] != lf, body[index] != cr {
@@ -59,7 +67,7 @@ struct DelimitedReader {
                 finishField()
             } else if byte == lf || (byte == cr && index + 1 < end && body[index + 1] == lf) {
                 if byte == cr { index += 1 }
-                finishRecord()
+                try finishRecord()
                 line += 1
                 recordLine = line
             } else if quoting, byte == quote, !lenientQuotes {
@@ -69,7 +77,7 @@ struct DelimitedReader {
             }
             index += 1
         }
-        if !field.isEmpty || !fields.isEmpty { finishRecord() }
+        if !field.isEmpty || !fields.isEmpty { try finishRecord() }
         return records
     }
 }

@@ -16,7 +16,8 @@ public enum GoogleEarningsParser {
     /// Parses `bytes` read from `file`; returns every row or throws naming line and column.
     public static func parse(_ bytes: [UInt8], file: String) throws -> [GoogleEarningsRow] {
         let body = try ReportText.utf8Body(bytes, file: file)
-        let records = try DelimitedReader(separator: UInt8(ascii: ","), quoting: true).records(body, file: file)
+        let reader = DelimitedReader(separator: UInt8(ascii: ","), quoting: true)
+        let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
         guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
         let layout = try HeaderLayout(header: header, specs: columns, file: file)
         var rows: [GoogleEarningsRow] = []
