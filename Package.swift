@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "AppStore", dependencies: ["HTTP", "Crypto", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "GooglePlay", dependencies: ["HTTP", "Crypto", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "BillingCore"),
-        .target(name: "StoreExports", dependencies: []),
+        .target(name: "StoreExports", dependencies: ["CArchive"]),
         .target(name: "ProjectionStore", dependencies: ["Postgres", "BillingCore"]),
         .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
         .target(name: "RepairJobs", dependencies: ["JobKit", "Postgres", "BillingCore", "ProjectionStore", "StoreAccess", "AppStore", "GooglePlay", "StoreCalls", "Crypto"]),

@@ -6,7 +6,7 @@ import Testing
 @Suite struct MalformedCorpusTests {
     /// Which parser reads a corpus file.
     enum Kind: Sendable {
-        case afr, pay, sub, ss, ge, gs
+        case afr, pay, sub, ss, ge, gs, afrGz, geZip
     }
 
     /// File, parser, expected line, column and a fragment of the reason.
@@ -62,6 +62,13 @@ import Testing
         ("gs-bad-timestamp.csv", .gs, 2, 3, "'Order Charged Timestamp': '1704112948.5' is not a whole number"),
         ("gs-renamed-column.csv", .gs, 1, 13, "unexpected column 'Charged Amt'; missing 'Charged Amount'"),
         ("gs-missing-field.csv", .gs, 2, 25, "row has 24 fields, the header has 25"),
+        ("gz-truncated.txt.gz", .afrGz, 1613, 75, "truncated or damaged gzip data after 196608 bytes"),
+        ("gz-truncated-header.txt.gz", .afrGz, 1, 1, "damaged gzip data: incomplete gzip header"),
+        ("gz-not-gzip.txt.gz", .afrGz, 1, 1, "not gzip data (no 1F 8B signature)"),
+        ("zip-truncated.zip", .geZip, 1, 1, "truncated or damaged zip data after 0 bytes"),
+        ("zip-two-csvs.zip", .geZip, 1, 1, "a second file in the zip (after 'earnings_a.csv'); expected exactly one CSV"),
+        ("zip-bomb.zip", .geZip, 2, 16_842_366, "archive expands more than 200× its compressed size (zip bomb?)"),
+        ("zip-not-csv.zip", .geZip, 1, 1, "the zip's only file is not a .csv"),
     ]
 
     static func parse(_ kind: Kind, _ bytes: [UInt8], file: String) throws -> Any {
@@ -72,6 +79,10 @@ import Testing
         case .ss: return try AppleSummarySalesParser.parse(bytes, file: file)
         case .ge: return try GoogleEarningsParser.parse(bytes, file: file)
         case .gs: return try GoogleEstimatedSalesParser.parse(bytes, file: file)
+        case .afrGz: return try AppleFinancialReportParser.parse(try ReportArchive.gunzip(bytes, file: file), file: file)
+        case .geZip:
+            let member = try ReportArchive.singleCSV(bytes, file: file)
+            return try GoogleEarningsParser.parse(member.bytes, file: file + "/" + member.name)
         }
     }
 
@@ -80,11 +91,29 @@ import Testing
         let (name, kind, line, column, fragment) = entry
         let bytes = try ReportFixtures.bytes("malformed/" + name)
         let error = try #require(rejection { try Self.parse(kind, bytes, file: name) })
-        #expect(error.file == name)
+        #expect(error.file == name || error.file.hasPrefix(name + "/"), "\(error)")
         #expect(error.line == line, "\(error)")
         #expect(error.column == column, "\(error)")
         #expect(error.reason.contains(fragment), "\(error)")
-        #expect(error.description.hasPrefix("\(name):\(line):\(column): "))
+        #expect(error.description.hasPrefix("\(error.file):\(line):\(column): "))
+    }
+
+    @Test func goodArchivesReadThrough() throws {
+        let gz = try ReportArchive.gunzip(try ReportFixtures.bytes("apple/45545510_0914_CH.txt.gz"), file: "45545510_0914_CH.txt.gz")
+        #expect(gz == (try ReportFixtures.bytes("apple/45545510_0914_CH.txt")))
+        let report = try AppleFinancialReportParser.parse(gz, file: "45545510_0914_CH.txt.gz")
+        #expect(report.name?.period == FiscalPeriod(fiscalYear: 2014, period: 12) && report.rows.count == 6)
+        let zip = try ReportArchive.singleCSV(try ReportFixtures.bytes("google/earnings_201911_1234567890123-0.zip"), file: "e.zip")
+        #expect(zip.name == "earnings_201911_1234567890123-0.csv")
+        #expect(zip.bytes == (try ReportFixtures.bytes("google/earnings_201911_1234567890123-0.csv")))
+    }
+
+    @Test func tightLimitsRejectAnOrdinaryZip() throws {
+        let limits = ArchiveLimits(maxBytes: 1000, maxRatio: 1000, ratioFloor: 1 << 30)
+        let bytes = try ReportFixtures.bytes("google/earnings_201911_1234567890123-0.zip")
+        let error = try #require(rejection { try ReportArchive.singleCSV(bytes, file: "e.zip", limits: limits) })
+        #expect(error.reason.contains("expands beyond 1000 bytes"))
+        #expect(error.file == "e.zip/earnings_201911_1234567890123-0.csv")
     }
 
     @Test func corpusCoversEveryFileInTheFolder() throws {
