@@ -1,12 +1,19 @@
 // swift-tools-version:6.0
 // The IAP subscription reconciliation and finance reporting pipeline.
-// Direction of imports is one-way: C system libraries → wrappers → BillingCore → clients,
-// exports, reconciliation, reporting → JobKit → Jobs/*.
+// Sources/ holds what ships; Simulation/ the simulated stores and world (demo, tests, benchmarks only).
+// Imports point one way, down the layers drawn in docs/ARCHITECTURE.md (PackageGraphTests enforces them):
+// C system libraries → wrappers and BillingCore → StoreAuth, StoreCalls → store clients, ProjectionStore, JobKit
+// → StoreAccess → job libraries → Jobs/*.
 import PackageDescription
 
 /// A C library from Debian, found through pkg-config, installed by `make deps`.
 func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+/// A simulation library under Simulation/<name>/ (demo, tests and benchmarks only).
+func simulation(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Simulation/\(name)")
 }
 
 /// One thin executable per job under Jobs/<job-name>/.
@@ -31,25 +38,31 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibpq"]),
         .target(name: "Migrations", path: "SQL",
                 exclude: ["README.md"], resources: [.copy("migrations")]),
-        .target(name: "Crypto", dependencies: ["COpenSSL"]),
+        .target(name: "Crypto", dependencies: ["COpenSSL", "BillingCore"]),
+        .target(name: "StoreAuth", dependencies: ["Crypto"]),
+        .target(name: "Archive", dependencies: ["CArchive"]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "HTTP", dependencies: ["CCurl", "CCurlShim"]),
         .target(name: "HTTPServer", dependencies: ["HTTP"]),
         .target(name: "RateLimiting", dependencies: ["Postgres"]),
-        .target(name: "StoreTruth", dependencies: ["Crypto"]),
-        .target(name: "StoreSimulator", dependencies: ["HTTP", "HTTPServer", "Crypto", "StoreTruth", "BillingCore"]),
-        .executableTarget(name: "store-simulator", dependencies: ["StoreSimulator"], path: "Sources/StoreSimulatorMain"),
-        .target(name: "StoreAccess", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "RateLimiting", "HTTP", "Crypto", "JobKit", "Postgres"]),
-        .target(name: "WorldGen", dependencies: ["BillingCore", "Postgres", "StoreTruth", "Crypto", "ProjectionStore", "CArchive", "JobKit"]),
-        .executableTarget(name: "world", dependencies: ["WorldGen", "JobKit"], path: "Sources/WorldMain"),
-        .target(name: "StoreCalls", dependencies: ["HTTP", "RateLimiting"]),
-        .target(name: "AppStore", dependencies: ["HTTP", "Crypto", "BillingCore", "RateLimiting", "StoreCalls"]),
-        .target(name: "GooglePlay", dependencies: ["HTTP", "Crypto", "BillingCore", "RateLimiting", "StoreCalls"]),
+        .target(name: "StoreAccess", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "RateLimiting", "HTTP", "Crypto", "StoreAuth", "BillingCore", "JobKit", "Postgres"]),
+        .target(name: "StoreCalls", dependencies: ["HTTP", "RateLimiting", "BillingCore"]),
+        .target(name: "AppStore", dependencies: ["HTTP", "Crypto", "StoreAuth", "BillingCore", "RateLimiting", "StoreCalls"]),
+        .target(name: "GooglePlay", dependencies: ["HTTP", "Crypto", "StoreAuth", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "BillingCore"),
-        .target(name: "StoreExports", dependencies: ["CArchive"]),
+        .target(name: "StoreExports", dependencies: ["Archive"]),
         .target(name: "ProjectionStore", dependencies: ["Postgres", "BillingCore"]),
         .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
         .target(name: "RepairJobs", dependencies: ["JobKit", "Postgres", "BillingCore", "ProjectionStore", "StoreAccess", "AppStore", "GooglePlay", "StoreCalls", "Crypto"]),
+
+        // Simulation: never imported by a target under Sources/ or Jobs/ (PackageGraphTests).
+        simulation("SeededRandom"),
+        simulation("TestCertificates", ["Crypto", "COpenSSL"]),
+        simulation("StoreTruth", ["Crypto"]),
+        simulation("StoreSimulator", ["HTTP", "HTTPServer", "Crypto", "StoreAuth", "StoreCalls", "RateLimiting", "StoreTruth", "BillingCore", "SeededRandom", "TestCertificates"]),
+        .executableTarget(name: "store-simulator", dependencies: ["StoreSimulator"], path: "Simulation/StoreSimulatorMain"),
+        simulation("WorldGen", ["BillingCore", "Postgres", "StoreTruth", "Crypto", "ProjectionStore", "Archive", "JobKit", "SeededRandom"]),
+        .executableTarget(name: "world", dependencies: ["WorldGen", "JobKit"], path: "Simulation/WorldMain"),
 
         job("migrate"),
         job("requery-at-risk", ["JobKit", "Postgres", "RepairJobs"]),
@@ -61,24 +74,25 @@ let package = Package(
 
         .executableTarget(name: "bench-copy-load", dependencies: ["Postgres"], path: "Benchmarks/copy-load"),
         .executableTarget(name: "bench-projection", dependencies: ["BillingCore", "ProjectionStore", "Postgres"], path: "Benchmarks/projection"),
-        .executableTarget(name: "bench-jws", dependencies: ["Crypto", "BillingCore"], path: "Benchmarks/jws"),
+        .executableTarget(name: "bench-jws", dependencies: ["Crypto", "BillingCore", "TestCertificates"], path: "Benchmarks/jws"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "Migrations", "JobKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
         .testTarget(name: "JobKitTests", dependencies: ["JobKit", "TestSupport"]),
-        .testTarget(name: "BillingCoreTests", dependencies: ["BillingCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "BillingCoreTests", dependencies: ["BillingCore", "SeededRandom"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "StoreAuth", "TestCertificates"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPServer"]),
-        .testTarget(name: "RateLimitingTests", dependencies: ["RateLimiting", "Postgres", "TestSupport"]),
-        .target(name: "SimulatorFixtures", dependencies: ["StoreTruth", "Crypto"], path: "Tests/SimulatorFixtures"),
-        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "BillingCore", "SimulatorFixtures"]),
+        .testTarget(name: "RateLimitingTests", dependencies: ["RateLimiting", "StoreCalls", "Postgres", "TestSupport"]),
+        .target(name: "SimulatorFixtures", dependencies: ["StoreTruth", "Crypto", "TestCertificates"], path: "Tests/SimulatorFixtures"),
+        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "RateLimiting", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "BillingCore", "SimulatorFixtures", "TestCertificates"]),
         .testTarget(name: "StoreClientTests", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "StoreSimulator", "StoreTruth", "HTTP",
-                                                            "HTTPServer", "Crypto", "RateLimiting", "BillingCore", "SimulatorFixtures", "Postgres", "TestSupport"]),
-        .testTarget(name: "WorldGenTests", dependencies: ["WorldGen", "StoreTruth", "BillingCore", "Postgres", "ProjectionStore", "TestSupport"]),
-        .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess"]),
+                                                            "HTTPServer", "Crypto", "StoreAuth", "RateLimiting", "BillingCore", "SimulatorFixtures", "Postgres", "TestSupport", "TestCertificates"]),
+        .testTarget(name: "WorldGenTests", dependencies: ["WorldGen", "StoreTruth", "BillingCore", "Postgres", "ProjectionStore", "TestSupport", "Archive"]),
+        .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess", "StoreCalls", "RateLimiting", "TestCertificates"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
-        .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PackageGraphTests"),
+        .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports", "Archive"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

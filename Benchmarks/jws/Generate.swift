@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestCertificates
 
 /// The app every generated transaction belongs to; `bench-jws verify` and the Python peer expect the same.
 enum BenchApp {

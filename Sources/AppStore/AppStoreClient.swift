@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HTTP
 import RateLimiting
+import StoreAuth
 import StoreCalls
 
 /// The App Store Server API client: signed requests, rate-limited retries, and only verified payloads out.

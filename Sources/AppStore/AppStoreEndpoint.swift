@@ -1,5 +1,6 @@
 import Foundation
 import RateLimiting
+import StoreCalls
 
 /// One App Store Server API call: method, path, query and body exactly as Apple documents them.
 public enum AppStoreEndpoint: Sendable, Hashable {

@@ -3,7 +3,7 @@ import Foundation
 
 extension EVPKey {
     /// A fresh P-256 key pair from OpenSSL's default random generator.
-    static func generateP256() throws -> EVPKey {
+    package static func generateP256() throws -> EVPKey {
         guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else { throw OpenSSLErrorQueue.error("EVP_PKEY_CTX_new_id") }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_keygen_init(context) == 1 else { throw OpenSSLErrorQueue.error("EVP_PKEY_keygen_init") }
@@ -31,7 +31,7 @@ extension EVPKey {
     }
 
     /// The private key as unencrypted PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----").
-    func privateKeyPEM() throws -> String {
+    package func privateKeyPEM() throws -> String {
         try MemoryBIO.text { bio in PEM_write_bio_PrivateKey(bio, pointer, nil, nil, 0, nil, nil) == 1 }
     }
 
@@ -52,9 +52,9 @@ extension EVPKey {
 }
 
 /// Runs an OpenSSL writer against a memory BIO and returns what it wrote.
-enum MemoryBIO {
+package enum MemoryBIO {
     /// The bytes `write` put into a fresh memory BIO; throws when it reports failure.
-    static func bytes(_ write: (OpaquePointer) -> Bool) throws -> [UInt8] {
+    package static func bytes(_ write: (OpaquePointer) -> Bool) throws -> [UInt8] {
         guard let bio = BIO_new(BIO_s_mem()) else { throw OpenSSLErrorQueue.error("BIO_new") }
         defer { BIO_free(bio) }
         guard write(bio) else { throw OpenSSLErrorQueue.error("PEM write") }
@@ -67,7 +67,7 @@ enum MemoryBIO {
     }
 
     /// The text `write` put into a fresh memory BIO.
-    static func text(_ write: (OpaquePointer) -> Bool) throws -> String {
+    package static func text(_ write: (OpaquePointer) -> Bool) throws -> String {
         String(decoding: try bytes(write), as: UTF8.self)
     }
 }

@@ -5,11 +5,11 @@ import Foundation
 ///
 /// OpenSSL 3 allows concurrent read-only use of one `EVP_PKEY` (each operation makes its own context),
 /// hence `@unchecked Sendable`; nothing mutates the key after construction.
-final class EVPKey: @unchecked Sendable {
-    let pointer: OpaquePointer
+package final class EVPKey: @unchecked Sendable {
+    package let pointer: OpaquePointer
 
     /// Takes ownership of `pointer`.
-    init(taking pointer: OpaquePointer) {
+    package init(taking pointer: OpaquePointer) {
         self.pointer = pointer
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Reads key and certificate files, turning failures into `CryptoError.unreadableFile`.
-enum FileText {
+package enum FileText {
     /// The file's bytes.
-    static func readData(_ path: String) throws -> Data {
+    package static func readData(_ path: String) throws -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
@@ -12,7 +12,7 @@ enum FileText {
     }
 
     /// The file's text as UTF-8.
-    static func read(_ path: String) throws -> String {
+    package static func read(_ path: String) throws -> String {
         String(decoding: try readData(path), as: UTF8.self)
     }
 }

@@ -1,3 +1,5 @@
+import BillingCore
+
 /// The outcome of verifying one Apple JWS: the decoded payload, or exactly one reason it was rejected.
 public enum JWSVerificationResult<Value: Sendable>: Sendable {
     /// Everything checked out.

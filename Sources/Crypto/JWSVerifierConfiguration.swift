@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 
 /// What an `AppleJWSVerifier` trusts and expects: root certificates, app and environment.

@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// Reads and clears OpenSSL's thread-local error queue.
-enum OpenSSLErrorQueue {
+package enum OpenSSLErrorQueue {
     /// All queued error lines joined with "; ", oldest first; the queue is left empty.
     static func drain() -> String {
         var lines: [String] = []
@@ -16,7 +16,7 @@ enum OpenSSLErrorQueue {
     }
 
     /// A `CryptoError.openSSL` for `operation` carrying the drained queue text.
-    static func error(_ operation: String) -> CryptoError {
+    package static func error(_ operation: String) -> CryptoError {
         .openSSL(operation: operation, message: drain())
     }
 

@@ -1,3 +1,5 @@
+import BillingCore
+
 /// The fields every Apple payload is checked on: its dates, the markers that say which kind it is, and the app
 /// fields of each kind where that kind keeps them (see `ApplePayloadKind`).
 struct PayloadEnvelope: Decodable {

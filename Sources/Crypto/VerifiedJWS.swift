@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 
 /// A payload whose signature, certificate chain, app and environment all checked out.

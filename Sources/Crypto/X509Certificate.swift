@@ -2,11 +2,11 @@ import COpenSSL
 import Foundation
 
 /// An OpenSSL `X509`, owned by exactly this object and freed once in `deinit`; never mutated after parsing.
-final class X509Certificate: @unchecked Sendable {
-    let pointer: OpaquePointer
+package final class X509Certificate: @unchecked Sendable {
+    package let pointer: OpaquePointer
 
     /// Takes ownership of `pointer`.
-    init(taking pointer: OpaquePointer) {
+    package init(taking pointer: OpaquePointer) {
         self.pointer = pointer
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTP
+import StoreAuth
 import StoreCalls
 
 /// Service-account OAuth: exchanges a signed assertion for an access token and caches it until shortly

@@ -1,5 +1,6 @@
 import Foundation
 import RateLimiting
+import StoreCalls
 
 /// One Google Play Developer API or Cloud Storage call, with Google's paths and query names.
 public enum GooglePlayEndpoint: Sendable, Hashable {

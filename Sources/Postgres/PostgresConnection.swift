@@ -82,7 +82,7 @@ public final class PostgresConnection {
             return try PostgresResult.checked(PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0), connection: handle, statement: sql)
         }
         let name = try preparedName(for: sql, parameterCount: encoded.count, handle: handle)
-        let result = try ParameterBuffer(encoded).withArrays { values, lengths, formats in
+        let result = ParameterBuffer(encoded).withArrays { values, lengths, formats in
             PQexecPrepared(handle, name, Int32(encoded.count), values, lengths, formats, 0)
         }
         do {

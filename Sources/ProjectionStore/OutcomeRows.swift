@@ -129,16 +129,18 @@ struct OutcomeRows {
             let payload = record.rawPayload.isEmpty ? "{}" : String(decoding: record.rawPayload, as: UTF8.self)
             try database.enqueue(PostgresStatement("""
                 INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
-                  order_id, amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload)
+                  order_id, amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload,
+                  signup_promotion_type, signup_promotion_code)
                 VALUES ($1::uuid, $2::billing_provider, $3::billing_event_type, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-                        (SELECT id FROM inbound_webhook_event WHERE id = $13::uuid), $14::jsonb)
+                        (SELECT id FROM inbound_webhook_event WHERE id = $13::uuid), $14::jsonb, $15, $16)
                 ON CONFLICT (transaction_key) DO UPDATE
                   SET inbound_event_id = EXCLUDED.inbound_event_id, raw_payload = EXCLUDED.raw_payload,
                       effective_at = EXCLUDED.effective_at
                   WHERE billing_transaction.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL
                 """, [subscriptionId, record.provider.rawValue, record.eventType.rawValue, record.transactionKey, record.effectiveAt,
                       record.expiresAt, record.orderId, record.amount?.micros, record.amount?.currencyCode, record.storefront,
-                      record.isTest, record.churnReason?.rawValue, inboundEventId, PostgresJSON(text: payload)]))
+                      record.isTest, record.churnReason?.rawValue, inboundEventId, PostgresJSON(text: payload),
+                      record.signupPromotionType?.rawValue, record.signupPromotionCode]))
         }
         return inserted.count
     }

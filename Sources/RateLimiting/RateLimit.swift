@@ -14,6 +14,11 @@ public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
         self.dailyBudget = dailyBudget
     }
 
+    /// `perSecond` calls a second with a burst of `capacity` (default: one second's worth, at least one).
+    public init(perSecond: Double, capacity: Double? = nil, dailyBudget: Int? = nil) {
+        self.init(capacity: capacity ?? max(1, perSecond), refillPerSecond: perSecond, dailyBudget: dailyBudget)
+    }
+
     /// `count` calls per `seconds` window with a burst of `burst`: refill is `(count - burst) / seconds`, so
     /// no window of that length ever admits more than `count` calls.
     public static func window(_ count: Double, perSeconds seconds: Double, burst: Double, dailyBudget: Int? = nil) -> RateLimit {

@@ -53,6 +53,21 @@ public final class TokenBucket: RateLimiter, @unchecked Sendable {
         }
     }
 
+    /// Takes a token at `now` and returns nil, or takes nothing and returns when the next token will exist: for a
+    /// caller that keeps its own time and answers with a Retry-After instead of waiting (the store simulator).
+    /// Throws when the daily budget is used up.
+    public func take(at now: Date) throws(RateLimitError) -> Date? {
+        lock.lock()
+        let decision = decide(at: now)
+        lock.unlock()
+        switch decision {
+        case .granted: return nil
+        case .wait(let deadline): return deadline
+        case .exhausted(let resetsAt):
+            throw .dailyBudgetExhausted(bucket: name, budget: limit.dailyBudget ?? 0, resetsAt: resetsAt)
+        }
+    }
+
     /// No tokens until `instant` (a Retry-After); a later block is kept.
     public func block(until instant: Date) {
         lock.withLock { blockedUntil = max(blockedUntil ?? instant, instant) }

@@ -1,10 +1,12 @@
 import AppStore
+import BillingCore
 import Crypto
 import Foundation
 import GooglePlay
 import HTTP
 import Postgres
 import RateLimiting
+import StoreAuth
 import StoreCalls
 
 /// The configured store clients of one job run: libcurl transport, per-endpoint rate limiters (shared in
@@ -21,8 +23,8 @@ public struct StoreClients: Sendable {
     public init(settings: StoreSettings, database: PostgresConfiguration?, retryPolicy: RetryPolicy = RetryPolicy(),
                 observer: (@Sendable (StoreCallAttempt) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         let http = HTTPClient()
-        let configuredEnvironment: StoreRateLimits.AppleEnvironment = settings.apple?.environment == "Sandbox" ? .sandbox : .production
-        func executor(_ appleEnvironment: StoreRateLimits.AppleEnvironment) throws -> StoreCallExecutor {
+        let configuredEnvironment: AppleEnvironment = settings.apple?.environment == "Sandbox" ? .sandbox : .production
+        func executor(_ appleEnvironment: AppleEnvironment) throws -> StoreCallExecutor {
             let limits = try StoreRateLimits(appleEnvironment: appleEnvironment, overrides: settings.rateLimitOverrides)
             var limiters: [StoreEndpoint: any RateLimiter] = [:]
             // The sandbox executor serves Apple's sandbox host only: no buckets (and connections) for Google's endpoints.
@@ -66,7 +68,7 @@ public struct StoreClients: Sendable {
                                     now: @escaping @Sendable () -> Date) throws -> AppStoreClient {
         let verifier = try AppleJWSVerifier(configuration: JWSVerifierConfiguration(
             trustedRootFiles: apple.rootCertificateFiles, bundleId: apple.bundleId, appAppleId: apple.appAppleId,
-            environment: Crypto.AppleEnvironment(rawValue: environment)))
+            environment: AppleEnvironment(rawValue: environment)))
         let tokens = try AppStoreTokenFactory(keyId: apple.keyId, issuerId: apple.issuerId, bundleId: apple.bundleId,
                                               privateKeyPEM: apple.privateKeyPEM)
         return AppStoreClient(configuration: AppStoreConfiguration(baseURL: baseURL, bundleId: apple.bundleId,

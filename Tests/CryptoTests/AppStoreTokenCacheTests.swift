@@ -1,4 +1,5 @@
 import Foundation
+import StoreAuth
 import Testing
 @testable import Crypto
 

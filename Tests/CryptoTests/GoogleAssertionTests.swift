@@ -1,4 +1,5 @@
 import Foundation
+@testable import StoreAuth
 import Testing
 @testable import Crypto
 

@@ -1,5 +1,6 @@
 import Foundation
 import RateLimiting
+import StoreCalls
 import Testing
 
 /// Documented defaults, the sandbox rule, and the overrides parser.

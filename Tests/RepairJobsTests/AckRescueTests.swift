@@ -6,7 +6,7 @@ import Testing
 import WorldGen
 
 @Suite(.serialized) struct AckRescueTests {
-    static let kinds: Set<FaultKind> = [.acknowledgementNotRecorded, .acknowledgementPendingInStore]
+    static let kinds: Set<ProjectionFault> = [.acknowledgementNotRecorded, .acknowledgementPendingInStore]
 
     @Test func rescuesEveryPendingAcknowledgementNeverAcknowledgesUnpaidAndSecondRunChangesNothing() throws {
         var options = WorldOptions(seed: 53, subscriptions: 900, months: 3, appleShare: 0.2, testShare: 0)

@@ -10,7 +10,7 @@ import WorldGen
 @Suite(.serialized) struct ChainAcceptanceTests {
     static func options(seed: UInt64) -> WorldOptions {
         var options = WorldOptions(seed: seed, subscriptions: 1_200, months: 8, testShare: 0.04)
-        options.faultShares = Dictionary(uniqueKeysWithValues: FaultKind.allCases.map { ($0, 0.03) })
+        options.faultShares = Dictionary(uniqueKeysWithValues: ProjectionFault.allCases.map { ($0, 0.03) })
         return options
     }
 
@@ -21,7 +21,7 @@ import WorldGen
         let db = harness.database
         let chain = NightlyChainRun(harness: harness, asOf: options.asOf)
         let faulted = Set(harness.world.manifest.faults.map(\.subscriptionId))
-        let untouched = try RepairCheck.untouched(db, world: harness.world, kinds: Set(FaultKind.allCases))
+        let untouched = try RepairCheck.untouched(db, world: harness.world, kinds: Set(ProjectionFault.allCases))
         let faultEvents = Set(harness.world.manifest.faults.compactMap(\.eventId))
         let untouchedBefore = try RepairCheck.dump(db, subscriptions: untouched, excludedEvents: faultEvents, ignoring: ["last_store_state_at"])
 

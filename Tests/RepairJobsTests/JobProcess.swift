@@ -51,8 +51,8 @@ struct JobProcess {
         process.executableURL = executable
         process.arguments = ["--log-format", "json"] + arguments
         process.environment = environment
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("\(tag).out").path, contents: nil)
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("\(tag).err").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("\(tag).out").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("\(tag).err").path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: folder.appendingPathComponent("\(tag).out"))
         process.standardError = try FileHandle(forWritingTo: folder.appendingPathComponent("\(tag).err"))
         try process.run()

@@ -71,7 +71,7 @@ enum ChainState {
             } else {
                 sql = "SELECT (to_jsonb(t)\(ignored))::text AS row FROM \(table) t ORDER BY 1"
             }
-            result[table] = try database.query(sql).rows.map { try Self.withoutSignatures(try $0.decode(String.self, "row")) }
+            result[table] = try database.query(sql).rows.map { Self.withoutSignatures(try $0.decode(String.self, "row")) }
         }
         return result
     }

@@ -12,7 +12,7 @@ enum RepairCheck {
     }
 
     /// Changed rows that mention none of the manifest's subscriptions, identifiers or events of `kinds`.
-    static func outsideManifest(_ changed: [String], world: GeneratedWorld, kinds: Set<FaultKind>) -> [String] {
+    static func outsideManifest(_ changed: [String], world: GeneratedWorld, kinds: Set<ProjectionFault>) -> [String] {
         let faults = world.manifest.faults.filter { kinds.contains($0.kind) }
         let markers = Set(faults.flatMap { [$0.subscriptionId, $0.storeIdentifier] + ($0.eventId.map { [$0] } ?? []) })
         return changed.filter { row in !markers.contains { row.contains($0) } }
@@ -42,7 +42,7 @@ enum RepairCheck {
     }
 
     /// The subscriptions present now that no fault of `kinds` names.
-    static func untouched(_ database: PostgresConnection, world: GeneratedWorld, kinds: Set<FaultKind>) throws -> Set<String> {
+    static func untouched(_ database: PostgresConnection, world: GeneratedWorld, kinds: Set<ProjectionFault>) throws -> Set<String> {
         let faulted = Set(world.manifest.faults.filter { kinds.contains($0.kind) }.map(\.subscriptionId))
         return Set(try database.query("SELECT id::text AS id FROM subscription").rows.map { try $0.decode(String.self, "id") })
             .subtracting(faulted)

@@ -1,4 +1,5 @@
 import AppStore
+import BillingCore
 import Crypto
 import Foundation
 import GooglePlay
@@ -9,6 +10,7 @@ import Postgres
 import RateLimiting
 import RepairJobs
 import SimulatorFixtures
+import StoreAuth
 import StoreCalls
 import StoreSimulator
 import StoreTruth
@@ -21,7 +23,7 @@ struct RequeryHarness {
     let configuration: PostgresConfiguration
     let database: PostgresConnection
     let server: LoopbackHTTPServer
-    let stores: RequeryStores.Factory
+    let stores: StoreClientSet.Factory
     /// A verifier trusting the simulator's root (for jobs that verify stored signed payloads).
     let verifier: AppleVerification.Factory
     let databaseName: String
@@ -88,7 +90,7 @@ struct RequeryHarness {
             let google = GooglePlayClient(configuration: GooglePlayConfiguration(packageName: truth.google.packageName, publisherBaseURL: base,
                                                                                  reportBucket: nil),
                                           tokens: tokens, executor: executor)
-            return RequeryStores(apple: try apple(.production, base), appleSandbox: try apple(.sandbox, base + "/sandbox"), google: google)
+            return StoreClientSet(apple: try apple(.production, base), appleSandbox: try apple(.sandbox, base + "/sandbox"), google: google)
         }
     }
 
@@ -123,7 +125,7 @@ struct RequeryHarness {
     }
 
     /// Runs the job with these clients and environment (callable from other threads).
-    static func runJob(_ arguments: [String], stores: @escaping RequeryStores.Factory, environment: JobEnvironment,
+    static func runJob(_ arguments: [String], stores: @escaping StoreClientSet.Factory, environment: JobEnvironment,
                        stop: RequeryStop = RequeryStop()) -> (JobExitCode, String) {
         let output = OutputBox()
         let code = JobRunner.run(RequeryAtRisk.definition(stores: stores, stop: stop),

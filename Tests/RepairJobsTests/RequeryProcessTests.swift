@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import RateLimiting
 import StoreSimulator
 import Testing
 import WorldGen

@@ -18,7 +18,7 @@ import WorldGen
         let selected = Dictionary(uniqueKeysWithValues: try RequerySelection.select(harness.database, options: requery)
             .map { ($0.subscriptionId, $0.category) })
         let present = Set(selected.keys)
-        func check(_ kind: FaultKind, _ category: RequeryCategory, recentOnly: Bool) throws -> Int {
+        func check(_ kind: ProjectionFault, _ category: RequeryCategory, recentOnly: Bool) throws -> Int {
             var faults = harness.world.manifest.faults.filter { $0.kind == kind && present.contains($0.subscriptionId) }
             if recentOnly {
                 let recent = Set(try harness.database.query("""

@@ -21,7 +21,7 @@ enum Dump {
 }
 
 @Suite(.serialized) struct RequeryWorldTests {
-    static let visibleKinds: [FaultKind] = FaultKind.allCases.filter(\.visibleToRequery)
+    static let visibleKinds: [ProjectionFault] = ProjectionFault.allCases.filter(\.visibleToRequery)
 
     @Test func repairsEveryVisibleFaultWithoutFalseDriftAndSecondRunChangesNothing() throws {
         var options = WorldOptions(seed: 17, subscriptions: 1_500, months: 12, testShare: 0)

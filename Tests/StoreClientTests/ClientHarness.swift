@@ -6,6 +6,7 @@ import HTTP
 import HTTPServer
 import RateLimiting
 import SimulatorFixtures
+import StoreAuth
 import StoreCalls
 import StoreSimulator
 import StoreTruth

@@ -8,7 +8,7 @@ import Testing
 /// The clients stay under the stores' limits and wait exactly as long as a 429 asks.
 @Suite(.serialized) struct RateLimitedCallTests {
     @Test func retryAfterIsHonouredToTheMillisecond() throws {
-        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: SimulatorRateLimit(perSecond: 2, capacity: 1)])
+        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: RateLimit(perSecond: 2, capacity: 1)])
         let harness = try ClientHarness(limits: limits, clock: .system)
         _ = try harness.apple.subscriptionStatuses(transactionId: "1000000000000001")
         _ = try harness.apple.subscriptionStatuses(transactionId: "1000000000000001")
@@ -23,10 +23,10 @@ import Testing
     }
 
     @Test func twoThousandCallsAtTwentyPerSecondGetNoRejectionsAndUseTheLimit() throws {
-        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: SimulatorRateLimit(perSecond: 20, capacity: 20)])
+        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: RateLimit(perSecond: 20, capacity: 20)])
         // The client's bucket refills 2% slower than the store's and keeps most of its burst in reserve: a call granted
         // at t may arrive a few hundred ms later on a loaded machine, bunched with calls granted after it.
-        let bucket = try TokenBucket(name: "apple.getAllSubscriptionStatuses", limit: RateLimiting.RateLimit(capacity: 4, refillPerSecond: 19.6))
+        let bucket = try TokenBucket(name: "apple.getAllSubscriptionStatuses", limit: RateLimit(capacity: 4, refillPerSecond: 19.6))
         let harness = try ClientHarness(limits: limits, clientLimiter: { _ in bucket }, clock: .system)
         let started = Date()
         let failures = Failures()
@@ -62,11 +62,11 @@ final class Failures: @unchecked Sendable {
 
     @Test func threeWorkersSharingThePostgresBucketStayUnderTheStoreLimit() throws {
         let configuration = try Self.database.get()
-        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: SimulatorRateLimit(perSecond: 20, capacity: 20)])
+        let limits = RateLimitConfiguration(enabled: true, overrides: [.appleSubscriptionStatuses: RateLimit(perSecond: 20, capacity: 20)])
         let harness = try ClientHarness(limits: limits, clock: .system)
         let key = "apple:\(UUID().uuidString):getAllSubscriptionStatuses"
         let clients = try (0..<3).map { _ in
-            harness.appleClient(limiter: try PostgresTokenBucket(key: key, limit: RateLimiting.RateLimit(capacity: 4, refillPerSecond: 19.6),
+            harness.appleClient(limiter: try PostgresTokenBucket(key: key, limit: RateLimit(capacity: 4, refillPerSecond: 19.6),
                                                                  configuration: configuration))
         }
         let failures = Failures()

@@ -92,3 +92,23 @@ import Testing
         }
     }
 }
+
+/// File names to report kinds and containers.
+@Suite struct StoreReportKindTests {
+    @Test(arguments: [
+        ("45545510_0914_CH.txt", StoreReportKind.appleFinancial), ("in/85000000_1125_ZZ.txt.gz", .appleFinancial),
+        ("financial_report.csv", .applePayments), ("Subscriber_85000000_20251103.txt", .appleSubscriber),
+        ("S_D_85000000_20251103.txt", .appleSummarySales), ("earnings_201911_1234567890123-0.zip", .googleEarnings),
+        ("salesreport_202401.zip", .googleEstimatedSales),
+    ])
+    func kinds(_ row: (String, StoreReportKind)) {
+        #expect(StoreReportKind(fileName: row.0) == row.1)
+    }
+
+    @Test func unknownNamesAndContainers() {
+        #expect(StoreReportKind(fileName: "notes.txt") == nil)
+        #expect(StoreReportKind.container(of: "a.txt.gz") == .gzip)
+        #expect(StoreReportKind.container(of: "earnings_201911_1-0.zip") == .zip)
+        #expect(StoreReportKind.container(of: "financial_report.csv") == .plain)
+    }
+}

@@ -1,5 +1,6 @@
 import Testing
 @testable import StoreExports
+import Archive
 
 /// The malformed-file corpus (Fixtures/malformed, derived from the good fixtures as Fixtures/README.md
 /// describes): every file is rejected whole with the file, line, column and reason named.

@@ -2,6 +2,8 @@ import SimulatorFixtures
 import Crypto
 import Foundation
 import HTTP
+import StoreAuth
+import TestCertificates
 import Testing
 @testable import StoreSimulator
 

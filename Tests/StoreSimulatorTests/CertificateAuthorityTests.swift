@@ -1,6 +1,7 @@
 import SimulatorFixtures
 import Crypto
 import Foundation
+import TestCertificates
 import Testing
 @testable import StoreSimulator
 

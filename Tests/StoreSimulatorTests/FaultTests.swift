@@ -42,7 +42,7 @@ struct FaultTests {
 
     @Test("Each kind appears at its configured rate over 2,000 requests, and is counted")
     func rates() throws {
-        let rates = Dictionary(uniqueKeysWithValues: FaultKind.allCases.map { ($0, 0.05) })
+        let rates = Dictionary(uniqueKeysWithValues: TransportFault.allCases.map { ($0, 0.05) })
         let harness = try SimulatorHarness(faults: try FaultConfiguration(rates: rates, timeoutSeconds: 40), seed: 2026)
         let verifier = try harness.verifier()
         var seen: [String: Int] = [:]
@@ -52,7 +52,7 @@ struct FaultTests {
         }
         #expect(seen["unexpected"] == nil)
         let counters = harness.simulator.counters
-        for kind in FaultKind.allCases {
+        for kind in TransportFault.allCases {
             let count = seen[kind.rawValue] ?? 0
             #expect((55...145).contains(count), "\(kind.rawValue): \(count) of 2000 at 5 %")
             #expect(counters.faults[kind] == count, "\(kind.rawValue) counted")
@@ -97,7 +97,7 @@ struct FaultTests {
         #expect(Self.classify(harness.action("GET", Self.statuses), verifier: try harness.verifier()) == expected)
         // Payload faults never touch endpoints without signed payloads.
         #expect(harness.send("GET", "\(GooglePlayTests.base)/subscriptionsv2/tokens/token-active").status == 200)
-        #expect(harness.simulator.counters.faults[FaultKind(name: kind) ?? .timeout] == 1)
+        #expect(harness.simulator.counters.faults[TransportFault(name: kind) ?? .timeout] == 1)
     }
 
     @Test("Wrong bundle and invalid signature reach notification payloads too")

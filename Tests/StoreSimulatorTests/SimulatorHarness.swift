@@ -1,3 +1,4 @@
+import RateLimiting
 import SimulatorFixtures
 import Crypto
 import Foundation

@@ -32,12 +32,12 @@ import Testing
         let listed = Set(faulted.manifest.faults.map(\.subscriptionId))
         #expect(changed == listed, "unlisted: \(changed.subtracting(listed).count), listed but unchanged: \(listed.subtracting(changed).count)")
         // Pending acknowledgements only apply to purchases of the last 3 days: too rare to expect at 4%.
-        #expect(Set(faulted.manifest.faults.map(\.kind)).isSuperset(of: Set(FaultKind.allCases).subtracting([.acknowledgementPendingInStore])))
+        #expect(Set(faulted.manifest.faults.map(\.kind)).isSuperset(of: Set(ProjectionFault.allCases).subtracting([.acknowledgementPendingInStore])))
     }
 
     @Test func faultSharesParse() throws {
         #expect(try WorldOptions.parseFaults("missed_notification=0.02,stale_price=0.1") == [.missedNotification: 0.02, .stalePrice: 0.1])
-        #expect(try WorldOptions.parseFaults("all=0.01").count == FaultKind.allCases.count)
+        #expect(try WorldOptions.parseFaults("all=0.01").count == ProjectionFault.allCases.count)
         #expect(throws: WorldError.self) { try WorldOptions.parseFaults("nope=1") }
     }
 }

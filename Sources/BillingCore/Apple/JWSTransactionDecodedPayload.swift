@@ -65,7 +65,7 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable, Decodable {
     /// The typed `offerDiscountType`, nil when absent or unknown.
     public var offerDiscountTypeValue: AppleOfferDiscountType? { rawOfferDiscountType.flatMap(AppleOfferDiscountType.init(rawValue:)) }
     /// The typed `environment`, nil when absent or unknown.
-    public var environmentValue: AppleEnvironment? { rawEnvironment.flatMap(AppleEnvironment.init(rawValue:)) }
+    public var environmentValue: AppleEnvironment? { rawEnvironment.map(AppleEnvironment.init(rawValue:)) }
     /// The typed `transactionReason`, nil when absent or unknown.
     public var transactionReasonValue: AppleTransactionReason? { rawTransactionReason.flatMap(AppleTransactionReason.init(rawValue:)) }
     /// The typed `revocationType`, nil when absent or unknown.

@@ -23,7 +23,7 @@ public struct NotificationData: Sendable, Equatable, Decodable {
     public init() {}
 
     /// The typed `environment`, nil when absent or unknown.
-    public var environmentValue: AppleEnvironment? { rawEnvironment.flatMap(AppleEnvironment.init(rawValue:)) }
+    public var environmentValue: AppleEnvironment? { rawEnvironment.map(AppleEnvironment.init(rawValue:)) }
     /// The typed `status`, nil when absent or unknown.
     public var statusValue: AppleSubscriptionStatus? { rawStatus.flatMap(AppleSubscriptionStatus.init(rawValue:)) }
 }

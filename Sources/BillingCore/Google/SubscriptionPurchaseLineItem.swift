@@ -9,6 +9,8 @@ public struct SubscriptionPurchaseLineItem: Sendable, Equatable, Decodable {
     /// The order ID of the latest successful order of this item (renewals end in `..N`).
     public var latestSuccessfulOrderId: String?
     public var deferredItemReplacement: DeferredItemReplacement?
+    /// The promotion code applied at signup; nil when none was.
+    public var signupPromotion: SignupPromotion?
 
     /// True when the item is in a free-trial phase (`offerPhase.freeTrial` present).
     public var isFreeTrial: Bool { offerPhase?.freeTrial != nil }

@@ -31,7 +31,7 @@ struct AppleFacts {
         price = try Amounts.convert { () throws(MoneyError) in try transaction.priceMoney() }
         renewalPrice = try Amounts.convert { () throws(MoneyError) in try renewal?.renewalPriceMoney() }
         let raw = transaction.rawEnvironment ?? state.notification?.data?.rawEnvironment
-        environment = raw.map { AppleEnvironment(rawValue: $0)?.storeEnvironment ?? .sandbox } ?? .production
+        environment = raw.map { AppleEnvironment(rawValue: $0).storeEnvironment } ?? .production
     }
 
     var chargeKey: String { "APPLE:\(originalTransactionId):\(transactionId)" }

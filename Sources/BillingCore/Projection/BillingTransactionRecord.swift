@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Key rules:
 /// - Charges (a purchase/renewal transaction or order): Apple `APPLE:{originalTransactionId}:{transactionId}`;
-///   Google `GOOGLE:{purchaseToken}:{lineItem.latestSuccessfulOrderId}`, else
+///   Google `GOOGLE:{purchaseToken}:{lineItem.latestSuccessfulOrderId}` (when an older answer lacks it, the
+///   order inferred from `latestOrderId` by `GoogleSuccessfulOrder`, so every answer names a charge alike), else
 ///   `GOOGLE:{purchaseToken}:{lineItem.productId}:{lineItem.expiryTime as canonical UTC RFC 3339}`.
-///   Never `latestOrderId`.
 /// - Non-charge events (CANCELED, RESTARTED without a charge, ENTERED_GRACE_PERIOD, ENTERED_ON_HOLD,
 ///   EXPIRED, PAUSED, REVOKED, REFUNDED, PRICE_CHANGE_*, PRICE_CHANGED, PRODUCT_CHANGED without a charge):
 ///   `{charge key of the billing period the event happened in}:{EVENT_TYPE}` plus a discriminator where one
@@ -36,12 +36,17 @@ public struct BillingTransactionRecord: Sendable, Hashable {
     public var inboundEventId: String?
     /// The verified store payload as JSON.
     public var rawPayload: Data
+    /// Google charges: the kind of promotion code the line item was signed up with (`signupPromotion`).
+    public var signupPromotionType: SignupPromotionKind?
+    /// Google charges: the vanity promotion code the line item was signed up with.
+    public var signupPromotionCode: String?
 
     /// Creates a record.
     public init(transactionKey: String, provider: BillingProvider, eventType: BillingEventType, effectiveAt: Date,
                 expiresAt: Date? = nil, orderId: String? = nil, amount: Money? = nil, storefront: String? = nil,
                 isTest: Bool = false, churnReason: ChurnReason? = nil, inboundEventId: String? = nil,
-                rawPayload: Data = Data()) {
+                rawPayload: Data = Data(), signupPromotionType: SignupPromotionKind? = nil,
+                signupPromotionCode: String? = nil) {
         self.transactionKey = transactionKey
         self.provider = provider
         self.eventType = eventType
@@ -54,5 +59,7 @@ public struct BillingTransactionRecord: Sendable, Hashable {
         self.churnReason = churnReason
         self.inboundEventId = inboundEventId
         self.rawPayload = rawPayload
+        self.signupPromotionType = signupPromotionType
+        self.signupPromotionCode = signupPromotionCode
     }
 }

@@ -69,10 +69,31 @@ enum GoogleClassifier {
         let newCharge = current == nil || periodMoved
         let (event, isCharge) = TransitionEvents.event(
             from: current, to: status, autoRenew: facts.autoRenew, newCharge: newCharge,
-            isInitialCharge: !facts.primary.isRenewalOrder, revokeType: .revoked)
+            isInitialCharge: !facts.isRenewal(facts.primary), revokeType: .revoked)
         decision.eventType = event
         if isCharge { decision.chargeEventType = event }
         decision.eventRow = event != nil && !isCharge
+        if current == nil, let reached = firstSightEvent(status) {
+            decision.eventType = reached
+            decision.eventRow = true
+        }
         return decision
+    }
+
+    /// The event that took a subscription first seen in a state other than live to that state.
+    ///
+    /// A first sight records the charge the answer shows and, beside it, the state the store reports
+    /// (so a backfilled expiry counts as churn); it never infers a later state the store has not reported
+    /// (CANCELED with its period over stays CANCELED until an answer says EXPIRED). REVOKED and PENDING
+    /// are handled by `TransitionEvents` (revocation row; no charge while unpaid).
+    static func firstSightEvent(_ status: SubscriptionStatus) -> BillingEventType? {
+        switch status {
+        case .expired: return .expired
+        case .onHold: return .enteredOnHold
+        case .inGracePeriod: return .enteredGracePeriod
+        case .canceled: return .canceled
+        case .paused: return .paused
+        case .active, .trialing, .revoked, .pending: return nil
+        }
     }
 }

@@ -29,11 +29,31 @@ struct GoogleFacts {
     var trialItem: SubscriptionPurchaseLineItem? { purchase.items.first { $0.isFreeTrial } }
     var autoRenew: Bool { purchase.items.contains { $0.autoRenewingPlan?.autoRenewEnabled == true } }
     var expiresAt: Date? { primary.expiryTime?.date }
-    var isVoidOfLatestOrder: Bool { voided != nil && voided?.orderId == primary.latestSuccessfulOrderId }
+    var isVoidOfLatestOrder: Bool { voided != nil && voided?.orderId == orderId(primary) }
 
-    /// `GOOGLE:{token}:{latestSuccessfulOrderId}`, else `GOOGLE:{token}:{productId}:{expiryTime}`; nil if neither.
+    /// False in grace, on hold and after a billing failure: expiryTime is then the end of the access Google extends
+    /// beyond the paid period, and the paid period itself is not in the answer.
+    var showsPaidPeriod: Bool {
+        switch purchase.subscriptionStateValue {
+        case .inGracePeriod?, .onHold?: return false
+        case .expired?: return purchase.canceledStateContext?.systemInitiatedCancellation == nil
+        default: return true
+        }
+    }
+
+    /// The ID of an item's latest successful order (see `GoogleSuccessfulOrder`); nil if unknown.
+    func orderId(_ item: SubscriptionPurchaseLineItem) -> String? {
+        GoogleSuccessfulOrder.of(item, in: purchase)?.text
+    }
+
+    /// True when an item's latest successful order is a renewal order (`GPA.…..N`).
+    func isRenewal(_ item: SubscriptionPurchaseLineItem) -> Bool {
+        GoogleSuccessfulOrder.of(item, in: purchase)?.isRenewal ?? false
+    }
+
+    /// `GOOGLE:{token}:{latest successful order}`, else `GOOGLE:{token}:{productId}:{expiryTime}`; nil if neither.
     func chargeKey(_ item: SubscriptionPurchaseLineItem) -> String? {
-        if let order = item.latestSuccessfulOrderId, !order.isEmpty { return "GOOGLE:\(token):\(order)" }
+        if let order = orderId(item) { return "GOOGLE:\(token):\(order)" }
         guard let product = item.productId, let expiry = item.expiryTime else { return nil }
         return "GOOGLE:\(token):\(product):\(expiry.canonical)"
     }
@@ -58,7 +78,7 @@ struct GoogleFacts {
     /// Start of the current period. Google exposes none: the signup time for the first order,
     /// else expiryTime minus one plan interval (UTC calendar); in grace/hold this is approximate.
     var periodStart: Date? {
-        guard primary.isRenewalOrder, let expiry = expiresAt, let intervalUnit else { return purchase.startTime?.date }
+        guard isRenewal(primary), let expiry = expiresAt, let intervalUnit else { return purchase.startTime?.date }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         return calendar.date(byAdding: intervalUnit == .monthly ? .month : .year, value: -1, to: expiry)
@@ -69,7 +89,7 @@ struct GoogleFacts {
         if status == .pending { return .notRequired }
         switch purchase.acknowledgementStateValue {
         case .acknowledged?: return .acknowledged
-        case .pending?: return primary.autoRenewingPlan != nil && primary.isRenewalOrder ? .notRequired : .pending
+        case .pending?: return primary.autoRenewingPlan != nil && isRenewal(primary) ? .notRequired : .pending
         case .unspecified?, nil: return current?.acknowledgementStatus ?? .notRequired
         }
     }

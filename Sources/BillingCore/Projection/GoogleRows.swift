@@ -7,23 +7,28 @@ struct GoogleRows {
     let trigger: ProjectionTrigger
     let rawPayload: Data
 
-    /// One charge row per paid line item, the event row, and PRICE_CHANGED when the recurring price moved.
+    /// One charge row per paid line item (with its signup promotion), the event row, and PRICE_CHANGED when the
+    /// recurring price moved. An answer that does not show its paid period (`GoogleFacts.showsPaidPeriod`) adds no
+    /// charge row: the row would carry the grace or hold end as its period, and differ by which answer came first.
     func records(decision: GoogleDecision, current: SubscriptionSnapshot?) -> [BillingTransactionRecord] {
         var rows: [BillingTransactionRecord] = []
-        if snapshot.status != .pending {
+        if snapshot.status != .pending, facts.showsPaidPeriod {
             for item in facts.purchase.items {
                 guard let key = facts.chargeKey(item) else { continue }
-                let fallback: BillingEventType = item.isRenewalOrder ? .renewed : .purchased
+                let fallback: BillingEventType = facts.isRenewal(item) ? .renewed : .purchased
                 let type = item == facts.primary ? (decision.chargeEventType ?? fallback) : fallback
-                let effectiveAt = item.isRenewalOrder ? (facts.periodStart ?? facts.stateTime)
+                let effectiveAt = facts.isRenewal(item) ? (facts.periodStart ?? facts.stateTime)
                     : (facts.purchase.startTime?.date ?? facts.stateTime)
-                rows.append(record(key: key, type: type, effectiveAt: effectiveAt, expiresAt: item.expiryTime?.date,
-                                   orderId: item.latestSuccessfulOrderId, amount: chargeAmount(item), churn: nil))
+                var row = record(key: key, type: type, effectiveAt: effectiveAt, expiresAt: item.expiryTime?.date,
+                                 orderId: facts.orderId(item), amount: chargeAmount(item), churn: nil)
+                row.signupPromotionType = item.signupPromotion?.kind
+                row.signupPromotionCode = item.signupPromotion?.vanityCode?.promotionCode
+                rows.append(row)
             }
         }
         if decision.eventRow, let type = decision.eventType {
             let key = decision.eventKey ?? facts.anchorKey + ":" + type.rawValue + decision.keySuffix
-            let orderId = type == .refunded ? facts.voided?.orderId : facts.primary.latestSuccessfulOrderId
+            let orderId = type == .refunded ? facts.voided?.orderId : facts.orderId(facts.primary)
             rows.append(record(key: key, type: type, effectiveAt: effectiveAt(of: type), expiresAt: snapshot.currentPeriodEndAt,
                                orderId: orderId, amount: eventAmount(type), churn: decision.churnReason))
         }
@@ -31,7 +36,7 @@ struct GoogleRows {
            old.currencyCode == new.currencyCode, old.micros != new.micros {
             rows.append(record(key: facts.anchorKey + ":" + BillingEventType.priceChanged.rawValue, type: .priceChanged,
                                effectiveAt: facts.periodStart ?? facts.stateTime, expiresAt: snapshot.currentPeriodEndAt,
-                               orderId: facts.primary.latestSuccessfulOrderId, amount: new, churn: nil))
+                               orderId: facts.orderId(facts.primary), amount: new, churn: nil))
         }
         return rows
     }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import BillingCore
+import SeededRandom
 
 /// Generates coherent Apple notification histories (increasing signedDate) from a seed.
 struct AppleHistoryGenerator {

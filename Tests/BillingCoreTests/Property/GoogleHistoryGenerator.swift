@@ -1,5 +1,6 @@
 import Foundation
 @testable import BillingCore
+import SeededRandom
 
 /// Generates coherent Google RTDN + subscriptionsv2 histories (increasing eventTimeMillis) from a seed.
 struct GoogleHistoryGenerator {
@@ -13,6 +14,9 @@ struct GoogleHistoryGenerator {
     var cancelTime: Date?
     var trial = false
     var priceChangeState: String?
+    /// The subscription ended because billing failed (expired after account hold).
+    var billingFailure = false
+    static let orderBase = "GPA.3301-0000-0000-77777"
 
     init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
@@ -70,6 +74,7 @@ struct GoogleHistoryGenerator {
                 emit(5, at: expiry)
             } else {
                 state = "SUBSCRIPTION_STATE_EXPIRED"
+                billingFailure = true
                 emit(13, at: expiry.addingTimeInterval(30 * 86_400))
             }
         case "SUBSCRIPTION_STATE_PAUSED":
@@ -93,7 +98,10 @@ struct GoogleHistoryGenerator {
 
     mutating func emit(_ type: Int, at time: Date) {
         clock = max(time, clock.addingTimeInterval(60))
-        let order = "GPA.3301-0000-0000-77777" + (renewals >= 0 ? "..\(renewals)" : "")
+        let order = Self.orderBase + (renewals >= 0 ? "..\(renewals)" : "")
+        // latestOrderId names the latest order whatever its outcome: in grace, on hold and after a billing
+        // failure that is the declined renewal after the last paid order.
+        let declined = billingFailure || ["SUBSCRIPTION_STATE_IN_GRACE_PERIOD", "SUBSCRIPTION_STATE_ON_HOLD"].contains(state)
         let applied = priceChangeState == "APPLIED"
         var plan = AutoRenewingPlan()
         plan.autoRenewEnabled = autoRenew
@@ -113,6 +121,7 @@ struct GoogleHistoryGenerator {
         var purchase = SubscriptionPurchaseV2()
         purchase.startTime = RFC3339Timestamp(date: TestData.day(0))
         purchase.rawSubscriptionState = state
+        purchase.latestOrderId = declined ? Self.orderBase + "..\(renewals + 1)" : order
         purchase.rawAcknowledgementState = "ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED"
         purchase.regionCode = "US"
         purchase.lineItems = [item]
@@ -120,10 +129,28 @@ struct GoogleHistoryGenerator {
             purchase.canceledStateContext = CanceledStateContext(userInitiatedCancellation: UserInitiatedCancellation(
                 cancelTime: RFC3339Timestamp(date: cancelTime)))
         }
+        if billingFailure { purchase.canceledStateContext = CanceledStateContext(systemInitiatedCancellation: PresenceMarker()) }
         let millis = Int64((clock.timeIntervalSince1970 * 1_000).rounded())
         let notification = DeveloperNotification(
             packageName: "com.example.fitness", eventTimeMillis: millis,
             subscriptionNotification: SubscriptionNotification(notificationType: type, purchaseToken: TestData.googleToken))
         events.append(GoogleStoreState(purchaseToken: TestData.googleToken, purchase: purchase, notification: notification))
+    }
+}
+
+extension GoogleHistoryGenerator {
+    /// The same answers as older API versions give them: without `lineItems[].latestSuccessfulOrderId`.
+    static func withoutSuccessfulOrderIds(_ states: [GoogleStoreState]) -> [GoogleStoreState] {
+        states.map { state in
+            var copy = state
+            if let items = copy.purchase?.lineItems {
+                copy.purchase?.lineItems = items.map { item in
+                    var bare = item
+                    bare.latestSuccessfulOrderId = nil
+                    return bare
+                }
+            }
+            return copy
+        }
     }
 }

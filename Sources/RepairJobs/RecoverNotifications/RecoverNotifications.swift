@@ -1,0 +1,110 @@
+import AppStore
+import Foundation
+import JobKit
+import Postgres
+import ProjectionStore
+import StoreAccess
+
+/// The `recover-notifications` job: reads Apple's Get Notification History over a window, stores the notifications
+/// missing from `inbound_webhook_event` and projects them (re-querying the store, like replay-events).
+public enum RecoverNotifications {
+    /// The overlap with the previous successful run's window.
+    public static let overlap: TimeInterval = 3_600
+    /// How far back the sandbox history reaches (30 days, less a minute against clock skew).
+    static let sandboxReach: TimeInterval = 30 * 86_400 - 60
+
+    /// The job's own options.
+    public static let options: [JobOption] = [
+        .value("since", placeholder: "instant", help: "window start (default: the last successful run's as-of minus 1 h, or 24 h back)"),
+        .value("until", placeholder: "instant", help: "window end (default: --as-of)"),
+    ]
+
+    /// The job definition; tests pass clients and a verifier pointed at the simulator.
+    public static func definition(stores: @escaping StoreClientSet.Factory = StoreClientSet.fromEnvironment,
+                                  verifier: @escaping AppleVerification.Factory = AppleVerification.fromEnvironment) -> JobDefinition {
+        JobDefinition(name: "recover-notifications", summary: "recover Apple notifications the server never stored, from Get Notification History",
+                      options: options) { context in
+            let until = try context.arguments.values["until"].map { try JobArguments.parseInstant($0, option: "until") } ?? context.asOf
+            let since = try context.arguments.values["since"].map { try JobArguments.parseInstant($0, option: "since") }
+                ?? defaultSince(context.database, asOf: context.asOf)
+            guard since < until else { throw JobError.usage("--since must be before --until") }
+            context.note("window", "\(PostgresTimestamp.iso8601(since))/\(PostgresTimestamp.iso8601(until))")
+            let recorder = StoreQueryRecorder(database: context.database, jobRunID: context.runID)
+            let clients = try stores(context.environment, context.database.configuration, AttemptContext.observer)
+            guard let apple = clients.apple else { throw JobError.failed("Apple is not configured") }
+            // A production app's sandbox purchases have their own history at the sandbox host, which reaches back 30 days.
+            var windows = [(apple, since)]
+            if let sandbox = clients.appleSandbox {
+                let start = max(since, until.addingTimeInterval(-sandboxReach))
+                if start > since { context.note("sandbox_window", "starts \(PostgresTimestamp.iso8601(start)): Apple keeps 30 days of sandbox history") }
+                windows.append((sandbox, start))
+            }
+            let processor = ReplayEventProcessor(
+                database: context.database, writer: ProjectionWriter(database: context.database, jobRunID: context.runID),
+                stores: clients, verifiers: try verifier(context.environment), asOf: context.asOf, recovered: true)
+            // Pages are recovered as they arrive: when a later page fails after its retries, what earlier pages gave is
+            // kept, the run fails, and the next run's window (from the last successful run) covers the rest again.
+            var failures: [String] = []
+            for (client, start) in windows where start < until {
+                do {
+                    try AttemptContext.$recorder.withValue(recorder) {
+                        try client.notificationHistory(NotificationHistoryRequest(start: start, end: until)) { page in
+                            if !context.dryRun { try recorder.flush() }
+                            context.count("history", by: page.count)
+                            for entry in page { try recover(entry, context: context, processor: processor, recorder: recorder) }
+                        }
+                    }
+                } catch {
+                    failures.append("recovering Notification History (\(client.configuration.environment)) "
+                        + "\(PostgresTimestamp.iso8601(start))…\(PostgresTimestamp.iso8601(until)) failed: \(error)")
+                }
+                if !context.dryRun { try recorder.flush() }
+            }
+            if !failures.isEmpty { throw JobError.failed(failures.joined(separator: "; ")) }
+        }
+    }
+
+    /// Stores and projects one history entry unless inbound_webhook_event already holds it.
+    static func recover(_ entry: AppleNotificationEntry, context: JobContext, processor: ReplayEventProcessor,
+                        recorder: StoreQueryRecorder) throws {
+        guard let row = RecoveredNotification(entry) else { context.count("unusable"); return }
+        if try stored(context.database, uuid: row.uuid) { context.count("already_stored"); return }
+        context.count("missing")
+        if context.dryRun { return }
+        let event = try insert(context.database, row, at: context.asOf)
+        let outcome = AttemptContext.$recorder.withValue(recorder) { processor.process(event) }
+        try recorder.flush()
+        switch outcome {
+        case .projected:
+            context.count("projected")
+        case .skipped:
+            context.count("skipped")
+            try ReplayEvents.markProcessed(context.database, eventId: event.id, at: context.asOf)
+        case .gone(let reason), .failed(let reason):
+            context.count("failed")
+            _ = try ReplayEvents.markFailed(context.database, event: event, reason: reason, maxAttempts: ReplayEvents.defaultMaxAttempts)
+            context.logger.warning("recovered notification not projected; left for replay-events", ["event": event.id, "reason": reason])
+        }
+    }
+
+    /// The last successful run's as-of minus the overlap, or 24 hours before `asOf` on the first run.
+    static func defaultSince(_ database: PostgresConnection, asOf: Date) throws -> Date {
+        let last = try JobRunHistory.lastSuccessfulAsOf("recover-notifications", in: database)
+        return min(last.map { $0.addingTimeInterval(-overlap) } ?? asOf.addingTimeInterval(-86_400), asOf.addingTimeInterval(-overlap))
+    }
+
+    static func stored(_ database: PostgresConnection, uuid: String) throws -> Bool {
+        try database.query("SELECT 1 AS one FROM inbound_webhook_event WHERE provider = 'APPLE' AND provider_event_id = $1", [uuid]).first != nil
+    }
+
+    static func insert(_ database: PostgresConnection, _ row: RecoveredNotification, at instant: Date) throws -> InboundEvent {
+        guard let inserted = try database.query("""
+            INSERT INTO inbound_webhook_event AS e (provider, provider_event_id, environment, verified, payload, received_at, processing_attempts)
+            VALUES ('APPLE', $1, $2, true, $3::jsonb, $4, 0)
+            RETURNING \(InboundEvent.columns)
+            """, [row.uuid, row.environment, row.payload, instant]).first else {
+            throw ReplayError("notification \(row.uuid): the insert returned no row")
+        }
+        return try InboundEvent(row: inserted)
+    }
+}
