@@ -26,7 +26,7 @@ struct AppleRenderer {
             originalTransactionId: original, productId: product(first.plan), autoRenewProductId: product(first.plan),
             autoRenewOn: true, signedMs: first.atMs, environment: environment, recentStartMs: first.atMs,
             renewalMs: first.periodEndMs, currency: market.currency,
-            renewalPriceMilli: catalogue.price(plan: first.plan, market: story.market, atMs: first.atMs) / 1_000,
+            renewalPriceMilli: catalogue.price(plan: first.plan, market: story.market, atMs: first.atMs, isApple: story.isApple) / 1_000,
             appAccountToken: accountToken)
         var status = 1
         var output = Output(truth: AppleSubscriptionTruth(originalTransactionId: original,
@@ -44,7 +44,8 @@ struct AppleRenderer {
             renewal.productId = product(step.plan)
             renewal.autoRenewProductId = product(step.plan)
             renewal.renewalMs = step.periodEndMs
-            renewal.renewalPriceMilli = catalogue.price(plan: step.plan, market: story.market, atMs: step.atMs) / 1_000
+            renewal.renewalPriceMilli = catalogue.price(plan: step.plan, market: story.market, atMs: step.atMs,
+                                                        isApple: story.isApple) / 1_000
             renewal.inBillingRetry = false
             renewal.graceExpiresMs = nil
             renewal.priceIncreaseStatus = nil
@@ -59,7 +60,10 @@ struct AppleRenderer {
             case .purchase(let trial):
                 charge(step, reason: "PURCHASE", trial: trial)
                 renewal.renewalPriceMilli = step.priceMicros / 1_000
-                if trial { renewal.renewalPriceMilli = catalogue.price(plan: step.plan, market: story.market, atMs: step.periodEndMs) / 1_000 }
+                if trial {
+                    renewal.renewalPriceMilli = catalogue.price(plan: step.plan, market: story.market, atMs: step.periodEndMs,
+                                                                isApple: story.isApple) / 1_000
+                }
                 (type, subtype) = ("SUBSCRIBED", "INITIAL_BUY")
             case .renew:
                 charge(step, reason: "RENEWAL", trial: false)
@@ -73,7 +77,8 @@ struct AppleRenderer {
                 (type, subtype) = ("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
             case .downgradeScheduled(let plan):
                 renewal.autoRenewProductId = product(plan)
-                renewal.renewalPriceMilli = catalogue.price(plan: plan, market: story.market, atMs: step.periodEndMs) / 1_000
+                renewal.renewalPriceMilli = catalogue.price(plan: plan, market: story.market, atMs: step.periodEndMs,
+                                                            isApple: story.isApple) / 1_000
                 (type, subtype) = ("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE")
             case .autoRenewOff:
                 renewal.autoRenewOn = false

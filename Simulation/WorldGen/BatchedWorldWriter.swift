@@ -29,6 +29,8 @@ struct BatchedWorldWriter {
         let generator = World.makeGenerator(options)
         let loader = DatabaseLoader(database: database)
         try loader.loadCatalogue(generator.catalogue, ids: generator.ids, atMs: WorldWriter.catalogueMs(options))
+        var expected = ExpectedMetricsBuilder.forWorld(options, catalogue: generator.catalogue)
+        try loader.loadRates(expected.fx)
         let truth = try TruthStream(folder: folder, catalogue: generator.catalogue)
         var reports = StoreReportBuilder(catalogue: generator.catalogue, seed: options.seed, asOfMs: generator.asOfMs,
                                          shares: reportShares)
@@ -59,6 +61,7 @@ struct BatchedWorldWriter {
                 counts["inbound_webhook_event", default: 0] += subscription.rows.inbound.count
                 counts["subscription_price_change", default: 0] += subscription.rows.priceChanges.count
                 faults += subscription.faults
+                expected.add(subscription)
             }
             next.done.wait()
             progress(upper)
@@ -73,6 +76,7 @@ struct BatchedWorldWriter {
         var manifest = World.manifest(options, counts: counts, faults: faults)
         manifest.reportDiscrepancies = reportSet.discrepancies
         try manifest.encoded().write(to: folder.appendingPathComponent("manifest.json"))
+        try expected.finish(seed: options.seed).write(to: folder)
         return manifest
     }
 

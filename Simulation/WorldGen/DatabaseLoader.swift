@@ -32,6 +32,18 @@ struct DatabaseLoader {
         }
     }
 
+    /// Loads the world's monthly exchange rates into `fx_rate` (USD per unit, source `worldgen`).
+    func loadRates(_ fx: WorldFXRates) throws {
+        try database.copyIn("COPY fx_rate (month, from_currency, to_currency, rate, source) FROM STDIN") { copy in
+            for (position, month) in fx.months.enumerated() {
+                for currency in fx.rates.keys.sorted() {
+                    let rate = fx.rates[currency]?[position] ?? WorldFXRates.scale
+                    try copy.writeRow([month.firstDay, currency, WorldFXRates.quote, WorldFXRates.decimal(rate), "worldgen"])
+                }
+            }
+        }
+    }
+
     /// Loads the rows of `subscriptions`, leaving out the billing_transaction rows whose keys are in `missing`.
     func load(_ subscriptions: [WorldSubscription], missing: Set<String> = []) throws {
         try database.copyIn("COPY app_user (id, email, created_at, updated_at) FROM STDIN") { copy in

@@ -28,7 +28,8 @@ struct GoogleRenderer {
             var type: Int?
             switch step.step {
             case .pendingStart:
-                current.recurringMicros = catalogue.price(plan: step.plan, market: story.market, atMs: step.atMs)
+                current.recurringMicros = catalogue.price(plan: step.plan, market: story.market, atMs: step.atMs,
+                                                           isApple: story.isApple)
             case .pendingCanceled:
                 current.state = "SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED"
                 type = 20
@@ -38,7 +39,8 @@ struct GoogleRenderer {
                 current.expiryMs = step.periodEndMs
                 current.trial = trial
                 current.offerId = trial ? catalogue.plans[step.plan].googleTrialOfferId : nil
-                current.recurringMicros = catalogue.price(plan: step.plan, market: story.market, atMs: step.atMs)
+                current.recurringMicros = catalogue.price(plan: step.plan, market: story.market, atMs: step.atMs,
+                                                           isApple: story.isApple)
                 current.hasOrder = true
                 type = 4
             case .upgrade(let plan):
@@ -101,7 +103,7 @@ struct GoogleRenderer {
                 type = 13
             case .priceNotice(let index):
                 let change = catalogue.priceChanges[index]
-                current.priceChange = (change.newMicros, change.googleMode, "OUTSTANDING", step.periodEndMs)
+                current.priceChange = (change.newMicros, change.mode.rawValue, "OUTSTANDING", step.periodEndMs)
                 type = 19
             case .priceAccept:
                 current.priceChange?.state = "CONFIRMED"

@@ -32,7 +32,7 @@ struct StoryBuilder {
             }
         }
         let trial = catalogue.plans[plan].googleTrialOfferId != nil && rng.chance(rates.trialShare)
-        var price = catalogue.price(plan: plan, market: market, atMs: start)
+        var price = catalogue.price(plan: plan, market: market, atMs: start, isApple: isApple)
         var periodStart = start
         var periodEnd = trial ? start + 7 * WorldClock.day : period(plan, from: start)
         out.add(&steps, start, .purchase(trial: trial), plan, trial ? 0 : price, periodEnd)
@@ -73,14 +73,15 @@ struct StoryBuilder {
                     if rng.chance(rates.autoRenewReenable) { inPeriod.append((rng.between(off + 1, periodEnd - 1), .autoRenewOn)) }
                 }
             }
-            var renewalPrice = catalogue.price(plan: nextPlan, market: market, atMs: periodEnd)
-            if nextPlan == plan, let change = catalogue.change(plan: plan, market: market, renewalAtMs: periodEnd, currentMicros: price),
+            var renewalPrice = catalogue.price(plan: nextPlan, market: market, atMs: periodEnd, isApple: isApple)
+            if nextPlan == plan,
+               let change = catalogue.change(plan: plan, market: market, renewalAtMs: periodEnd, currentMicros: price, isApple: isApple),
                let changeIndex = catalogue.priceChanges.firstIndex(of: change) {
-                let notice = max(change.effectiveAtMs - 30 * WorldClock.day, periodEnd - 30 * WorldClock.day, periodStart + WorldClock.hour)
+                let notice = max(change.announcedAtMs, periodEnd - 30 * WorldClock.day, periodStart + WorldClock.hour)
                 renewalPrice = change.newMicros
                 if notice < periodEnd - 2 * WorldClock.day && !(isApple && !change.isIncrease) {
                     inPeriod.append((notice, .priceNotice(change: changeIndex)))
-                    let optIn = isApple || change.googleMode == "PRICE_INCREASE"
+                    let optIn = change.mode == .priceIncrease
                     if change.isIncrease && optIn {
                         let acceptance = isApple ? rates.applePriceIncreaseAcceptance : rates.googleOptInAcceptance
                         if rng.chance(acceptance) {
@@ -114,7 +115,7 @@ struct StoryBuilder {
                 if case .upgrade(let newPlan) = step {
                     plan = newPlan
                     nextPlan = newPlan
-                    price = catalogue.price(plan: plan, market: market, atMs: at)
+                    price = catalogue.price(plan: plan, market: market, atMs: at, isApple: isApple)
                     periodStart = at
                     periodEnd = period(plan, from: at)
                     inTrial = false
@@ -158,12 +159,9 @@ struct StoryBuilder {
         return Story(index: index, isApple: isApple, market: market, isTest: isTest, familyShared: familyShared, steps: steps)
     }
 
+    /// The end of `plan`'s billing period starting at `ms`, from its ISO period (P1W is seven days).
     func period(_ plan: Int, from ms: Int64) -> Int64 {
-        switch catalogue.plans[plan].billingPeriod {
-        case "P1W": return ms + 7 * WorldClock.day
-        case "P1Y": return WorldClock.addMonths(ms, 12)
-        default: return WorldClock.addMonths(ms, 1)
-        }
+        (BillingPeriodMath(catalogue.plans[plan].billingPeriod) ?? BillingPeriodMath.month).end(from: ms)
     }
 
     private func pow1(_ base: Double, _ exponent: Double) -> Double {

@@ -95,6 +95,7 @@ struct SubscriptionGenerator {
             }
         }
         subscription.rows = replayer.rows
+        subscription.story = story
         return subscription
     }
 

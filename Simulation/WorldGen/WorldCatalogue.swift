@@ -38,37 +38,26 @@ public struct WorldCatalogue: Sendable, Hashable {
             market("BRA", "143503", "BR", "BRL", 12_900_000, 34_900_000, 199_900_000, 0.10),
             market("IND", "143467", "IN", "INR", 99_000_000, 299_000_000, 1_999_000_000, 0.09),
         ]
-        let span = Int64(max(months, 1))
-        let changes = [
-            CataloguePriceChange(planCode: "pro_monthly", currency: "USD", oldMicros: 9_990_000, newMicros: 12_990_000,
-                                 effectiveAtMs: WorldClock.addMonths(asOfMs, -max(span / 2, 1)), googleMode: "PRICE_INCREASE"),
-            CataloguePriceChange(planCode: "pro_yearly", currency: "GBP", oldMicros: 49_990_000, newMicros: 54_990_000,
-                                 effectiveAtMs: WorldClock.addMonths(asOfMs, -min(4, span)), googleMode: "OPT_OUT_PRICE_INCREASE"),
-            CataloguePriceChange(planCode: "pro_monthly", currency: "BRL", oldMicros: 34_900_000, newMicros: 29_900_000,
-                                 effectiveAtMs: WorldClock.addMonths(asOfMs, -min(3, span)), googleMode: "PRICE_DECREASE"),
-            CataloguePriceChange(planCode: "pro_weekly", currency: "JPY", oldMicros: 450_000_000, newMicros: 500_000_000,
-                                 effectiveAtMs: WorldClock.addMonths(asOfMs, -min(2, span)), googleMode: "OPT_OUT_PRICE_INCREASE"),
-        ]
+        let changes = standardPriceChanges(asOfMs: asOfMs, months: months)
         return WorldCatalogue(bundleId: "com.example.fitness", appAppleId: 1_478_523_690, subscriptionGroupIdentifier: "21456789",
                               packageName: "com.example.fitness", plans: plans, markets: markets, priceChanges: changes)
     }
 
-    /// The list price of `plan` in `market` for a purchase or renewal at `atMs` (after any change took effect).
-    public func price(plan: Int, market: Int, atMs: Int64) -> Int64 {
+    /// The list price of `plan` in `market` and store for a purchase or renewal at `atMs` (after any change took effect).
+    public func price(plan: Int, market: Int, atMs: Int64, isApple: Bool) -> Int64 {
         let code = plans[plan].code
-        let base = markets[market].prices[code] ?? 0
-        let currency = markets[market].currency
-        for change in priceChanges where change.planCode == code && change.currency == currency && atMs >= change.effectiveAtMs {
+        for change in priceChanges where change.applies(isApple: isApple, market: markets[market], planCode: code)
+            && atMs >= change.effectiveAtMs {
             return change.newMicros
         }
-        return base
+        return markets[market].prices[code] ?? 0
     }
 
-    /// The price change that applies to a renewal of `plan` in `market` at `atMs` from `currentMicros`, if any.
-    func change(plan: Int, market: Int, renewalAtMs: Int64, currentMicros: Int64) -> CataloguePriceChange? {
+    /// The price change that applies to a renewal of `plan` in `market` and store at `atMs` from `currentMicros`, if any.
+    func change(plan: Int, market: Int, renewalAtMs: Int64, currentMicros: Int64, isApple: Bool) -> CataloguePriceChange? {
         let code = plans[plan].code
         return priceChanges.first {
-            $0.planCode == code && $0.currency == markets[market].currency && renewalAtMs >= $0.effectiveAtMs
+            $0.applies(isApple: isApple, market: markets[market], planCode: code) && renewalAtMs >= $0.effectiveAtMs
                 && currentMicros == $0.oldMicros
         }
     }

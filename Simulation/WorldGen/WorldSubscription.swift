@@ -14,4 +14,6 @@ struct WorldSubscription {
     var googleVoided: [JSONValue] = []
     var rows: LedgerRows
     var faults: [InjectedFault] = []
+    /// The story the subscription was rendered from (the world's own record of what happened, for expected metrics).
+    var story: Story?
 }

@@ -14,7 +14,8 @@ public enum WorldWriter {
     }
 
     /// Writes the truth folder, the store report files under `reports/` (only for a world that kept its
-    /// rows in memory) and `manifest.json` (with the report discrepancies). Returns the reports written.
+    /// rows in memory), `manifest.json` (with the report discrepancies) and the expected metrics with
+    /// `fx_rates.csv` beside it. Returns the reports written.
     @discardableResult
     public static func writeFiles(_ world: GeneratedWorld, to folder: URL,
                                   reportShares: ReportDiscrepancyShares = .standard) throws -> StoreReportSet? {
@@ -23,7 +24,15 @@ public enum WorldWriter {
         let reports = world.subscriptions.isEmpty ? nil : try StoreReports.write(world, to: folder, shares: reportShares)
         manifest.reportDiscrepancies = reports?.discrepancies
         try manifest.encoded().write(to: folder.appendingPathComponent("manifest.json"))
+        try expectedMetrics(world).write(to: folder)
         return reports
+    }
+
+    /// The expected metrics of an in-memory world, from its stories.
+    public static func expectedMetrics(_ world: GeneratedWorld) -> ExpectedMetrics {
+        var builder = ExpectedMetricsBuilder.forWorld(world.options, catalogue: world.catalogue)
+        for subscription in world.subscriptions { builder.add(subscription) }
+        return builder.finish(seed: world.options.seed)
     }
 
     /// Loads catalogue, accounts and every subscription's rows with COPY, in one transaction.
@@ -32,6 +41,7 @@ public enum WorldWriter {
             let loader = DatabaseLoader(database: db)
             try loader.loadCatalogue(world.catalogue, ids: WorldIdentifiers(seed: world.options.seed),
                                      atMs: catalogueMs(world.options))
+            try loader.loadRates(ExpectedMetricsBuilder.forWorld(world.options, catalogue: world.catalogue).fx)
             try loader.load(world.subscriptions)
         }
     }

@@ -61,5 +61,6 @@ echo "== job runs"
 psql -q -P footer=off -c "SELECT job_name, status, counts FROM job_run ORDER BY id"
 faults=$(grep -c '"kind"' "$world/manifest.json" || true)
 echo "demo: $faults injected faults are listed in $world/manifest.json"
+echo "demo: the world's expected metrics are in $world/expected-metrics.json (definitions: docs/METRICS.md)"
 echo "demo: database $PGDATABASE on the unix socket in $PGHOST; job logs in $log, simulator log in $logs/simulator.log"
 exit "$status"

@@ -35,7 +35,8 @@ import Testing
             contents.append(try files(folder))
         }
         #expect(Set(contents[0].keys) == ["apple.json", "apple-subscriptions.jsonl", "apple-notifications.jsonl", "google.json",
-                                           "google-subscriptions.jsonl", "google-voided.jsonl", "manifest.json"])
+                                           "google-subscriptions.jsonl", "google-voided.jsonl", "manifest.json", "expected-metrics.json",
+                                           "expected-metrics.csv", "price-change-transitions.csv", "fx_rates.csv"])
         #expect(contents[0] == contents[1])
         #expect(dumps[0] == dumps[1])
         #expect(contents[0]["apple-subscriptions.jsonl"] != contents[2]["apple-subscriptions.jsonl"])

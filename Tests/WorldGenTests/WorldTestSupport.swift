@@ -10,7 +10,8 @@ import TestSupport
 /// Shared helpers: canonical dumps and final-state re-queries.
 enum WorldTestSupport {
     static let tables = ["app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
-                         "google_purchase_token", "inbound_webhook_event", "billing_transaction", "subscription_price_change", "entitlement"]
+                         "google_purchase_token", "inbound_webhook_event", "billing_transaction", "subscription_price_change", "entitlement",
+                         "fx_rate"]
 
     /// `SELECT t::text FROM table t ORDER BY 1` for every world table.
     static func dump(_ database: PostgresConnection) throws -> [String: [String]] {
