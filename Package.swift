@@ -50,6 +50,7 @@ let package = Package(
         .target(name: "AppStore", dependencies: ["HTTP", "Crypto", "StoreAuth", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "GooglePlay", dependencies: ["HTTP", "Crypto", "StoreAuth", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "BillingCore"),
+        .target(name: "StoreExports", dependencies: ["Archive"]),
         .target(name: "ProjectionStore", dependencies: ["Postgres", "BillingCore"]),
         .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
         .target(name: "RepairJobs", dependencies: ["JobKit", "Postgres", "BillingCore", "ProjectionStore", "StoreAccess", "AppStore", "GooglePlay", "StoreCalls", "Crypto"]),
@@ -91,6 +92,7 @@ let package = Package(
         .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess", "StoreCalls", "RateLimiting", "TestCertificates"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
         .testTarget(name: "PackageGraphTests"),
+        .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports", "Archive"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

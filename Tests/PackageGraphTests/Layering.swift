@@ -5,7 +5,7 @@ enum Layering {
         ("C libraries", ["CLibpq", "CCurl", "COpenSSL", "CArchive", "CXlsxWriter"]),
         ("C shims", ["CCurlShim"]),
         ("wrappers and domain", ["Postgres", "HTTP", "Archive", "BillingCore", "Migrations"]),
-        ("services", ["Crypto", "RateLimiting", "ProjectionStore", "JobKit", "HTTPServer"]),
+        ("services", ["Crypto", "RateLimiting", "ProjectionStore", "JobKit", "HTTPServer", "StoreExports"]),
         ("store plumbing", ["StoreAuth", "StoreCalls"]),
         ("store clients", ["AppStore", "GooglePlay"]),
         ("client assembly", ["StoreAccess"]),

@@ -1,0 +1,67 @@
+/// The part of an Apple Financial Report after the data rows: `Total_Rows`, `Total_Amount`, `Total_Units`
+/// (each once), blank or all-tab lines, and in the consolidated file a per-country summary table.
+enum AppleFinancialFooter {
+    /// The totals and the lines they were read from.
+    struct Located {
+        let totals: AppleFinancialTotals
+        let rowsLine: Int
+        let amountLine: Int
+        let unitsLine: Int
+    }
+
+    static let summaryColumns: [ColumnSpec] = [
+        .required("Country Of Sale"), .required("Partner Share Currency"), .required("Quantity"), .required("Extended Partner Share"),
+    ]
+
+    /// Reads the footer records; throws on a missing, repeated or malformed total or any other line.
+    static func parse(_ records: ArraySlice<DelimitedRecord>, file: String, lastLine: Int) throws
+        -> (totals: Located, summary: [AppleCountrySummaryRow]) {
+        var values: [String: (value: String, line: Int)] = [:]
+        var summary: [AppleCountrySummaryRow] = []
+        var layout: HeaderLayout?
+        for record in records where !record.isBlank {
+            let label = record.fields[0].trimmingSpaces
+            if let layout {
+                let cells = try RowCells(record, layout, file: file)
+                summary.append(AppleCountrySummaryRow(
+                    line: record.line, countryOfSale: try cells.required("Country Of Sale"),
+                    partnerShareCurrency: try cells.currency("Partner Share Currency"),
+                    quantity: try cells.integer("Quantity"), extendedPartnerShareMicros: try cells.micros("Extended Partner Share")))
+            } else if ["Total_Rows", "Total_Amount", "Total_Units"].contains(label) {
+                guard values[label] == nil else {
+                    throw StoreReportError(file: file, line: record.line, column: 1, reason: "\(label) appears twice")
+                }
+                let rest = record.fields.dropFirst().map { $0.trimmingSpaces }
+                guard let value = rest.first, !value.isEmpty, rest.dropFirst().allSatisfy(\.isEmpty) else {
+                    throw StoreReportError(file: file, line: record.line, column: 2, reason: "\(label) needs exactly one value")
+                }
+                values[label] = (value, record.line)
+            } else if label == "Country Of Sale", values.count == 3 {
+                layout = try HeaderLayout(header: record, specs: summaryColumns, file: file)
+            } else {
+                let reason = values.count == 3 ? "unexpected line after the totals" : "unexpected line among the data and totals (a data row after a blank line?)"
+                throw StoreReportError(file: file, line: record.line, column: 1, reason: reason)
+            }
+        }
+        func value(_ label: String) throws -> (String, Int) {
+            guard let found = values[label] else {
+                throw StoreReportError(file: file, line: lastLine + 1, column: 1, reason: "missing footer \(label) (truncated file?)")
+            }
+            return found
+        }
+        let (rows, rowsLine) = try value("Total_Rows")
+        let (amount, amountLine) = try value("Total_Amount")
+        let (units, unitsLine) = try value("Total_Units")
+        guard let rowCount = Int64(rows), rowCount >= 0 else {
+            throw StoreReportError(file: file, line: rowsLine, column: 2, reason: "Total_Rows '\(rows)' is not a count")
+        }
+        guard let unitCount = Int64(units) else {
+            throw StoreReportError(file: file, line: unitsLine, column: 2, reason: "Total_Units '\(units)' is not a whole number")
+        }
+        guard case .success(let amountMicros) = Micros.parse(Substring(amount)) else {
+            throw StoreReportError(file: file, line: amountLine, column: 2, reason: "Total_Amount '\(amount)' is not a number")
+        }
+        let totals = AppleFinancialTotals(rows: rowCount, amountMicros: amountMicros, units: unitCount)
+        return (Located(totals: totals, rowsLine: rowsLine, amountLine: amountLine, unitsLine: unitsLine), summary)
+    }
+}

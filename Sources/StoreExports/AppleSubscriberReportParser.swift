@@ -1,0 +1,53 @@
+/// Reads Apple's Subscriber report (tab-separated, columns by name; `Promotional Offer Name` accepted for
+/// `Promotional Offer ID`; the last line may lack its newline).
+public enum AppleSubscriberReportParser {
+    static let columns: [ColumnSpec] = [
+        .required("Event Date"), .required("App Name"), .required("App Apple ID"), .required("Subscription Name"),
+        .required("Subscription Apple ID"), .optional("Subscription Group ID"), .optional("Standard Subscription Duration"),
+        .optional("Subscription Offer Name"), .optional("Promotional Offer ID", "Promotional Offer Name"),
+        .optional("Subscription Offer Type"), .optional("Subscription Offer Duration"), .optional("Marketing Opt-In Duration"),
+        .required("Customer Price"), .required("Customer Currency"), .required("Developer Proceeds"),
+        .required("Proceeds Currency"), .optional("Preserved Pricing"), .optional("Proceeds Reason"), .optional("Client"),
+        .optional("Device"), .required("Country"), .required("Subscriber ID"), .optional("Subscriber ID Reset"),
+        .required("Refund"), .optional("Purchase Date"), .required("Units"),
+    ]
+
+    /// Parses `bytes` read from `file`; dates are in `zone` (default US Pacific, the worldwide agreement's zone).
+    public static func parse(_ bytes: [UInt8], file: String, zone: String = "America/Los_Angeles") throws -> AppleSubscriberReport {
+        let body = try ReportText.utf8Body(bytes, file: file)
+        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false)
+        let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
+        guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
+        let layout = try HeaderLayout(header: header, specs: columns, file: file)
+        var rows: [AppleSubscriberRow] = []
+        rows.reserveCapacity(records.count)
+        for record in records.dropFirst() {
+            if record.isBlank && record.fields.count == 1 {
+                throw StoreReportError(file: file, line: record.line, column: 1, reason: "blank line inside the report")
+            }
+            rows.append(try row(RowCells(record, layout, file: file)))
+        }
+        return AppleSubscriberReport(file: file, rows: rows, zone: zone)
+    }
+
+    static func row(_ c: RowCells) throws -> AppleSubscriberRow {
+        let refund = c.text("Refund")
+        guard refund.isEmpty || refund == "Yes" || refund == "No" else {
+            throw c.failure("Refund", "'Refund' is '\(refund)', expected Yes or empty")
+        }
+        return AppleSubscriberRow(
+            line: c.record.line, eventDate: try c.requiredDate("Event Date", .iso), appName: c.text("App Name"),
+            appAppleID: try c.required("App Apple ID"), subscriptionName: c.text("Subscription Name"),
+            subscriptionAppleID: try c.required("Subscription Apple ID"), subscriptionGroupID: c.text("Subscription Group ID"),
+            standardSubscriptionDuration: c.text("Standard Subscription Duration"),
+            subscriptionOfferName: c.text("Subscription Offer Name"), promotionalOfferID: c.text("Promotional Offer ID"),
+            subscriptionOfferType: c.text("Subscription Offer Type"), subscriptionOfferDuration: c.text("Subscription Offer Duration"),
+            marketingOptInDuration: c.text("Marketing Opt-In Duration"), customerPriceMicros: try c.micros("Customer Price"),
+            customerCurrency: try c.currency("Customer Currency"), developerProceedsMicros: try c.micros("Developer Proceeds"),
+            proceedsCurrency: try c.currency("Proceeds Currency"), preservedPricing: c.text("Preserved Pricing"),
+            proceedsReason: c.text("Proceeds Reason"), client: c.text("Client"), device: c.text("Device"),
+            country: try c.required("Country"), subscriberID: try c.required("Subscriber ID"),
+            subscriberIDReset: c.text("Subscriber ID Reset"), isRefund: refund == "Yes",
+            purchaseDate: try c.date("Purchase Date", .iso, optional: true), units: try c.integer("Units"))
+    }
+}

@@ -1,0 +1,39 @@
+/// Reads Apple's Summary Sales report (tab-separated, columns by name in any order).
+public enum AppleSummarySalesParser {
+    static let extraColumns = ["Category", "CMB", "Device", "Supported Platforms", "Proceeds Reason",
+                               "Preserved Pricing", "Client", "Order Type"]
+    static let columns: [ColumnSpec] = [
+        .optional("Provider"), .optional("Provider Country"), .required("SKU"), .optional("Developer"), .required("Title"),
+        .optional("Version"), .required("Product Type Identifier"), .required("Units"), .required("Developer Proceeds"),
+        .required("Begin Date"), .required("End Date"), .required("Customer Currency"), .required("Country Code"),
+        .required("Currency of Proceeds"), .required("Apple Identifier"), .required("Customer Price"),
+        .optional("Promo Code"), .optional("Parent Identifier"), .optional("Subscription"), .optional("Period"),
+    ] + extraColumns.map { ColumnSpec.optional($0) }
+
+    /// Parses `bytes` read from `file`; returns every row or throws naming line and column.
+    public static func parse(_ bytes: [UInt8], file: String) throws -> [AppleSummarySalesRow] {
+        let body = try ReportText.utf8Body(bytes, file: file)
+        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false)
+        let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
+        guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
+        let layout = try HeaderLayout(header: header, specs: columns, file: file)
+        return try records.dropFirst().map { record in
+            let c = try RowCells(record, layout, file: file)
+            let begin = try c.requiredDate("Begin Date", .monthDayYear)
+            let end = try c.requiredDate("End Date", .monthDayYear)
+            guard begin <= end else { throw c.failure("End Date", "'End Date' \(end) is before 'Begin Date' \(begin)") }
+            var extra: [String: String] = [:]
+            for name in extraColumns where layout.has(name) { extra[name] = c.text(name) }
+            return AppleSummarySalesRow(
+                line: record.line, provider: c.text("Provider"), providerCountry: c.text("Provider Country"),
+                sku: try c.required("SKU"), developer: c.text("Developer"), title: c.text("Title"), version: c.text("Version"),
+                productTypeIdentifier: try c.required("Product Type Identifier"), units: try c.integer("Units"),
+                developerProceedsMicros: try c.micros("Developer Proceeds"), beginDate: begin, endDate: end,
+                customerCurrency: try c.currency("Customer Currency"), countryCode: try c.required("Country Code"),
+                currencyOfProceeds: try c.currency("Currency of Proceeds"), appleIdentifier: try c.required("Apple Identifier"),
+                customerPriceMicros: try c.micros("Customer Price"), promoCode: c.text("Promo Code"),
+                parentIdentifier: c.text("Parent Identifier"), subscription: c.text("Subscription"), period: c.text("Period"),
+                extra: extra)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// Splits UTF-8 text into records: LF or CRLF line ends, an optional last line without a newline,
+/// and for CSV double-quoted fields holding separators, quotes (`""`) and newlines.
+struct DelimitedReader {
+    /// The field separator (`,` or TAB).
+    let separator: UInt8
+    /// Whether `"` starts a quoted field (CSV) or is an ordinary character (Apple's TSV files).
+    let quoting: Bool
+    /// Accept text after a closing quote inside the same field (the payments CSV's `"234.58" EUR`).
+    var lenientQuotes = false
+
+    /// All records of `body`; throws at an unterminated quote or stray quote with its line and column.
+    /// `firstRecord` sees the first record before the rest is split, so a wrong header is reported
+    /// before any problem in the rows.
+    func records(_ body: ArraySlice<UInt8>, file: String,
+                 firstRecord: (DelimitedRecord) throws -> Void = { _ in }) throws -> [DelimitedRecord] {
+        var records: [DelimitedRecord] = []
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var line = 1, recordLine = 1
+        var index = body.startIndex
+        let end = body.endIndex
+        let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        func finishField() { fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true) }
+        func finishRecord() throws {
+            finishField()
+            records.append(DelimitedRecord(line: recordLine, fields: fields))
+            fields.removeAll(keepingCapacity: true)
+            if records.count == 1 { try firstRecord(records[0]) }
+        }
+        while index < end {
+            let byte = body[index]
+            if quoting, byte == quote, field.isEmpty {
+                let openedLine = line, openedColumn = fields.count + 1
+                index += 1
+                var closed = false
+                while index < end {
+                    let inner = body[index]
+                    if inner == quote {
+                        if index + 1 < end, body[index + 1] == quote { field.append(quote); index += 2; continue }
+                        index += 1
+                        closed = true
+                        break
+                    }
+                    if inner == lf { line += 1 }
+                    field.append(inner)
+                    index += 1
+                }
+                guard closed else {
+                    throw StoreReportError(file: file, line: openedLine, column: openedColumn, reason: "quoted field never closed")
+                }
+                if index < end, body[index] != separator, body[index] != lf, !(body[index] == cr && index + 1 < end && body[index + 1] == lf) {
+                    guard lenientQuotes else {
+                        if openedLine != line {
+                            throw StoreReportError(file: file, line: openedLine, column: openedColumn,
+                                                   reason: "quoted field never closed (the next quote, on line \(line), is followed by text)")
+                        }
+                        throw StoreReportError(file: file, line: line, column: fields.count + 1, reason: "text after a closing quote")
+                    }
+                    while index < end, body[index] != separator, body[index] != lf, body[index] != cr {
+                        field.append(body[index])
+                        index += 1
+                    }
+                }
+                continue
+            }
+            if byte == separator {
+                finishField()
+            } else if byte == lf || (byte == cr && index + 1 < end && body[index + 1] == lf) {
+                if byte == cr { index += 1 }
+                try finishRecord()
+                line += 1
+                recordLine = line
+            } else if quoting, byte == quote, !lenientQuotes {
+                throw StoreReportError(file: file, line: line, column: fields.count + 1, reason: "quote inside an unquoted field")
+            } else {
+                field.append(byte)
+            }
+            index += 1
+        }
+        if !field.isEmpty || !fields.isEmpty { try finishRecord() }
+        return records
+    }
+}
