@@ -51,6 +51,13 @@ public enum ExpireLapsed {
         public let expired: Int
         public let rows: Int
         public let entitlements: Int
+
+        /// Creates a result.
+        public init(expired: Int, rows: Int, entitlements: Int) {
+            self.expired = expired
+            self.rows = rows
+            self.entitlements = entitlements
+        }
     }
 
     /// Expires every lapsed subscription in one transaction (set-based).
