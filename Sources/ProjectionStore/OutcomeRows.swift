@@ -226,12 +226,11 @@ struct OutcomeRows {
             WITH target AS (
                 SELECT id FROM subscription_price_change WHERE subscription_id = $1::uuid AND currency_code = $2 AND new_amount_micros = $3
                 ORDER BY created_at DESC, id DESC LIMIT 1)
-            UPDATE subscription_price_change c SET product_id = COALESCE(c.product_id, $6), region_code = COALESCE(c.region_code, $7),
+            UPDATE subscription_price_change c SET product_id = COALESCE(c.product_id, $5), region_code = COALESCE(c.region_code, $6),
                    announced_at = COALESCE(c.announced_at, $4::timestamptz)
             FROM target WHERE c.id = target.id
-              AND (c.product_id IS NULL AND $6::text IS NOT NULL OR c.region_code IS NULL AND $7::text IS NOT NULL OR c.announced_at IS NULL)
-            """, [subscriptionId, change.currencyCode, change.newAmountMicros, change.stateAt ?? now, now, change.productId,
-                  change.regionCode])
+              AND (c.product_id IS NULL AND $5::text IS NOT NULL OR c.region_code IS NULL AND $6::text IS NOT NULL OR c.announced_at IS NULL)
+            """, [subscriptionId, change.currencyCode, change.newAmountMicros, change.stateAt ?? now, change.productId, change.regionCode])
         try database.execute("""
             INSERT INTO subscription_price_change_transition (price_change_id, state, at, recorded_at)
             SELECT id, $4::price_change_state, $5, $6 FROM subscription_price_change
