@@ -17,6 +17,7 @@ import WorldGen
         let db = harness.database
         for step in NightlyChainRun(harness: harness, asOf: options.asOf).run(runKey: "history") {
             #expect(step.code == .succeeded, "\(step.name): \(step.summary)")
+            #expect(!step.summary.contains("\"failed\""), "\(step.name) had failures: \(step.summary)")
         }
         func count(_ sql: String) throws -> Int { try RepairCheck.int(db, sql, [options.asOf]) }
 
