@@ -149,6 +149,18 @@ CREATE TRIGGER billing_transaction_late_charge_trg AFTER INSERT ON billing_trans
                        AND NEW.amount_micros > 0)
     EXECUTE FUNCTION billing_transaction_late_charge();
 
+-- The same rule set-based, for bulk loads that disable the row triggers (a world load drops the indexes the triggers
+-- would need); returns how many refunds it filled.
+CREATE FUNCTION billing_transaction_fill_refund_amounts() RETURNS bigint LANGUAGE sql AS $$
+    WITH filled AS (
+        UPDATE billing_transaction r SET amount_micros = -c.amount_micros, currency_code = c.currency_code
+        FROM billing_transaction c
+        WHERE r.event_type = 'REFUNDED' AND r.amount_micros IS NULL AND r.refund_kind IS DISTINCT FROM 'FAMILY_REVOKE'
+          AND c.transaction_key = r.refunded_transaction_key AND c.amount_micros > 0
+        RETURNING 1)
+    SELECT count(*) FROM filled
+$$;
+
 CREATE INDEX billing_transaction_refunded_key_idx ON billing_transaction (refunded_transaction_key)
     WHERE refunded_transaction_key IS NOT NULL;
 CREATE INDEX billing_transaction_recorded_idx ON billing_transaction (recorded_at);
