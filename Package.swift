@@ -70,6 +70,7 @@ let package = Package(
         job("recover-notifications", ["JobKit", "Postgres", "RepairJobs"]),
         job("ack-rescue", ["JobKit", "Postgres", "RepairJobs"]),
         job("sweep-voided", ["JobKit", "Postgres", "RepairJobs"]),
+        job("expire-lapsed", ["JobKit", "Postgres", "RepairJobs"]),
         job("nightly"),
 
         .executableTarget(name: "bench-copy-load", dependencies: ["Postgres"], path: "Benchmarks/copy-load"),

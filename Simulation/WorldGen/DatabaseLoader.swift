@@ -99,7 +99,9 @@ struct DatabaseLoader {
         }
         try database.copyIn("""
             COPY billing_transaction (id, subscription_id, provider, event_type, transaction_key, effective_at, expires_at, order_id,
-              amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload, created_at) FROM STDIN
+              amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload, created_at,
+              product_id, plan_id, billing_period, period_start_at, period_end_at, refunded_transaction_key, refund_kind,
+              revocation_reason, revocation_type, voided_source, voided_reason, recorded_at, is_derived) FROM STDIN
             """) { copy in
             for s in subscriptions where s.rows.snapshot != nil {
                 for row in s.rows.transactions where missing.isEmpty || !missing.contains(row.record.transactionKey) {
@@ -108,20 +110,22 @@ struct DatabaseLoader {
                     try copy.writeRow([row.id, s.rows.subscriptionId, r.provider.rawValue, r.eventType.rawValue, r.transactionKey,
                                        date(r.effectiveAt), r.expiresAt.map(date), r.orderId, r.amount.map { String($0.micros) },
                                        r.amount?.currencyCode, r.storefront, r.isTest ? "t" : "f", r.churnReason?.rawValue,
-                                       r.inboundEventId, payload, ts(row.createdMs)])
+                                       r.inboundEventId, payload, ts(row.createdMs)] + historyColumns(r, recordedMs: row.createdMs))
                 }
             }
         }
         try database.copyIn("""
             COPY subscription_price_change (id, subscription_id, provider, mode, state, currency_code, old_amount_micros,
-              new_amount_micros, expected_charge_at, effective_at, source_event_key, created_at, updated_at) FROM STDIN
+              new_amount_micros, expected_charge_at, effective_at, source_event_key, created_at, updated_at,
+              product_id, region_code, announced_at) FROM STDIN
             """) { copy in
             for s in subscriptions where s.rows.snapshot != nil {
                 for row in s.rows.priceChanges {
                     let c = row.change
                     try copy.writeRow([row.id, s.rows.subscriptionId, c.provider.rawValue, c.mode.rawValue, c.state.rawValue, c.currencyCode,
                                        c.oldAmountMicros.map(String.init), String(c.newAmountMicros), c.expectedChargeAt.map(date),
-                                       c.effectiveAt.map(date), c.sourceEventKey, ts(row.createdMs), ts(row.updatedMs)])
+                                       c.effectiveAt.map(date), c.sourceEventKey, ts(row.createdMs), ts(row.updatedMs),
+                                       c.productId, c.regionCode, ts(row.createdMs)])
                 }
             }
         }
@@ -147,6 +151,16 @@ struct DatabaseLoader {
                 s.currentPrice.map { String($0.micros) }, s.currentPeriodStartAt.map(date), s.currentPeriodEndAt.map(date),
                 s.trialEndsAt.map(date), s.cancelAt.map(date), s.canceledAt.map(date), s.lastVerifiedAt.map(date),
                 s.lastStoreStateAt.map(date), ts(rows.createdMs), ts(rows.updatedMs), s.productId]
+    }
+
+    /// The history columns of a row: what a charge bought, the refund's details, when it was learned (the record's
+    /// own instant, else the world instant the row was written: the webhook's arrival) and whether it was derived.
+    private func historyColumns(_ r: BillingTransactionRecord, recordedMs: Int64) -> [String?] {
+        let refund = r.refund
+        return [r.charge?.productId, r.charge?.planId, r.charge?.billingPeriod, r.charge?.startAt.map(date), r.charge?.endAt.map(date),
+                refund?.refundedTransactionKey, refund?.kind.rawValue, refund?.appleRevocationReason.map(String.init),
+                refund?.appleRevocationType, refund?.googleVoidedSource.map(String.init), refund?.googleVoidedReason.map(String.init),
+                r.recordedAt.map(date) ?? ts(recordedMs), r.isDerived ? "t" : "f"]
     }
 
     private func ts(_ ms: Int64) -> String { WorldClock.sqlTimestamp(ms) }

@@ -97,6 +97,11 @@ struct Replayer {
                 rows.entitlements[entitlement.planId] = .init(value: entitlement, createdMs: nowMs, updatedMs: nowMs)
                 rows.entitlementOrder.append(entitlement.planId)
             }
+            // As the writer does: the subscription entitles its current plan only; the row it left is switched off.
+            for plan in rows.entitlementOrder where plan != entitlement.planId && rows.entitlements[plan]?.value.isActive == true {
+                rows.entitlements[plan]?.value.isActive = false
+                rows.entitlements[plan]?.updatedMs = nowMs
+            }
         }
         if let change = outcome.priceChange {
             if let open = rows.priceChanges.lastIndex(where: { $0.change.state.isOpen }) {

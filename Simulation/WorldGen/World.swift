@@ -42,14 +42,16 @@ public enum World {
         var result: [String: ResolvedPlan] = [:]
         for plan in catalogue.plans {
             let unit = IntervalUnit(rawValue: plan.intervalUnit) ?? .monthly
+            let period = BillingPeriod(iso: plan.billingPeriod)
             result["APPLE|\(plan.appleProductId)||"] = ResolvedPlan(planId: plan.id, provider: .apple, productId: plan.appleProductId,
-                                                                    intervalUnit: unit)
+                                                                    intervalUnit: unit, billingPeriod: period)
             result["GOOGLE|\(plan.googleProductId)|\(plan.googleBasePlanId)|"] = ResolvedPlan(
-                planId: plan.id, provider: .google, productId: plan.googleProductId, basePlanId: plan.googleBasePlanId, intervalUnit: unit)
+                planId: plan.id, provider: .google, productId: plan.googleProductId, basePlanId: plan.googleBasePlanId, intervalUnit: unit,
+                billingPeriod: period)
             if let offer = plan.googleTrialOfferId {
                 result["GOOGLE|\(plan.googleProductId)|\(plan.googleBasePlanId)|\(offer)"] = ResolvedPlan(
                     planId: plan.id, provider: .google, productId: plan.googleProductId, basePlanId: plan.googleBasePlanId,
-                    offerId: offer, intervalUnit: unit)
+                    offerId: offer, intervalUnit: unit, billingPeriod: period)
             }
         }
         return result

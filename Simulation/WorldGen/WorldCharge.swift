@@ -10,6 +10,7 @@ public struct WorldCharge: Sendable, Hashable {
     public let transactionKey: String
     public let effectiveAt: Date
     public let orderId: String?
+    /// The amount charged or refunded, as a positive magnitude (history rows store refunds negative).
     public let amountMicros: Int64
     public let currency: String
     public let country: String?
@@ -24,7 +25,7 @@ public struct WorldCharge: Sendable, Hashable {
         transactionKey = record.transactionKey
         effectiveAt = record.effectiveAt
         orderId = record.orderId
-        amountMicros = amount.micros
+        amountMicros = abs(amount.micros)
         currency = amount.currencyCode
         country = record.storefront
         isTest = record.isTest

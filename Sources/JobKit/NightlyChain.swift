@@ -5,7 +5,7 @@ import Postgres
 public enum NightlyChain {
     /// The chain, in the order DESIGN.md and issue 6 give.
     public static let steps = [
-        "replay-events", "recover-notifications", "sweep-voided", "ack-rescue", "requery-at-risk",
+        "replay-events", "recover-notifications", "sweep-voided", "ack-rescue", "requery-at-risk", "expire-lapsed",
         "import-exports", "reconcile", "build-reports", "drift-counts",
     ]
 

@@ -111,43 +111,72 @@ struct OutcomeRows {
 
     /// Inserts history rows whose transactionKey is new; returns how many were inserted.
     ///
-    /// A row that exists already keeps its amounts, currency, reason and key. Only its evidence may be attached later:
-    /// when a re-query wrote the row first (no inbound event, payload `{}`, and `effective_at` the time of the query,
-    /// because a re-query only sees that the event has happened by then) and the notification that announced the same
-    /// event is projected afterwards (replayed or recovered), the row gains that event's id, payload and signed time.
-    /// The final rows then do not depend on which job saw the event first.
+    /// A row that exists already keeps its amounts, currency, key and `recorded_at` (when we first learned it). Only
+    /// its evidence may be attached later: when a re-query wrote the row first (no inbound event, payload `{}`, and
+    /// `effective_at` the time of the query, because a re-query only sees that the event has happened by then) and the
+    /// notification that announced the same event is projected afterwards (replayed or recovered), the row gains that
+    /// event's id, payload and signed time. A refund first seen without Google's reason codes (RTDN) gains them from
+    /// the voided-purchase list. The final rows then do not depend on which job saw the event first.
+    ///
+    /// `recorded_at`: the record's own instant (a world loader's webhook arrival), else the arrival of the webhook
+    /// the row came from, else the trigger's instant.
     ///
     /// Queued: the rows are sent with COMMIT. `existing` (read under the subscription's lock, which every writer of its
-    /// history holds) says which keys exist; a row that exists and carries no event evidence needs no statement.
+    /// history holds) says which keys exist; a row that exists and carries no new evidence needs no statement.
     func insertTransactions(subscriptionId: String, _ records: [BillingTransactionRecord], existing: Set<String>,
                             trigger: ProjectionTrigger) throws -> Int {
         var inserted: Set<String> = []
         for record in records {
             let inboundEventId = record.inboundEventId ?? trigger.source.inboundEventId
-            guard !existing.contains(record.transactionKey) || inboundEventId != nil else { continue }
+            let reasons = record.refund?.googleVoidedReason != nil || record.refund?.googleVoidedSource != nil
+            guard !existing.contains(record.transactionKey) || inboundEventId != nil || reasons else { continue }
             if !existing.contains(record.transactionKey) { inserted.insert(record.transactionKey) }
             let payload = record.rawPayload.isEmpty ? "{}" : String(decoding: record.rawPayload, as: UTF8.self)
+            let charge = record.charge
+            let refund = record.refund
+            let values: [any PostgresEncodable] = [
+                subscriptionId, record.provider.rawValue, record.eventType.rawValue, record.transactionKey, record.effectiveAt,
+                record.expiresAt, record.orderId, record.amount?.micros, record.amount?.currencyCode, record.storefront,
+                record.isTest, record.churnReason?.rawValue, inboundEventId, PostgresJSON(text: payload),
+                charge?.productId, charge?.planId, charge?.billingPeriod, charge?.startAt, charge?.endAt,
+                refund?.refundedTransactionKey, refund?.kind.rawValue, refund?.appleRevocationReason.map(Int64.init),
+                refund?.appleRevocationType, refund?.googleVoidedSource.map(Int64.init), refund?.googleVoidedReason.map(Int64.init),
+                record.recordedAt, trigger.now, record.isDerived,
+                record.signupPromotionType?.rawValue, record.signupPromotionCode,
+            ]
             try database.enqueue(PostgresStatement("""
-                INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
+                INSERT INTO billing_transaction AS b (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
                   order_id, amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload,
+                  product_id, plan_id, billing_period, period_start_at, period_end_at, refunded_transaction_key, refund_kind,
+                  revocation_reason, revocation_type, voided_source, voided_reason, recorded_at, is_derived,
                   signup_promotion_type, signup_promotion_code)
                 VALUES ($1::uuid, $2::billing_provider, $3::billing_event_type, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-                        (SELECT id FROM inbound_webhook_event WHERE id = $13::uuid), $14::jsonb, $15, $16)
+                        (SELECT id FROM inbound_webhook_event WHERE id = $13::uuid), $14::jsonb,
+                        $15, $16::uuid, $17, $18, $19, $20, $21::refund_kind, $22::int, $23, $24::int, $25::int,
+                        COALESCE($26::timestamptz, (SELECT received_at FROM inbound_webhook_event WHERE id = $13::uuid), $27::timestamptz),
+                        $28, $29, $30)
                 ON CONFLICT (transaction_key) DO UPDATE
-                  SET inbound_event_id = EXCLUDED.inbound_event_id, raw_payload = EXCLUDED.raw_payload,
-                      effective_at = EXCLUDED.effective_at
-                  WHERE billing_transaction.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL
-                """, [subscriptionId, record.provider.rawValue, record.eventType.rawValue, record.transactionKey, record.effectiveAt,
-                      record.expiresAt, record.orderId, record.amount?.micros, record.amount?.currencyCode, record.storefront,
-                      record.isTest, record.churnReason?.rawValue, inboundEventId, PostgresJSON(text: payload),
-                      record.signupPromotionType?.rawValue, record.signupPromotionCode]))
+                  SET inbound_event_id = COALESCE(b.inbound_event_id, EXCLUDED.inbound_event_id),
+                      raw_payload = CASE WHEN b.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL
+                                         THEN EXCLUDED.raw_payload ELSE b.raw_payload END,
+                      effective_at = CASE WHEN b.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL
+                                          THEN EXCLUDED.effective_at ELSE b.effective_at END,
+                      voided_source = COALESCE(b.voided_source, EXCLUDED.voided_source),
+                      voided_reason = COALESCE(b.voided_reason, EXCLUDED.voided_reason),
+                      refund_kind = CASE WHEN COALESCE(b.voided_reason, EXCLUDED.voided_reason) = 7 THEN 'CHARGEBACK'::refund_kind
+                                         ELSE b.refund_kind END
+                  WHERE (b.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL)
+                     OR (b.voided_reason IS NULL AND EXCLUDED.voided_reason IS NOT NULL)
+                     OR (b.voided_source IS NULL AND EXCLUDED.voided_source IS NOT NULL)
+                """, values))
         }
         return inserted.count
     }
 
     /// Upserts the account's entitlement for the plan. An inactive projection from one subscription never
-    /// switches off an entitlement that another subscription of the same account and plan granted.
-    /// Queued: it is sent with COMMIT.
+    /// switches off an entitlement that another subscription of the same account and plan granted. A row this
+    /// subscription granted on another plan (before a plan change) is switched off: the subscription now entitles
+    /// its current plan only. Queued: it is sent with COMMIT.
     func upsertEntitlement(subscriptionId: String, _ entitlement: EntitlementProjection) throws {
         guard let accountId = entitlement.billingAccountId else { return }
         try database.enqueue(PostgresStatement("""
@@ -161,10 +190,59 @@ struct OutcomeRows {
                 AND (entitlement.is_active, entitlement.valid_from, entitlement.valid_until, entitlement.source_subscription_id)
                     IS DISTINCT FROM (EXCLUDED.is_active, EXCLUDED.valid_from, EXCLUDED.valid_until, EXCLUDED.source_subscription_id)
             """, [accountId, entitlement.planId, subscriptionId, entitlement.isActive, entitlement.validFrom, entitlement.validUntil]))
+        try database.enqueue(PostgresStatement("""
+            UPDATE entitlement SET is_active = false, updated_at = now()
+            WHERE source_subscription_id = $1::uuid AND plan_id <> $2::uuid AND is_active
+            """, [subscriptionId, entitlement.planId]))
+    }
+
+    /// Keeps the subscription's entitlement as intervals: an entitled projection records (or extends) the interval of
+    /// its period; any projection ends the subscription's open intervals that it no longer grants at `endedAt` (the
+    /// store's instant of the change). `recordedAt` is when we learned it. Queued: it is sent with COMMIT.
+    func recordEntitlementInterval(subscriptionId: String, _ entitlement: EntitlementProjection, endedAt: Date,
+                                   recordedAt: Date) throws {
+        guard let accountId = entitlement.billingAccountId else { return }
+        let granted = entitlement.isActive ? entitlement.validFrom : nil
+        try database.enqueue(PostgresStatement("""
+            UPDATE entitlement_interval SET ended_at = GREATEST(valid_from, LEAST($4::timestamptz, COALESCE(valid_until, $4::timestamptz))),
+                   updated_at = $5
+            WHERE subscription_id = $1::uuid AND ended_at IS NULL
+              AND (plan_id <> $2::uuid OR $3::timestamptz IS NULL OR valid_from <> $3::timestamptz)
+              AND (valid_until IS NULL OR valid_until > $4::timestamptz)
+            """, [subscriptionId, entitlement.planId, granted, endedAt, recordedAt]))
+        guard let from = granted else { return }
+        try database.enqueue(PostgresStatement("""
+            INSERT INTO entitlement_interval AS i (subscription_id, billing_account_id, plan_id, valid_from, valid_until, recorded_at, updated_at)
+            VALUES ($1::uuid, $2::uuid, $3::uuid, $4, GREATEST($5::timestamptz, $4::timestamptz), $6, $6)
+            ON CONFLICT (subscription_id, plan_id, valid_from) DO UPDATE
+              SET valid_until = EXCLUDED.valid_until, ended_at = NULL, updated_at = EXCLUDED.updated_at
+              WHERE i.valid_until IS DISTINCT FROM EXCLUDED.valid_until OR i.ended_at IS NOT NULL
+            """, [subscriptionId, accountId, entitlement.planId, from, entitlement.validUntil, recordedAt]))
     }
 
     /// Updates the open (PENDING or ACCEPTED) price change, or inserts one; an identical closed row is not repeated.
-    func upsertPriceChange(subscriptionId: String, _ change: BillingCore.SubscriptionPriceChange) throws {
+    func upsertPriceChange(subscriptionId: String, _ change: BillingCore.SubscriptionPriceChange, now: Date) throws {
+        try writePriceChange(subscriptionId: subscriptionId, change)
+        // Every state the change reached, with the store's instant, once (the row keeps only its last state).
+        try database.execute("""
+            WITH target AS (
+                SELECT id FROM subscription_price_change WHERE subscription_id = $1::uuid AND currency_code = $2 AND new_amount_micros = $3
+                ORDER BY created_at DESC, id DESC LIMIT 1)
+            UPDATE subscription_price_change c SET product_id = COALESCE(c.product_id, $5), region_code = COALESCE(c.region_code, $6),
+                   announced_at = COALESCE(c.announced_at, $4::timestamptz)
+            FROM target WHERE c.id = target.id
+              AND (c.product_id IS NULL AND $5::text IS NOT NULL OR c.region_code IS NULL AND $6::text IS NOT NULL OR c.announced_at IS NULL)
+            """, [subscriptionId, change.currencyCode, change.newAmountMicros, change.stateAt ?? now, change.productId, change.regionCode])
+        try database.execute("""
+            INSERT INTO subscription_price_change_transition (price_change_id, state, at, recorded_at)
+            SELECT id, $4::price_change_state, $5, $6 FROM subscription_price_change
+            WHERE subscription_id = $1::uuid AND currency_code = $2 AND new_amount_micros = $3
+            ORDER BY created_at DESC, id DESC LIMIT 1
+            ON CONFLICT (price_change_id, state) DO NOTHING
+            """, [subscriptionId, change.currencyCode, change.newAmountMicros, change.state.rawValue, change.stateAt ?? now, now])
+    }
+
+    private func writePriceChange(subscriptionId: String, _ change: BillingCore.SubscriptionPriceChange) throws {
         let values: [any PostgresEncodable] = [
             subscriptionId, change.provider.rawValue, change.mode.rawValue, change.state.rawValue, change.currencyCode,
             change.oldAmountMicros, change.newAmountMicros, change.expectedChargeAt, change.effectiveAt, change.sourceEventKey,

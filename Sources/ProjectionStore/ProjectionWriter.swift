@@ -84,10 +84,14 @@ public struct ProjectionWriter {
         }
         try rows.updateSubscription(id: subscriptionId, outcome.subscription, isSandbox: outcome.flags.environment == .sandbox, now: trigger.now)
         let inserted = try rows.insertTransactions(subscriptionId: subscriptionId, outcome.transactions, existing: existingKeys, trigger: trigger)
-        if storedEntitlement?.holds(outcome.entitlement, from: subscriptionId) != true {
+        if storedEntitlement?.holds(outcome.entitlement, from: subscriptionId) != true || before?.planId != outcome.subscription.planId {
             try rows.upsertEntitlement(subscriptionId: subscriptionId, outcome.entitlement)
         }
-        if let change = outcome.priceChange { try rows.upsertPriceChange(subscriptionId: subscriptionId, change) }
+        if outcome.disposition != .stale {
+            try rows.recordEntitlementInterval(subscriptionId: subscriptionId, outcome.entitlement,
+                                               endedAt: Self.entitlementEnd(outcome, now: trigger.now), recordedAt: trigger.now)
+        }
+        if let change = outcome.priceChange { try rows.upsertPriceChange(subscriptionId: subscriptionId, change, now: trigger.now) }
 
         var drift: [DriftFinding] = []
         if case .requery = trigger.source {
@@ -98,6 +102,15 @@ public struct ProjectionWriter {
         }
         return WriteResult(subscriptionId: subscriptionId, disposition: outcome.disposition, created: before == nil,
                            insertedTransactions: inserted, drift: drift)
+    }
+}
+
+extension ProjectionWriter {
+    /// The store's instant an entitlement stopped: the earliest revocation, refund, hold or expiry row of the outcome,
+    /// else the trigger's instant.
+    static func entitlementEnd(_ outcome: ProjectionOutcome, now: Date) -> Date {
+        let stops: Set<BillingEventType> = [.revoked, .refunded, .enteredOnHold, .expired, .paused]
+        return outcome.transactions.filter { stops.contains($0.eventType) }.map(\.effectiveAt).min() ?? now
     }
 }
 

@@ -29,11 +29,12 @@ enum ReferenceResolver {
             SELECT account.id::text AS account_id,
                    EXISTS (SELECT 1 FROM subscription t WHERE t.billing_account_id = account.id AND t.trial_ends_at IS NOT NULL)
                      AS account_has_had_trial,
-                   mapping.plan_id::text AS plan_id, mapping.base_plan_id, mapping.offer_id, mapping.interval_unit::text AS interval_unit
+                   mapping.plan_id::text AS plan_id, mapping.base_plan_id, mapping.offer_id, mapping.interval_unit::text AS interval_unit,
+                   mapping.billing_period
             FROM (SELECT 1) AS one
             LEFT JOIN billing_account account ON account.account_token = $1::uuid
             LEFT JOIN LATERAL (
-                SELECT m.plan_id, m.base_plan_id, m.offer_id, p.interval_unit
+                SELECT m.plan_id, m.base_plan_id, m.offer_id, p.interval_unit, p.billing_period
                 FROM store_product_mapping m JOIN plan p ON p.id = m.plan_id
                 WHERE m.provider = $2::billing_provider AND m.product_id = $3 AND m.base_plan_id IN ($4, '') AND m.offer_id IN ($5, '')
                 ORDER BY (m.base_plan_id = $4) DESC, (m.offer_id = $5) DESC LIMIT 1) mapping ON true
@@ -50,7 +51,8 @@ enum ReferenceResolver {
         let plan = try row.decodeIfPresent(String.self, "plan_id").map { planId in
             ResolvedPlan(planId: planId, provider: provider, productId: productId ?? "",
                          basePlanId: try row.decode(String.self, "base_plan_id"), offerId: try row.decode(String.self, "offer_id"),
-                         intervalUnit: try row.decode(IntervalUnit.self, "interval_unit"))
+                         intervalUnit: try row.decode(IntervalUnit.self, "interval_unit"),
+                         billingPeriod: BillingPeriod(iso: try row.decode(String.self, "billing_period")))
         }
         return ResolvedReferences(tokenAccount: account, plan: plan)
     }

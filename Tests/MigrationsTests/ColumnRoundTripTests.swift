@@ -36,8 +36,10 @@ import Testing
         let payload = #"{"notificationType": "DID_RENEW", "price": 4990, "nested": {"list": [1, "two", null]}}"#
         try db.execute("""
             INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
-              order_id, amount_micros, currency_code, country_code, is_test, proceeds_micros, proceeds_currency_code, reason, raw_payload)
-            VALUES ($1, 'APPLE', 'REFUNDED', 'APPLE:1:2', $2, $3, 'MTX123', -4990000, 'USD', 'USA', true, -4240000, 'USD', 'REFUND_FULL', $4::jsonb)
+              order_id, amount_micros, currency_code, country_code, is_test, proceeds_micros, proceeds_currency_code, reason, raw_payload,
+              refund_kind)
+            VALUES ($1, 'APPLE', 'REFUNDED', 'APPLE:1:2', $2, $3, 'MTX123', -4990000, 'USD', 'USA', true, -4240000, 'USD', 'REFUND_FULL', $4::jsonb,
+                    'REFUND')
             """, [seed.subscriptionID, start, end, PostgresJSON(text: payload)])
         let transaction = try #require(try db.query("SELECT * FROM billing_transaction WHERE transaction_key = 'APPLE:1:2'").first)
         #expect(try transaction.decode(String.self, "event_type") == "REFUNDED")

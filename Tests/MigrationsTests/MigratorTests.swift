@@ -24,11 +24,12 @@ import Testing
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
             "dead_letter", "fx_rate", "audit_log", "schema_migration", "requery_work_item",
+            "entitlement_interval", "subscription_price_change_transition",
         ]
         #expect(tables == expected)
         let enums = Set(try db.query("SELECT typname FROM pg_type WHERE typtype = 'e'").rows.map { try $0.decode(String.self, "typname") })
         #expect(enums == ["billing_provider", "subscription_status", "acknowledgement_status", "billing_event_type",
-                          "price_change_state", "price_change_mode", "interval_unit"])
+                          "price_change_state", "price_change_mode", "interval_unit", "refund_kind"])
 
         let before = try schemaFingerprint(db)
         #expect(try migrator.migrate().isEmpty)
@@ -66,7 +67,7 @@ import Testing
         #expect(try db.query("SELECT to_regclass('good') IS NULL AS absent").first?.decode(Bool.self, "absent") == true)
     }
 
-    private func schemaFingerprint(_ db: PostgresConnection) throws -> [String] {
+    func schemaFingerprint(_ db: PostgresConnection) throws -> [String] {
         try db.query("""
             SELECT table_name || '.' || column_name || ':' || data_type || ':' || is_nullable AS c
             FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1

@@ -5,7 +5,7 @@ import RepairJobs
 import Testing
 import WorldGen
 
-/// The nightly chain's five repair jobs, run in-process in `nightly`'s order against a harness's simulator.
+/// The nightly chain's repair jobs and the derived expiry after them, run in-process in `nightly`'s order against a harness's simulator.
 struct NightlyChainRun {
     let harness: RequeryHarness
     let asOf: Date
@@ -22,6 +22,7 @@ struct NightlyChainRun {
             (SweepVoided.definition(stores: harness.stores), ["--as-of", at]),
             (AckRescue.definition(stores: harness.stores), ["--as-of", at]),
             (RequeryAtRisk.definition(stores: harness.stores), ["--as-of", at, "--fresh-hours", "0", "--threads", "2", "--run-key", runKey]),
+            (ExpireLapsed.definition(), ["--as-of", at]),
         ]
     }
 

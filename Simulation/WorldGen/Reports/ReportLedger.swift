@@ -43,7 +43,8 @@ enum ReportLedger {
                     entry.transactionKey = record.transactionKey
                     entry.atMs = atMs
                     entry.isTest = record.isTest
-                    if let amount = record.amount { entry.amountMicros = amount.micros; entry.currency = amount.currencyCode }
+                    // History rows store refunds negative (sign rule); an entry carries the refunded magnitude.
+                    if let amount = record.amount { entry.amountMicros = abs(amount.micros); entry.currency = amount.currencyCode }
                     guard entry.amountMicros > 0 else { continue }
                     result.append(entry)
                 }

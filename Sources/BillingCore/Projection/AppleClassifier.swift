@@ -26,6 +26,7 @@ enum AppleClassifier {
         case .didFailToRenew? where noSubtype:
             decision.status = facts.retryStatus
             decision.eventType = [.inGracePeriod: .enteredGracePeriod, .onHold: .enteredOnHold][decision.status]
+            decision.billingRetryRow = decision.eventType == nil
         case .gracePeriodExpired?:
             decision.status = .onHold
             decision.eventType = .enteredOnHold
@@ -84,6 +85,8 @@ enum AppleClassifier {
             from: current, to: status, autoRenew: autoRenew, newCharge: newCharge,
             isInitialCharge: facts.isInitialCharge, revokeType: facts.revokeEventType)
         var decision = AppleDecision(status: status, eventType: event, label: label)
+        decision.billingRetryRow = event == nil && status == .active && current != nil
+            && facts.renewalInfo?.isInBillingRetryPeriod == true && facts.graceEndsAt == nil
         if isCharge { decision.chargeEventType = event }
         decision.eventRow = event != nil && !isCharge
         switch status {

@@ -16,4 +16,6 @@ struct AppleDecision {
     var keepCurrentState = false
     /// The instant the subscriber turned auto-renew off, when this event says so.
     var cancellationAt: Date?
+    /// Billing retry without a grace period: record an ENTERED_ON_HOLD history row although the status stays ACTIVE.
+    var billingRetryRow = false
 }

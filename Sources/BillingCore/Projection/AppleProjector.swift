@@ -21,7 +21,7 @@ struct AppleProjector {
             return .keep(current, stateTime: facts.stateTime, label: decision.label, environment: facts.environment)
         }
         let snapshot = buildSnapshot(facts: facts, decision: decision, account: account, planId: plan.planId)
-        let rows = AppleRows(facts: facts, snapshot: snapshot, trigger: trigger, rawPayload: state.rawPayload)
+        let rows = AppleRows(facts: facts, snapshot: snapshot, trigger: trigger, rawPayload: state.rawPayload, period: plan.period)
         var draft = ProjectionDraft(stateTime: facts.stateTime, snapshot: snapshot, eventType: decision.eventType,
                                     eventLabel: decision.label, churnReason: decision.churnReason,
                                     environment: facts.environment)

@@ -6,18 +6,33 @@ struct AppleRows {
     let snapshot: SubscriptionSnapshot
     let trigger: ProjectionTrigger
     let rawPayload: Data
+    /// The mapped plan's billing period (nil when the product is unmapped).
+    var period: BillingPeriod?
 
     /// The charge row of the transaction, the event row, and PRICE_CHANGED when a renewal changes the price.
     func records(decision: AppleDecision, current: SubscriptionSnapshot?) -> [BillingTransactionRecord] {
         var rows: [BillingTransactionRecord] = []
         let chargeType = decision.chargeEventType ?? (facts.isInitialCharge ? .purchased : .renewed)
-        rows.append(record(key: facts.chargeKey, type: chargeType,
-                           effectiveAt: facts.transaction.purchaseDate?.date ?? facts.stateTime,
-                           expiresAt: facts.expiresAt, amount: facts.price, churn: nil))
+        let purchasedAt = facts.transaction.purchaseDate?.date ?? facts.stateTime
+        var charge = record(key: facts.chargeKey, type: chargeType, effectiveAt: purchasedAt,
+                            expiresAt: facts.expiresAt, amount: facts.price, churn: nil)
+        charge.charge = ChargePeriod(productId: facts.transaction.productId, planId: snapshot.planId, billingPeriod: period?.iso,
+                                     startAt: purchasedAt, endAt: facts.expiresAt)
+        rows.append(charge)
         if decision.eventRow, let type = decision.eventType {
-            rows.append(record(key: eventKey(for: type, suffix: decision.keySuffix), type: type,
-                               effectiveAt: effectiveAt(of: type), expiresAt: snapshot.currentPeriodEndAt,
-                               amount: amount(of: type), churn: decision.churnReason))
+            var row = record(key: eventKey(for: type, suffix: decision.keySuffix), type: type,
+                             effectiveAt: effectiveAt(of: type), expiresAt: snapshot.currentPeriodEndAt,
+                             amount: amount(of: type), churn: decision.churnReason)
+            row.refund = refund(of: type)
+            rows.append(row)
+        }
+        if decision.billingRetryRow {
+            // Billing retry without a grace period: the status stays ACTIVE (mapping table: event record only), but the
+            // history records the hold entry (post-grace billing retry with a grace period of zero), dated the failed
+            // renewal, so grace/hold recovery counts it; a later DID_RENEW/BILLING_RECOVERY records RECOVERED.
+            rows.append(record(key: eventKey(for: .enteredOnHold, suffix: ""), type: .enteredOnHold,
+                               effectiveAt: effectiveAt(of: .enteredOnHold), expiresAt: snapshot.currentPeriodEndAt,
+                               amount: nil, churn: nil))
         }
         let isNewCharge = current != nil && current?.apple?.latestTransactionId != facts.transactionId
         let sameProduct = current?.productId == facts.transaction.productId
@@ -35,22 +50,42 @@ struct AppleRows {
         facts.chargeKey + ":" + type.rawValue + suffix
     }
 
+    /// The store's instant of the event: revocationDate for refunds, the period end for expiry and billing
+    /// failure (when already past), else the state's signedDate.
     func effectiveAt(of type: BillingEventType) -> Date {
         switch type {
         case .refunded, .revoked: return facts.transaction.revocationDate?.date ?? facts.stateTime
-        case .expired:
-            guard let expiresAt = facts.expiresAt, expiresAt <= facts.stateTime else { return facts.stateTime }
-            return expiresAt
+        case .expired, .enteredGracePeriod:
+            return Self.past(facts.expiresAt, facts.stateTime)
+        case .enteredOnHold:
+            return Self.past(facts.graceEndsAt ?? facts.expiresAt, facts.stateTime)
         default: return facts.stateTime
         }
     }
 
+    /// `instant` when it is known and not after `stateTime`, else `stateTime`.
+    static func past(_ instant: Date?, _ stateTime: Date) -> Date {
+        guard let instant, instant <= stateTime else { return stateTime }
+        return instant
+    }
+
     func amount(of type: BillingEventType) -> Money? {
         switch type {
-        case .refunded: return facts.refundedAmount
+        case .refunded:
+            guard facts.transaction.revocationTypeValue != .familyRevoke else { return nil }
+            return facts.refundedAmount.map { Money(micros: -abs($0.micros), currencyCode: $0.currencyCode) }
         case .priceChangePending, .priceChangeAccepted: return facts.renewalPrice
         default: return nil
         }
+    }
+
+    /// Refund and revocation rows name the charge revoked (this transaction), the kind and Apple's reason codes.
+    func refund(of type: BillingEventType) -> RefundDetails? {
+        guard type == .refunded || type == .revoked else { return nil }
+        let family = type == .revoked || facts.transaction.revocationTypeValue == .familyRevoke
+        return RefundDetails(kind: family ? .familyRevoke : .refund, refundedTransactionKey: facts.chargeKey,
+                             appleRevocationReason: facts.transaction.revocationReason,
+                             appleRevocationType: facts.transaction.rawRevocationType)
     }
 
     func record(key: String, type: BillingEventType, effectiveAt: Date, expiresAt: Date?, amount: Money?,

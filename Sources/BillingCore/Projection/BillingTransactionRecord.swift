@@ -25,7 +25,8 @@ public struct BillingTransactionRecord: Sendable, Hashable {
     public var expiresAt: Date?
     /// Google order ID (renewals end in `..N`); nil for Apple.
     public var orderId: String?
-    /// Charged, refunded or new (price-change) amount, when known.
+    /// Charged, refunded or new (price-change) amount, when known. Sign rule: charges ≥ 0, refunds and
+    /// chargebacks < 0 (a FAMILY_REVOKE moves no money and carries none).
     public var amount: Money?
     /// Apple storefront (ISO 3166 alpha-3) or Google regionCode (alpha-2).
     public var storefront: String?
@@ -40,13 +41,24 @@ public struct BillingTransactionRecord: Sendable, Hashable {
     public var signupPromotionType: SignupPromotionKind?
     /// Google charges: the vanity promotion code the line item was signed up with.
     public var signupPromotionCode: String?
+    /// Charge rows: what was bought and the paid period (nil on non-charge rows).
+    public var charge: ChargePeriod?
+    /// Refund / revocation rows: kind, refunded charge and the store's reason codes.
+    public var refund: RefundDetails?
+    /// When we learned of the row; nil lets the writer use the trigger's instant. A loader replaying a
+    /// world sets the instant the webhook arrived.
+    public var recordedAt: Date?
+    /// True for a row the pipeline inferred (e.g. an EXPIRED row for a period that ended without renewal)
+    /// rather than one a store state stated.
+    public var isDerived: Bool
 
     /// Creates a record.
     public init(transactionKey: String, provider: BillingProvider, eventType: BillingEventType, effectiveAt: Date,
                 expiresAt: Date? = nil, orderId: String? = nil, amount: Money? = nil, storefront: String? = nil,
                 isTest: Bool = false, churnReason: ChurnReason? = nil, inboundEventId: String? = nil,
                 rawPayload: Data = Data(), signupPromotionType: SignupPromotionKind? = nil,
-                signupPromotionCode: String? = nil) {
+                signupPromotionCode: String? = nil, charge: ChargePeriod? = nil, refund: RefundDetails? = nil,
+                recordedAt: Date? = nil, isDerived: Bool = false) {
         self.transactionKey = transactionKey
         self.provider = provider
         self.eventType = eventType
@@ -61,5 +73,9 @@ public struct BillingTransactionRecord: Sendable, Hashable {
         self.rawPayload = rawPayload
         self.signupPromotionType = signupPromotionType
         self.signupPromotionCode = signupPromotionCode
+        self.charge = charge
+        self.refund = refund
+        self.recordedAt = recordedAt
+        self.isDerived = isDerived
     }
 }

@@ -7,11 +7,12 @@ struct GoogleFacts {
     /// The line item with the latest expiry (the one that defines the period).
     let primary: SubscriptionPurchaseLineItem
     let stateTime: Date
-    let intervalUnit: IntervalUnit?
+    /// The mapped plan's billing period; nil when the product is unmapped.
+    let billingPeriod: BillingPeriod?
     let voided: GoogleVoid?
     let recurringPrice: Money?
 
-    init(state: GoogleStoreState, purchase: SubscriptionPurchaseV2, now: Date, intervalUnit: IntervalUnit?) throws(ProjectionError) {
+    init(state: GoogleStoreState, purchase: SubscriptionPurchaseV2, now: Date, billingPeriod: BillingPeriod?) throws(ProjectionError) {
         guard let first = purchase.items.first else { throw .incompleteStoreState("subscription has no line items") }
         token = state.purchaseToken
         self.purchase = purchase
@@ -20,7 +21,7 @@ struct GoogleFacts {
         }
         voided = GoogleVoid(state)
         stateTime = state.notification?.eventTime ?? voided?.time ?? now
-        self.intervalUnit = intervalUnit
+        self.billingPeriod = billingPeriod
         let plan = primary.autoRenewingPlan
         recurringPrice = try Amounts.convert { () throws(MoneyError) in try plan?.recurringPrice?.money() }
     }
@@ -76,12 +77,14 @@ struct GoogleFacts {
     }
 
     /// Start of the current period. Google exposes none: the signup time for the first order,
-    /// else expiryTime minus one plan interval (UTC calendar); in grace/hold this is approximate.
+    /// else expiryTime minus one ISO billing period of the plan (UTC, month-end clamped), never before the
+    /// signup time; in grace/hold this is approximate.
     var periodStart: Date? {
-        guard isRenewal(primary), let expiry = expiresAt, let intervalUnit else { return purchase.startTime?.date }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar.date(byAdding: intervalUnit == .monthly ? .month : .year, value: -1, to: expiry)
+        let signup = purchase.startTime?.date
+        guard isRenewal(primary), let expiry = expiresAt, let billingPeriod else { return signup }
+        let start = billingPeriod.start(endingAt: expiry)
+        guard let signup else { return start }
+        return max(start, signup)
     }
 
     /// Initial purchases and prepaid top-ups need an acknowledgement, renewals none, unpaid purchases never.

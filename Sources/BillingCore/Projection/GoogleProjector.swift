@@ -13,7 +13,7 @@ struct GoogleProjector {
             identifier: state.purchaseToken)
         guard let purchase = state.purchase else { return try voidedOnly(account: account) }
         let plan = try OwnershipRules.plan(resolved.plan, current: current, productId: purchase.items.first?.productId)
-        let facts = try GoogleFacts(state: state, purchase: purchase, now: trigger.now, intervalUnit: plan.interval)
+        let facts = try GoogleFacts(state: state, purchase: purchase, now: trigger.now, billingPeriod: plan.period)
         let notification = state.notification?.subscriptionNotification
         let stepUpFirst = notification?.notificationTypeValue == .priceStepUpConsentUpdated
         let provisional = facts.stateStatus ?? current?.status ?? .expired
@@ -38,7 +38,8 @@ struct GoogleProjector {
         var draft = ProjectionDraft(stateTime: facts.stateTime, snapshot: snapshot, eventType: decision.eventType,
                                     eventLabel: decision.label, churnReason: decision.churnReason,
                                     environment: facts.environment)
-        draft.transactions = GoogleRows(facts: facts, snapshot: snapshot, trigger: trigger, rawPayload: state.rawPayload)
+        draft.transactions = GoogleRows(facts: facts, snapshot: snapshot, trigger: trigger, rawPayload: state.rawPayload,
+                                        current: current)
             .records(decision: decision, current: current)
         draft.priceChange = GooglePriceChanges.upsert(change, current: current)
         draft.tokenChanges = [GoogleTokenChange(purchaseToken: facts.token, linkedPurchaseToken: purchase.linkedPurchaseToken,
@@ -101,7 +102,8 @@ struct GoogleProjector {
         let record = BillingTransactionRecord(
             transactionKey: "GOOGLE:\(state.purchaseToken):\(orderId):REFUNDED", provider: .google, eventType: .refunded,
             effectiveAt: time, expiresAt: current.currentPeriodEndAt, orderId: orderId, isTest: current.isTestPurchase,
-            churnReason: .refund, inboundEventId: trigger.source.inboundEventId, rawPayload: state.rawPayload)
+            churnReason: .refund, inboundEventId: trigger.source.inboundEventId, rawPayload: state.rawPayload,
+            refund: GoogleRows.refundDetails(voided: void, refundedKey: "GOOGLE:\(state.purchaseToken):\(orderId)"))
         var draft = ProjectionDraft(stateTime: time, snapshot: snapshot, eventType: .refunded, eventLabel: "GOOGLE:VOIDED",
                                     churnReason: .refund, environment: current.isTestPurchase ? .sandbox : .production)
         draft.transactions = [record]

@@ -6,6 +6,8 @@ struct GoogleRows {
     let snapshot: SubscriptionSnapshot
     let trigger: ProjectionTrigger
     let rawPayload: Data
+    /// The subscription as the database had it (re-query rows date failures from its paid period).
+    var current: SubscriptionSnapshot?
 
     /// One charge row per paid line item (with its signup promotion), the event row, and PRICE_CHANGED when the
     /// recurring price moved. An answer that does not show its paid period (`GoogleFacts.showsPaidPeriod`) adds no
@@ -23,14 +25,18 @@ struct GoogleRows {
                                  orderId: facts.orderId(item), amount: chargeAmount(item), churn: nil)
                 row.signupPromotionType = item.signupPromotion?.kind
                 row.signupPromotionCode = item.signupPromotion?.vanityCode?.promotionCode
+                row.charge = ChargePeriod(productId: item.productId, planId: snapshot.planId,
+                                          billingPeriod: facts.billingPeriod?.iso, startAt: effectiveAt, endAt: item.expiryTime?.date)
                 rows.append(row)
             }
         }
         if decision.eventRow, let type = decision.eventType {
             let key = decision.eventKey ?? facts.anchorKey + ":" + type.rawValue + decision.keySuffix
             let orderId = type == .refunded ? facts.voided?.orderId : facts.orderId(facts.primary)
-            rows.append(record(key: key, type: type, effectiveAt: effectiveAt(of: type), expiresAt: snapshot.currentPeriodEndAt,
-                               orderId: orderId, amount: eventAmount(type), churn: decision.churnReason))
+            var row = record(key: key, type: type, effectiveAt: effectiveAt(of: type), expiresAt: snapshot.currentPeriodEndAt,
+                             orderId: orderId, amount: eventAmount(type), churn: decision.churnReason)
+            if type == .refunded { (row.amount, row.refund) = refund() }
+            rows.append(row)
         }
         if current?.productId == snapshot.productId, let old = current?.currentPrice, let new = snapshot.currentPrice,
            old.currencyCode == new.currencyCode, old.micros != new.micros {
@@ -58,8 +64,31 @@ struct GoogleRows {
             guard let expiry = facts.expiresAt, expiry <= facts.stateTime else { return facts.stateTime }
             return expiry
         case .refunded: return facts.voided?.time ?? facts.stateTime
+        case .enteredGracePeriod, .enteredOnHold:
+            // A re-query sees the failure only when it runs: the failure happened when the paid period ended.
+            guard facts.stateTime == trigger.now, let paidEnd = current?.currentPeriodEndAt,
+                  paidEnd <= facts.stateTime else { return facts.stateTime }
+            return paidEnd
         default: return facts.stateTime
         }
+    }
+
+    /// The refund of the voided order: its amount when it is this state's latest order (negated), else nil and the
+    /// database fills it from the refunded charge; the kind and Google's reason codes when the void carries them.
+    func refund() -> (Money?, RefundDetails) {
+        let orderId = facts.voided?.orderId
+        let key = orderId.map { "GOOGLE:\(facts.token):\($0)" }
+        var amount: Money?
+        if orderId != nil, orderId == facts.primary.latestSuccessfulOrderId, let charged = chargeAmount(facts.primary), charged.micros > 0 {
+            amount = Money(micros: -charged.micros, currencyCode: charged.currencyCode)
+        }
+        return (amount, GoogleRows.refundDetails(voided: facts.voided, refundedKey: key))
+    }
+
+    /// REFUND or CHARGEBACK (voidedReason 7) with Google's voidedSource / voidedReason as sent.
+    static func refundDetails(voided: GoogleVoid?, refundedKey: String?) -> RefundDetails {
+        RefundDetails(kind: voided?.reason == 7 ? .chargeback : .refund, refundedTransactionKey: refundedKey,
+                      googleVoidedSource: voided?.source, googleVoidedReason: voided?.reason)
     }
 
     func eventAmount(_ type: BillingEventType) -> Money? {

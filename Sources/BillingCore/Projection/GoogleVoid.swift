@@ -4,12 +4,17 @@ import Foundation
 struct GoogleVoid {
     let orderId: String?
     let time: Date?
+    /// Google `voidedSource` / `voidedReason` (a voided-purchase list item carries them; an RTDN does not).
+    var source: Int?
+    var reason: Int?
 
     /// The void the state carries, if any.
     init?(_ state: GoogleStoreState) {
         if let voided = state.voidedPurchase {
             orderId = voided.orderId
             time = voided.voidedTime ?? state.notification?.eventTime
+            source = voided.voidedSource
+            reason = voided.voidedReason
         } else if let notice = state.notification?.voidedPurchaseNotification {
             orderId = notice.orderId
             time = state.notification?.eventTime

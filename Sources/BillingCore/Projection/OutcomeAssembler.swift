@@ -27,6 +27,12 @@ enum OutcomeAssembler {
             disposition = current?.comparable == snapshot.comparable ? .unchanged : .applied
         }
         snapshot.lastVerifiedAt = Instants.latest(current?.lastVerifiedAt, trigger.now)
+        if var change = priceChange {
+            change.productId = change.productId ?? snapshot.productId
+            change.regionCode = change.regionCode ?? draft.transactions.lazy.compactMap(\.storefront).first
+            change.stateAt = change.stateAt ?? (change.state == .applied ? change.effectiveAt : nil) ?? draft.stateTime
+            priceChange = change
+        }
         let flags = ProjectionFlags(
             acknowledgementNeeded: needsAcknowledgement(snapshot), isTestPurchase: snapshot.isTestPurchase,
             environment: draft.environment, isUnclaimed: snapshot.billingAccountId == nil,

@@ -32,10 +32,10 @@ enum OwnershipRules {
         return owner
     }
 
-    /// The plan id and billing interval; the subscription's own plan when the product is unmapped.
+    /// The plan id and billing period; the subscription's own plan (period unknown) when the product is unmapped.
     static func plan(_ resolved: ResolvedPlan?, current: SubscriptionSnapshot?,
-                     productId: String?) throws(ProjectionError) -> (planId: String, interval: IntervalUnit?) {
-        if let resolved { return (resolved.planId, resolved.intervalUnit) }
+                     productId: String?) throws(ProjectionError) -> (planId: String, period: BillingPeriod?) {
+        if let resolved { return (resolved.planId, resolved.billingPeriod) }
         if let current { return (current.planId, nil) }
         throw .productNotMapped(productId: productId ?? "(none)")
     }

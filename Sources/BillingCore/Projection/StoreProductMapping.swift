@@ -24,8 +24,8 @@ public struct StoreProductMapping: Sendable, Hashable {
     }
 
     /// The projection's view of this mapping: plan identity only, display price dropped.
-    public func resolvedPlan(intervalUnit: IntervalUnit) -> ResolvedPlan {
+    public func resolvedPlan(intervalUnit: IntervalUnit, billingPeriod: BillingPeriod? = nil) -> ResolvedPlan {
         ResolvedPlan(planId: planId, provider: provider, productId: productId, basePlanId: basePlanId,
-                     offerId: offerId, intervalUnit: intervalUnit)
+                     offerId: offerId, intervalUnit: intervalUnit, billingPeriod: billingPeriod)
     }
 }

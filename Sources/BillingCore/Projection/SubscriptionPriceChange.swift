@@ -17,6 +17,12 @@ public struct SubscriptionPriceChange: Sendable, Hashable {
     public var effectiveAt: Date?
     /// The transactionKey of the billing event that set this state.
     public var sourceEventKey: String?
+    /// The store product whose price changes (the subscription's product).
+    public var productId: String?
+    /// Apple storefront or Google regionCode the change applies to.
+    public var regionCode: String?
+    /// The store's instant of this state (announcement for PENDING, consent, charge or cancellation).
+    public var stateAt: Date?
 
     /// Creates a price change.
     public init(provider: BillingProvider, mode: PriceChangeMode, state: PriceChangeState, currencyCode: String,

@@ -84,7 +84,8 @@ struct OrderingAndEdgeTests {
     func refundReversed() throws {
         let refunded = try TestData.projectApple("apple/REFUND.json", current: TestData.appleSnapshot(.active))
         #expect(refunded.status == .revoked && refunded.churnReason == .refund)
-        #expect(refunded.transactions.last?.amount == TestData.usd999)
+        // Sign rule: a refund row carries the amount given back, negative.
+        #expect(refunded.transactions.last?.amount == Money(micros: -TestData.usd999.micros, currencyCode: "USD"))
         let reversed = try TestData.projectApple("apple/REFUND_REVERSED.json", current: refunded.subscription)
         #expect(reversed.status == .active)
         #expect(reversed.eventType == nil)

@@ -1,0 +1,104 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// The `expire-lapsed` job (nightly chain, after the repair jobs): a subscription whose paid period ended without
+/// renewal is expired by time, even when no store ever says so (a lost EXPIRED notification, a Google token past the
+/// 60-day query window).
+///
+/// Lapsed: CANCELED (auto-renew off) with its period ended more than `canceledGrace` before the as-of; ACTIVE,
+/// TRIALING, IN_GRACE_PERIOD or ON_HOLD with its period ended more than `retryWindow` before it (longer than any
+/// store's grace period, account hold or billing retry, so a renewal the repair jobs could still find is never
+/// pre-empted). Each gets one EXPIRED history row marked `is_derived`, dated the instant the paid period ended and
+/// recorded as of the run, its status EXPIRED, its entitlements off and its open entitlement intervals ended at the
+/// period end. Idempotent: the row's key is the period's charge key plus `:EXPIRED` (the store's own EXPIRED row has
+/// the same key), and an expired subscription is not selected again.
+public enum ExpireLapsed {
+    /// Days after the period end before a CANCELED subscription is expired by time.
+    public static let canceledGrace = 1
+    /// Days after the period end before an auto-renewing subscription is expired by time.
+    public static let retryWindow = 60
+
+    /// The job definition.
+    public static func definition() -> JobDefinition {
+        JobDefinition(name: "expire-lapsed",
+                      summary: "expire subscriptions whose paid period ended without renewal (derived EXPIRED rows)") { context in
+            let lapsed = try select(context.database, asOf: context.asOf)
+            context.setCount("selected", lapsed)
+            guard lapsed > 0, !context.dryRun else { return }
+            let result = try expire(context.database, asOf: context.asOf)
+            context.setCount("expired", result.expired)
+            context.setCount("derived_rows", result.rows)
+            context.setCount("entitlements_off", result.entitlements)
+        }
+    }
+
+    /// The lapsed subscriptions' condition; `$1` is the as-of.
+    static let lapsedCondition = """
+        (s.status = 'CANCELED' AND s.current_period_end_at < $1::timestamptz - make_interval(days => \(canceledGrace)))
+        OR (s.status IN ('ACTIVE', 'TRIALING', 'IN_GRACE_PERIOD', 'ON_HOLD')
+            AND s.current_period_end_at < $1::timestamptz - make_interval(days => \(retryWindow)))
+        """
+
+    /// How many subscriptions are lapsed as of `asOf`.
+    public static func select(_ database: PostgresConnection, asOf: Date) throws -> Int {
+        let row = try database.query("SELECT count(*)::int8 AS n FROM subscription s WHERE \(lapsedCondition)", [asOf]).first
+        return Int(try row?.decode(Int64.self, "n") ?? 0)
+    }
+
+    /// What one run wrote.
+    public struct Result: Sendable, Equatable {
+        public let expired: Int
+        public let rows: Int
+        public let entitlements: Int
+
+        /// Creates a result.
+        public init(expired: Int, rows: Int, entitlements: Int) {
+            self.expired = expired
+            self.rows = rows
+            self.entitlements = entitlements
+        }
+    }
+
+    /// Expires every lapsed subscription in one transaction (set-based).
+    public static func expire(_ database: PostgresConnection, asOf: Date) throws -> Result {
+        try database.transaction { db in
+            let rows = try db.execute("""
+                INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
+                  order_id, is_test, reason, raw_payload, recorded_at, is_derived)
+                SELECT s.id, s.provider, 'EXPIRED', COALESCE(c.transaction_key, 'DERIVED:' || s.id::text || ':'
+                         || to_char(s.current_period_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) || ':EXPIRED',
+                       s.current_period_end_at, s.current_period_end_at, c.order_id, s.is_test_purchase,
+                       CASE WHEN s.status = 'CANCELED' THEN 'VOLUNTARY' ELSE 'BILLING_FAILURE' END, '{}'::jsonb,
+                       GREATEST($1::timestamptz, s.current_period_end_at), true
+                FROM subscription s
+                LEFT JOIN LATERAL (
+                    SELECT b.transaction_key, b.order_id FROM billing_transaction b
+                    WHERE b.subscription_id = s.id AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                      AND b.effective_at <= s.current_period_end_at
+                    ORDER BY b.effective_at DESC, b.transaction_key DESC LIMIT 1) c ON true
+                WHERE (\(lapsedCondition))
+                  AND NOT EXISTS (SELECT 1 FROM billing_transaction e WHERE e.subscription_id = s.id AND e.event_type = 'EXPIRED'
+                                    AND e.effective_at >= s.current_period_end_at)
+                ON CONFLICT (transaction_key) DO NOTHING
+                """, [asOf])
+            let entitlements = try db.execute("""
+                UPDATE entitlement e SET is_active = false, updated_at = now()
+                FROM subscription s
+                WHERE e.source_subscription_id = s.id AND e.is_active AND (\(lapsedCondition))
+                """, [asOf])
+            try db.execute("""
+                UPDATE entitlement_interval i SET ended_at = GREATEST(i.valid_from, LEAST(COALESCE(i.valid_until, s.current_period_end_at),
+                                                                                   s.current_period_end_at)),
+                       updated_at = $1
+                FROM subscription s
+                WHERE i.subscription_id = s.id AND i.ended_at IS NULL AND (\(lapsedCondition))
+                """, [asOf])
+            let expired = try db.execute("""
+                UPDATE subscription s SET status = 'EXPIRED', auto_renew = false, updated_at = now()
+                WHERE \(lapsedCondition)
+                """, [asOf])
+            return Result(expired: expired, rows: rows, entitlements: entitlements)
+        }
+    }
+}
