@@ -91,6 +91,12 @@ let package = Package(
         .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess", "StoreCalls", "RateLimiting", "TestCertificates"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
         .testTarget(name: "PackageGraphTests"),
+
+        // Monitoring and operations (issue 16).
+        .target(name: "Monitoring", dependencies: ["JobKit", "Postgres"]),
+        job("drift-counts", ["JobKit", "Postgres", "Monitoring"]),
+        .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "JobKit", "Postgres", "TestSupport"]),
+        .testTarget(name: "DocsTests"),
     ],
     swiftLanguageModes: [.v6]
 )
