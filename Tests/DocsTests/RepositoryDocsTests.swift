@@ -75,9 +75,11 @@ import Testing
         var found: [String] = []
         for file in Self.files() where Self.textExtensions.contains((file as NSString).pathExtension) || file.hasSuffix("Makefile") {
             if file == "Tests/DocsTests/RepositoryDocsTests.swift" { continue }
+            // Applied migrations are immutable (checksummed); SQL/README.md says what their "design document" means.
+            let references = file.hasPrefix("SQL/migrations/") ? Self.outsideReferences.filter { !$0.hasPrefix("design doc") } : Self.outsideReferences
             guard let text = try? String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8) else { continue }
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                for reference in Self.outsideReferences where line.range(of: reference, options: .caseInsensitive) != nil {
+                for reference in references where line.range(of: reference, options: .caseInsensitive) != nil {
                     found.append("\(file):\(number + 1): '\(reference)' (point into docs/ instead)")
                 }
             }

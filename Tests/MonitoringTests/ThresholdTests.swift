@@ -2,7 +2,7 @@ import Foundation
 import Monitoring
 import Testing
 
-/// The thresholds file format (docs/METRICS.md): parsing, matching by label subset, breaches, and errors that name the line.
+/// The thresholds file format (docs/MONITORING.md): parsing, matching by label subset, breaches, and errors that name the line.
 @Suite struct ThresholdTests {
     let families = [
         MetricFamily(name: "iap_drift_subscriptions", help: "h", samples: [

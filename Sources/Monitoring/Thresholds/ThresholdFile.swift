@@ -1,7 +1,7 @@
 import Foundation
 
 /// Parses a thresholds file: one rule per line, `metric_name{label="value",…} > number` (or `<`), the braces
-/// optional; blank lines and lines starting with `#` are ignored. The format is documented in docs/METRICS.md.
+/// optional; blank lines and lines starting with `#` are ignored. The format is documented in docs/MONITORING.md.
 public enum ThresholdFile {
     /// A line that is not a rule.
     public struct ParseError: Error, CustomStringConvertible, Equatable {
