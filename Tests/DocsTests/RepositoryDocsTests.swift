@@ -43,11 +43,26 @@ import Testing
             if target.isEmpty || target.hasPrefix("#") || target.contains("://") || target.hasPrefix("mailto:") { continue }
             let path = String(target.split(separator: "#", maxSplits: 1).first ?? "")
             if path.hasPrefix("/") { dead.append("\(file): \(target) (absolute path)"); continue }
-            let resolved = (folder.isEmpty ? path : folder + "/" + path) as NSString
-            let normalised = resolved.standardizingPath
-            if normalised.hasPrefix("..") || !exists(normalised) { dead.append("\(file): \(target)") }
+            guard let normalised = normalise(folder.isEmpty ? path : folder + "/" + path), exists(normalised) else {
+                dead.append("\(file): \(target)")
+                continue
+            }
         }
         return dead
+    }
+
+    /// `a/b/../c/./d` → `a/c/d`; nil when the path climbs above the repository root.
+    static func normalise(_ path: String) -> String? {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == ".." {
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
     }
 
     /// The references in `text` to documents outside the repository.
@@ -88,8 +103,8 @@ import Testing
     }
 
     @Test func theLinkCheckFindsDeadAndEscapingLinks() {
-        let text = "[ok](docs/A.md) [dead](docs/B.md) [web](https://example.com) [anchor](#x) [up](../shared/X.md) [abs](/work/x.md) [frag](docs/A.md#y)"
-        let dead = Self.deadLinks(in: "README.md", text: text) { $0 == "docs/A.md" }
-        #expect(dead == ["README.md: docs/B.md", "README.md: ../shared/X.md", "README.md: /work/x.md (absolute path)"])
+        let text = "[ok](docs/A.md) [dead](docs/B.md) [back](../README.md) [web](https://example.com) [anchor](#x) [up](../shared/X.md) [abs](/work/x.md) [frag](docs/A.md#y)"
+        let dead = Self.deadLinks(in: "README.md", text: text) { $0 == "docs/A.md" || $0 == "README.md" }
+        #expect(dead == ["README.md: docs/B.md", "README.md: ../README.md", "README.md: ../shared/X.md", "README.md: /work/x.md (absolute path)"])
     }
 }

@@ -131,11 +131,15 @@ struct PrometheusExposition {
                 out.append(character)
                 continue
             }
-            switch iterator.next() {
-            case "\\": out.append("\\")
-            case "n": out.append("\n")
-            case "\"" where allowQuote: out.append("\"")
-            default: throw Violation("line \(line): bad escape in '\(text)'")
+            let next = iterator.next()
+            if next == "\\" {
+                out.append("\\")
+            } else if next == "n" {
+                out.append("\n")
+            } else if next == "\"", allowQuote {
+                out.append("\"")
+            } else {
+                throw Violation("line \(line): bad escape in '\(text)'")
             }
         }
         return out
