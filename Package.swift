@@ -94,6 +94,12 @@ let package = Package(
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
         .testTarget(name: "PackageGraphTests"),
         .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports", "Archive"], resources: [.copy("Fixtures")]),
+
+        // Monitoring and operations (issue 16).
+        .target(name: "Monitoring", dependencies: ["JobKit", "Postgres"]),
+        job("drift-counts", ["JobKit", "Postgres", "Monitoring"]),
+        .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "JobKit", "Postgres", "TestSupport"]),
+        .testTarget(name: "DocsTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-/// The exit codes every job uses (DESIGN.md, job contract).
+/// The exit codes every job uses (the job contract in README.md).
 public enum JobExitCode: Int32, Sendable {
     case succeeded = 0
     case failed = 1

@@ -3,7 +3,7 @@ import Postgres
 
 /// The `nightly` job: runs the nightly chain's job executables in order and stops on the first hard failure.
 public enum NightlyChain {
-    /// The chain, in the order DESIGN.md and issue 6 give.
+    /// The chain, in order (docs/RUNBOOK.md, "Scheduling").
     public static let steps = [
         "replay-events", "recover-notifications", "sweep-voided", "ack-rescue", "requery-at-risk", "expire-lapsed",
         "import-exports", "reconcile", "build-reports", "drift-counts",

@@ -3,7 +3,7 @@ import Postgres
 import TestSupport
 import Testing
 
-/// Every uniqueness rule of the design document is enforced by the database, not by application checks.
+/// Every uniqueness rule of docs/DATA_MODEL.md is enforced by the database, not by application checks.
 @Suite struct UniquenessRuleTests {
     static let database: Result<PostgresConfiguration, any Error> = Result {
         let (configuration, connection) = try TestDatabase.migrated("test_uniqueness")

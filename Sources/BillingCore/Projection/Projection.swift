@@ -1,6 +1,6 @@
 /// The one pure projection from verified store state to the subscription model.
 ///
-/// Decisions where the design doc is silent:
+/// Decisions the mapping tables of docs/DATA_MODEL.md leave open:
 /// - Ordering: see `OutcomeAssembler`/`ProjectionDisposition.stale` — older states keep their history rows.
 /// - Status for "(status 不変)" / "(再照会)" rows is derived from the state itself (Apple: status int,
 ///   billing-retry and grace dates as of signedDate; Google: subscriptionState), so it never drifts.

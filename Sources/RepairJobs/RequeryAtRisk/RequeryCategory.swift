@@ -1,4 +1,4 @@
-/// Why a subscription was selected for re-query, in the design document's backfill priority (first = highest).
+/// Why a subscription was selected for re-query, in the backfill priority (first = highest; docs/RUNBOOK.md).
 public enum RequeryCategory: String, CaseIterable, Sendable, Comparable {
     /// An active entitlement whose period has ended, or ends within the window, with no renewal recorded.
     case periodEnding = "period_ending"

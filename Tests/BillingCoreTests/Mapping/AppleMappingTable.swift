@@ -1,6 +1,6 @@
 @testable import BillingCore
 
-/// One row of the design doc's Apple App Store Server Notifications V2 mapping table.
+/// One row of the Apple App Store Server Notifications V2 mapping table (docs/DATA_MODEL.md).
 struct AppleMappingRow: Sendable, CustomStringConvertible {
     var notificationType: String
     var subtype: String?
@@ -17,9 +17,9 @@ struct AppleMappingRow: Sendable, CustomStringConvertible {
     var description: String { notificationType + "/" + (subtype ?? "-") + (trialVariant ? " (trial)" : "") }
 }
 
-/// The Apple table, transcribed from the design doc (通知 → 内部状態マッピング, Apple V2).
+/// The Apple table, as docs/DATA_MODEL.md gives it (Apple V2).
 enum AppleMappingTable {
-    /// Every (notificationType, subtype) the design doc lists; each must have a row with a fixture.
+    /// Every (notificationType, subtype) the table lists; each must have a row with a fixture.
     static let designDocRows: [(String, String?)] = [
         ("SUBSCRIBED", "INITIAL_BUY"), ("SUBSCRIBED", "RESUBSCRIBE"), ("DID_RENEW", nil), ("DID_RENEW", "BILLING_RECOVERY"),
         ("DID_FAIL_TO_RENEW", "GRACE_PERIOD"), ("DID_FAIL_TO_RENEW", nil), ("GRACE_PERIOD_EXPIRED", nil),

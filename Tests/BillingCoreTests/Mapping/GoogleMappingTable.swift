@@ -1,6 +1,6 @@
 @testable import BillingCore
 
-/// One row of the design doc's Google Play RTDN mapping table.
+/// One row of the Google Play RTDN mapping table (docs/DATA_MODEL.md).
 struct GoogleMappingRow: Sendable, CustomStringConvertible {
     var notificationType: Int
     var name: String
@@ -14,9 +14,9 @@ struct GoogleMappingRow: Sendable, CustomStringConvertible {
     var description: String { "\(notificationType) \(name)" }
 }
 
-/// The Google table, transcribed from the design doc (通知 → 内部状態マッピング, Google RTDN).
+/// The Google table, as docs/DATA_MODEL.md gives it (Google RTDN).
 enum GoogleMappingTable {
-    /// The notification types the design doc requires fixtures for.
+    /// The notification types the table requires fixtures for.
     static let requiredTypes: Set<Int> = Set(1...13).union([19, 20, 22])
 
     static let rows: [GoogleMappingRow] = [

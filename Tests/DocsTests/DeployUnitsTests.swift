@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// The scheduling examples under deploy/: the systemd units pass `systemd-analyze verify` (where installed), a
+/// broken copy does not, every timer names its service and has a randomised delay, and every cron line has five
+/// schedule fields and a command.
+@Suite struct DeployUnitsTests {
+    static let deploy = RepositoryDocsTests.root.appendingPathComponent("deploy")
+    static let analyzer = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func units() throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: deploy.appendingPathComponent("systemd"), includingPropertiesForKeys: nil)
+            .filter { ["service", "timer"].contains($0.pathExtension) }.sorted { $0.path < $1.path }
+    }
+
+    /// Runs `systemd-analyze verify` on `files`; returns its exit status and output.
+    static func verify(_ files: [URL]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: analyzer ?? "/usr/bin/systemd-analyze")
+        process.arguments = ["verify", "--man=no"] + files.map(\.path)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test(.enabled(if: analyzer != nil, "systemd-analyze is not installed"))
+    func systemdAnalyzeVerifyAcceptsTheUnitsAndRejectsABrokenOne() throws {
+        let units = try Self.units()
+        #expect(units.count == 14)
+        let (status, output) = try Self.verify(units)
+        #expect(status == 0, "\(output)")
+        #expect(output.isEmpty, "no warnings: \(output)")
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("units-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        let timer = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/iap-nightly.timer"), encoding: .utf8)
+        try timer.replacingOccurrences(of: "OnCalendar=*-*-* 02:30:00 UTC", with: "OnCalendar=someday")
+            .write(to: broken.appendingPathComponent("iap-nightly.timer"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: Self.deploy.appendingPathComponent("systemd/iap-nightly.service"),
+                                         to: broken.appendingPathComponent("iap-nightly.service"))
+        #expect(try Self.verify([broken.appendingPathComponent("iap-nightly.timer")]).0 != 0)
+    }
+
+    @Test func everyTimerHasItsServiceARandomDelayAndEveryServiceTheChainLock() throws {
+        let units = try Self.units()
+        for timer in units where timer.pathExtension == "timer" {
+            let text = try String(contentsOf: timer, encoding: .utf8)
+            let service = timer.deletingPathExtension().lastPathComponent + ".service"
+            #expect(text.contains("Unit=\(service)"), "\(timer.lastPathComponent)")
+            #expect(units.contains { $0.lastPathComponent == service })
+            #expect(text.contains("RandomizedDelaySec="), "\(timer.lastPathComponent)")
+            #expect(text.contains("Persistent=true"))
+        }
+        for service in units where service.pathExtension == "service" {
+            let text = try String(contentsOf: service, encoding: .utf8)
+            #expect(text.contains("ExecStart=/usr/bin/flock "), "\(service.lastPathComponent)")
+            #expect(text.contains("EnvironmentFile=/etc/iap/pipeline.env"))
+            #expect(text.contains("User=iap"))
+            #expect(text.contains("UMask=0077"))
+        }
+    }
+
+    /// The schedule lines of a crontab: not blank, not a comment, not a `NAME=value` setting.
+    static func cronLines(_ text: String) -> [String] {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
+            guard !line.isEmpty, !line.hasPrefix("#") else { return false }
+            let head = line.split(separator: " ").first ?? ""
+            return !(head.contains("=") && head.first?.isLetter == true)
+        }
+    }
+
+    /// The problems of one crontab schedule line (empty when it parses): five fields in range, then a command.
+    static func cronProblems(_ line: String) -> [String] {
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard fields.count >= 6 else { return ["\(line): fewer than five schedule fields and a command"] }
+        let ranges = [0...59, 0...23, 1...31, 1...12, 0...7]
+        var problems: [String] = []
+        for (field, range) in zip(fields.prefix(5), ranges) {
+            for part in field.split(separator: ",") {
+                let body = part.split(separator: "/", maxSplits: 1)
+                if body.count == 2, Int(body[1]).map({ $0 > 0 }) != true { problems.append("\(line): bad step '\(part)'") }
+                if body.first == "*" { continue }
+                let bounds = (body.first ?? "").split(separator: "-", maxSplits: 1).map { Int($0) }
+                if bounds.isEmpty || bounds.contains(where: { $0.map { !range.contains($0) } ?? true }) {
+                    problems.append("\(line): field '\(field)' outside \(range)")
+                }
+            }
+        }
+        if !fields[5].hasPrefix("/") { problems.append("\(line): the command should be an absolute path") }
+        return problems
+    }
+
+    @Test func everyCronLineHasFiveScheduleFieldsAndACommand() throws {
+        let text = try String(contentsOf: Self.deploy.appendingPathComponent("cron.example"), encoding: .utf8)
+        let lines = Self.cronLines(text)
+        #expect(lines.count == 7)
+        #expect(lines.flatMap(Self.cronProblems) == [])
+        let jobs = lines.compactMap { $0.split(separator: " ").last.map(String.init) }
+        #expect(Set(jobs) == ["nightly", "replay-events", "ack-rescue", "drift-counts", "import-exports", "reconcile", "close-period"])
+        let script = Self.deploy.appendingPathComponent("iap-job.sh")
+        #expect(FileManager.default.isExecutableFile(atPath: script.path))
+    }
+
+    @Test func theCronCheckRejectsBrokenLines() {
+        #expect(!Self.cronProblems("30 2 * * /opt/x").isEmpty)
+        #expect(!Self.cronProblems("61 2 * * * /opt/x").isEmpty)
+        #expect(!Self.cronProblems("0 5 1-40 * * /opt/x").isEmpty)
+        #expect(!Self.cronProblems("*/0 * * * * /opt/x").isEmpty)
+        #expect(Self.cronProblems("*/15 1-3 1,15 * 0 /opt/x --flag").isEmpty)
+    }
+}
