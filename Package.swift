@@ -91,6 +91,10 @@ let package = Package(
         .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess", "StoreCalls", "RateLimiting", "TestCertificates"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
         .testTarget(name: "PackageGraphTests"),
+
+        .target(name: "XLSX", dependencies: ["CXlsxWriter"]),
+        .testTarget(name: "XLSXTests", dependencies: ["XLSX", "Archive"]),
+        .executableTarget(name: "bench-xlsx", dependencies: ["XLSX"], path: "Benchmarks/xlsx"),
     ],
     swiftLanguageModes: [.v6]
 )
