@@ -5,7 +5,7 @@ extension Worksheet {
     /// of this workbook; names and titles are plain text (a leading `=` would make the library read a formula).
     public func insertChart(_ chart: ChartSpec, row: Int, column: Int) throws {
         let operation = "insert chart '\(chart.title)' on sheet '\(name)'"
-        try checkPosition(row, column)
+        try checkPosition(row, column, ordered: false)
         guard !chart.series.isEmpty else { throw XLSXError(operation, "a chart needs at least one series") }
         let texts = [chart.title, chart.categoryAxis, chart.valueAxis].compactMap { $0 } + chart.series.map(\.name)
         if let formula = texts.first(where: { $0.hasPrefix("=") || $0.utf8.contains(0) }) {

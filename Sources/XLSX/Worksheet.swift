@@ -96,15 +96,15 @@ public final class Worksheet {
 
     /// Freezes the top `rows` rows and the left `columns` columns.
     public func freezePanes(rows: Int, columns: Int = 0) throws {
-        try checkPosition(rows, columns)
+        try checkPosition(rows, columns, ordered: false)
         _ = try handle.live("freeze panes of sheet '\(name)'")
         worksheet_freeze_panes(pointer, lxw_row_t(rows), lxw_col_t(columns))
     }
 
     /// An autofilter over the given block (header row first).
     public func autofilter(firstRow: Int, firstColumn: Int, lastRow: Int, lastColumn: Int) throws {
-        try checkPosition(firstRow, firstColumn)
-        try checkPosition(lastRow, lastColumn)
+        try checkPosition(firstRow, firstColumn, ordered: false)
+        try checkPosition(lastRow, lastColumn, ordered: false)
         _ = try handle.live("autofilter on sheet '\(name)'")
         pendingAutofilter = nil
         try XLSXError.check(worksheet_autofilter(pointer, lxw_row_t(firstRow), lxw_col_t(firstColumn), lxw_row_t(lastRow), lxw_col_t(lastColumn)),
@@ -113,7 +113,7 @@ public final class Worksheet {
 
     /// Sets `column`'s width in characters, overriding the fitted width.
     public func setColumnWidth(_ column: Int, characters: Double) throws {
-        try checkPosition(0, column)
+        try checkPosition(0, column, ordered: false)
         guard characters >= 0, characters <= 255 else { throw misuse(0, column, "a column width must be 0 through 255 characters") }
         explicitWidths[column] = characters
     }
@@ -132,12 +132,14 @@ public final class Worksheet {
         }
     }
 
-    func checkPosition(_ row: Int, _ column: Int) throws {
+    /// Throws unless (`row`, `column`) lies inside Excel's grid, the workbook is open and, in constant-memory mode
+    /// when `ordered`, `row` is not above a row already written.
+    func checkPosition(_ row: Int, _ column: Int, ordered: Bool = true) throws {
         guard row >= 0, row < Self.maxRows, column >= 0, column < Self.maxColumns else {
             throw XLSXError("write row \(row) column \(column) of sheet '\(name)'", library: LXW_ERROR_WORKSHEET_INDEX_OUT_OF_RANGE)
         }
         _ = try handle.live(cellOperation(row, column))
-        if constantMemory, row < lastRow {
+        if ordered, constantMemory, row < lastRow {
             throw misuse(row, column, "constant-memory sheets take rows in order; row \(row + 1) comes after row \(lastRow + 1) was written")
         }
     }

@@ -37,7 +37,7 @@ import Testing
         #expect(line.contains("<c:f>'MRR bridge'!$A$2:$A$25</c:f>"))
         #expect(line.contains("<c:f>'MRR bridge'!$B$2:$B$25</c:f>"))
         #expect(line.contains("<a:t>MRR</a:t>") && line.contains("<a:t>Month</a:t>") && line.contains("<a:t>USD</a:t>"))
-        #expect(line.contains(#"<c:numFmt formatCode="#,##0" sourceLinked="0"/>"#))
+        #expect(line.contains(##"<c:numFmt formatCode="#,##0" sourceLinked="0"/>"##))
         let stacked = book.parts["xl/charts/chart2.xml"] ?? ""
         #expect(stacked.contains(#"<c:barDir val="col"/>"#) && stacked.contains(#"<c:grouping val="stacked"/>"#))
         #expect(stacked.contains("<c:f>'MRR bridge'!$C$2:$C$25</c:f>") && stacked.contains("<c:f>'MRR bridge'!$D$2:$D$25</c:f>"))
