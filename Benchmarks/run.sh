@@ -90,7 +90,7 @@ if [ "$WHICH" = all ] || [ "$WHICH" = xlsx ]; then
   speedup_cpu=$(ratio "$p_cpu" "$o_cpu"); floor_ratio_cpu=$(ratio "$o_cpu" "$c_cpu")
   verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == ">=") ? v >= t : v <= t; print ok ? "met" : "**missed**" }'; }
   library=$("$venv/bin/pip" show xlsxwriter | sed -n 's/^Version: //p')
-  libxlsxwriter=$(pkg-config --modversion xlsxwriter)
+  libxlsxwriter=$(dpkg-query -W -f='${Version}' libxlsxwriter-dev 2>/dev/null || pkg-config --modversion xlsxwriter)
   cat <<MD
 ### XLSX: one $XLSX_ROWS-row × 12-column sheet, constant memory, $(date -u +%Y-%m-%d)
 Text, ISO dates, money from Int64 micros at 2 places, integers and percentages, with a frozen, filtered header; the
