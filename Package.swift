@@ -100,6 +100,10 @@ let package = Package(
         job("drift-counts", ["JobKit", "Postgres", "Monitoring"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "JobKit", "Postgres", "TestSupport"]),
         .testTarget(name: "DocsTests"),
+
+        .target(name: "XLSX", dependencies: ["CXlsxWriter"]),
+        .testTarget(name: "XLSXTests", dependencies: ["XLSX", "Archive"]),
+        .executableTarget(name: "bench-xlsx", dependencies: ["XLSX"], path: "Benchmarks/xlsx"),
     ],
     swiftLanguageModes: [.v6]
 )

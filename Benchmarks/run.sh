@@ -60,6 +60,61 @@ MD
   if [ "$WHICH" = jws ]; then exit 0; fi
 fi
 
+# One XLSX_ROWS × 12-column sheet (issue 15; default 1M rows): our XLSX module (release) vs Python XlsxWriter
+# (constant_memory) vs a plain C program on libxlsxwriter (the floor), the same cells and formats, back to back in
+# one invocation, each under /usr/bin/time -v (wall, CPU, peak RSS). Needs no database.
+if [ "$WHICH" = all ] || [ "$WHICH" = xlsx ]; then
+  XLSX_ROWS=${XLSX_ROWS:-1000000}
+  venv="$out/venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/python" -c 'import xlsxwriter' 2>/dev/null || "$venv/bin/pip" install --quiet xlsxwriter
+  swift build -c release --product bench-xlsx >/dev/null
+  xlsx_bin=$(swift build -c release --show-bin-path)
+  cc -O2 -o "$out/xlsx_floor" Benchmarks/peers/xlsx_floor.c -lxlsxwriter
+  measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib"
+    local label=$1
+    shift
+    /usr/bin/time -v "$@" >"$out/xlsx-$label.out" 2>"$out/xlsx-$label.time"
+    awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3) ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2] }
+                /User time|System time/ { c += $2 } /Maximum resident set size/ { r = $2 / 1024 }
+                END { printf "%.2f %.2f %.1f", w, c, r }' "$out/xlsx-$label.time"
+  }
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  read -r o_wall o_cpu o_rss <<<"$(measure ours "$xlsx_bin/bench-xlsx" "$out/xlsx-ours.xlsx" "$XLSX_ROWS")"
+  read -r p_wall p_cpu p_rss <<<"$(measure python "$venv/bin/python" Benchmarks/peers/xlsx_write.py "$out/xlsx-python.xlsx" "$XLSX_ROWS")"
+  read -r c_wall c_cpu c_rss <<<"$(measure floor "$out/xlsx_floor" "$out/xlsx-floor.xlsx" "$XLSX_ROWS")"
+  load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+  size() { du -m "$1" | cut -f1; }
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+  speedup=$(ratio "$p_wall" "$o_wall"); floor_ratio=$(ratio "$o_wall" "$c_wall")
+  speedup_cpu=$(ratio "$p_cpu" "$o_cpu"); floor_ratio_cpu=$(ratio "$o_cpu" "$c_cpu")
+  verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == ">=") ? v >= t : v <= t; print ok ? "met" : "**missed**" }'; }
+  library=$("$venv/bin/pip" show xlsxwriter | sed -n 's/^Version: //p')
+  libxlsxwriter=$(dpkg-query -W -f='${Version}' libxlsxwriter-dev 2>/dev/null || pkg-config --modversion xlsxwriter)
+  cat <<MD
+### XLSX: one $XLSX_ROWS-row × 12-column sheet, constant memory, $(date -u +%Y-%m-%d)
+Text, ISO dates, money from Int64 micros at 2 places, integers and percentages, with a frozen, filtered header; the
+same cells and number formats on every side (libxlsxwriter $libxlsxwriter, XlsxWriter $library).
+
+| | wall s | CPU s | peak RSS | file |
+|---|---|---|---|---|
+| ours: \`bench-xlsx\` on the XLSX module (release; widths fitted to content) | **$o_wall** | $o_cpu | $o_rss MiB | $(size "$out/xlsx-ours.xlsx") MiB |
+| peer: Python XlsxWriter, \`constant_memory\` (\`Benchmarks/peers/xlsx_write.py\`) | $p_wall | $p_cpu | $p_rss MiB | $(size "$out/xlsx-python.xlsx") MiB |
+| floor: C on libxlsxwriter (\`Benchmarks/peers/xlsx_floor.c\`, cc -O2) | $c_wall | $c_cpu | $c_rss MiB | $(size "$out/xlsx-floor.xlsx") MiB |
+
+Python / ours = **${speedup}×** wall, ${speedup_cpu}× CPU (target ≥ 4×: $(verdict "$speedup" ">=" 4));
+ours / C floor = **${floor_ratio}×** wall, ${floor_ratio_cpu}× CPU (target ≤ 1.2×: $(verdict "$floor_ratio" "<=" 1.2));
+peak RSS $o_rss MiB (target ≤ 64 MiB: $(verdict "$o_rss" "<=" 64)).
+Load average at the start: $load; at the end: $load_end (2 cores, shared).
+Reproduce: \`Benchmarks/run.sh xlsx\` (\`XLSX_ROWS\` to change the row count).
+\`\`\`
+$(cat "$out/xlsx-ours.out" "$out/xlsx-python.out")
+\`\`\`
+
+MD
+  if [ "$WHICH" = xlsx ]; then exit 0; fi
+fi
+
 # World generation and load (SUBS subscriptions × MONTHS months; default 1M × 12) vs psql \copy of its biggest
 # table; only on request (`Benchmarks/run.sh world`), it takes minutes. The script lives in Benchmarks/world/.
 if [ "$WHICH" = world ]; then

@@ -4,7 +4,7 @@ enum Layering {
     static let layers: [(name: String, targets: [String])] = [
         ("C libraries", ["CLibpq", "CCurl", "COpenSSL", "CArchive", "CXlsxWriter"]),
         ("C shims", ["CCurlShim"]),
-        ("wrappers and domain", ["Postgres", "HTTP", "Archive", "BillingCore", "Migrations"]),
+        ("wrappers and domain", ["Postgres", "HTTP", "Archive", "XLSX", "BillingCore", "Migrations"]),
         ("services", ["Crypto", "RateLimiting", "ProjectionStore", "JobKit", "HTTPServer", "StoreExports"]),
         ("store plumbing", ["StoreAuth", "StoreCalls"]),
         ("store clients", ["AppStore", "GooglePlay"]),
@@ -21,7 +21,7 @@ enum Layering {
         "CCurlShim": ["HTTP"],
         "COpenSSL": ["Crypto", "TestCertificates"],
         "CArchive": ["Archive"],
-        "CXlsxWriter": [],
+        "CXlsxWriter": ["XLSX"],
     ]
 
     /// Every broken rule, one line each; empty when the graph keeps the layering.

@@ -1,0 +1,49 @@
+/// An amount held as Int64 micros, rounded once (half to even) to a number of decimal places for output.
+///
+/// The rounding is exact integer arithmetic. `exactDecimal` is the text a CSV carries; `cellValue` is what an XLSX
+/// numeric cell can hold: an IEEE-754 double by the file format's definition, the nearest double to the exact decimal
+/// (one correctly rounded division of two exactly representable integers), which Excel shows exactly with the
+/// cell's number format for any amount below 2^53 units of the last place.
+public struct DecimalAmount: Equatable, Sendable {
+    /// The amount in units of the last decimal place (cents for 2 places), already rounded.
+    public let units: Int64
+    /// Decimal places kept, 0 through 6.
+    public let places: Int
+
+    /// Powers of ten 10^0 ... 10^6.
+    static let powers: [Int64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
+
+    /// `micros` (millionths) rounded half to even to `places` decimal places (0...6).
+    public init(micros: Int64, places: Int) throws {
+        guard (0...6).contains(places) else {
+            throw XLSXError("round \(micros) micros", "decimal places must be 0 through 6, not \(places)")
+        }
+        let divisor = Self.powers[6 - places]
+        var quotient = micros / divisor
+        let remainder = micros % divisor // same sign as micros
+        let twice = remainder.magnitude * 2
+        if twice > divisor.magnitude || (twice == divisor.magnitude && quotient % 2 != 0) {
+            quotient += micros < 0 ? -1 : 1
+        }
+        self.units = quotient
+        self.places = places
+    }
+
+    /// The exact decimal text: optional minus, digits, and `places` digits after a point (no grouping, no locale).
+    public var exactDecimal: String {
+        let digits = String(units.magnitude)
+        let sign = units < 0 ? "-" : ""
+        guard places > 0 else { return sign + digits }
+        let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
+        return sign + padded.dropLast(places) + "." + padded.suffix(places)
+    }
+
+    /// The value of a numeric cell: the double nearest to the exact decimal; throws beyond 2^53 units, where
+    /// the units themselves are no longer exact in a double.
+    public func cellValue() throws -> Double {
+        guard units.magnitude <= 1 << 53 else {
+            throw XLSXError("amount \(exactDecimal)", "too large for an exact spreadsheet number (more than 2^53 units)")
+        }
+        return Double(units) / Double(Self.powers[places])
+    }
+}
