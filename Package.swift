@@ -93,6 +93,12 @@ let package = Package(
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
         .testTarget(name: "PackageGraphTests"),
         .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports", "Archive"], resources: [.copy("Fixtures")]),
+
+        // Report import (issue 14): staging of the stores' report files.
+        .target(name: "ReportImport", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto"]),
+        job("import-exports", ["JobKit", "ReportImport"]),
+        .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

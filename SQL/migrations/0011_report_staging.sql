@@ -19,7 +19,8 @@ CREATE TABLE report_file (
     vendor          text NOT NULL DEFAULT '',
     row_count       integer NOT NULL CHECK (row_count >= 0),
     imported_at     timestamptz NOT NULL DEFAULT now(),
-    replaced_by     bigint REFERENCES report_file (id)
+    -- Deferred: the replacing file is inserted after the current one is marked, in one transaction.
+    replaced_by     bigint REFERENCES report_file (id) DEFERRABLE INITIALLY DEFERRED
 );
 -- At most one current (not replaced) file per report.
 CREATE UNIQUE INDEX report_file_current_idx ON report_file (kind, report_key) WHERE replaced_by IS NULL;
