@@ -97,7 +97,7 @@ let package = Package(
         // Report import (issue 14): staging of the stores' report files.
         .target(name: "ReportImport", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto"]),
         job("import-exports", ["JobKit", "ReportImport"]),
-        .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport"],
+        .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport", "WorldGen"],
                     resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
