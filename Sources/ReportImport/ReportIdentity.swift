@@ -31,8 +31,9 @@ public struct ReportIdentity: Sendable, Equatable {
         return String(base)
     }
 
-    /// The identity of `fileName` of `kind`; `paymentsLabel` is the payments summary's period label.
-    static func of(_ fileName: String, kind: StoreReportKind, paymentsLabel: String? = nil) -> ReportIdentity {
+    /// The identity of `fileName` of `kind`; `paymentsLabel` is the payments summary's period label, `contentSHA256`
+    /// the content hash (the key of an unlabelled payments summary).
+    static func of(_ fileName: String, kind: StoreReportKind, paymentsLabel: String? = nil, contentSHA256: String = "") -> ReportIdentity {
         let stem = stem(fileName)
         let parts = stem.split(separator: "_").map(String.init)
         switch kind {
@@ -42,9 +43,10 @@ public struct ReportIdentity: Sendable, Equatable {
                                       region: name.region, vendor: name.vendor)
             }
         case .applePayments:
+            // The title's period names the report; without one a file can only be matched by its content.
             let label = paymentsLabel ?? ""
-            return ReportIdentity(kind: kind, key: label.isEmpty ? stem : "financial_report (\(label))", period: label,
-                                  region: "", vendor: "")
+            return ReportIdentity(kind: kind, key: label.isEmpty ? stem + " #" + contentSHA256 : "financial_report (\(label))",
+                                  period: label, region: "", vendor: "")
         case .appleSubscriber, .appleSummarySales:
             // Subscriber_<vendor>_<YYYYMMDD>…, S_D_<vendor>_<YYYYMMDD>
             if let dateIndex = parts.lastIndex(where: { $0.count == 8 && $0.allSatisfy(\.isNumber) }), dateIndex > 0 {

@@ -30,7 +30,7 @@ public struct ReportLoader {
         if try database.query("SELECT 1 FROM report_file WHERE content_sha256 = $1", [report.contentSHA256]).first != nil {
             return .unchanged
         }
-        if let current = try current(report) { return .replaced(rows: report.rowCount, previousSHA256: current.sha) }
+        if let current = try current(report, lock: false) { return .replaced(rows: report.rowCount, previousSHA256: current.sha) }
         return .imported(rows: report.rowCount)
     }
 
@@ -42,7 +42,7 @@ public struct ReportLoader {
             if try db.query("SELECT 1 FROM report_file WHERE content_sha256 = $1", [report.contentSHA256]).first != nil {
                 return .unchanged
             }
-            let previous = try current(report)
+            let previous = try current(report, lock: true)
             let id = try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first?.decode(Int64.self, "id") ?? 0
             if let previous {
                 _ = try db.execute("DELETE FROM \(StagingCopy.table(report.identity.kind)) WHERE report_file_id = $1", [previous.id])
@@ -67,10 +67,11 @@ public struct ReportLoader {
         }
     }
 
-    private func current(_ report: ParsedReport) throws -> (id: Int64, sha: String)? {
+    /// The current (not replaced) file of the report, locked for the transaction when `lock`.
+    private func current(_ report: ParsedReport, lock: Bool) throws -> (id: Int64, sha: String)? {
         guard let row = try database.query("""
-            SELECT id, content_sha256 FROM report_file WHERE kind = $1 AND report_key = $2 AND replaced_by IS NULL FOR UPDATE
-            """, [report.identity.kind.rawValue, report.identity.key]).first else { return nil }
+            SELECT id, content_sha256 FROM report_file WHERE kind = $1 AND report_key = $2 AND replaced_by IS NULL
+            """ + (lock ? " FOR UPDATE" : ""), [report.identity.kind.rawValue, report.identity.key]).first else { return nil }
         return (try row.decode(Int64.self, "id"), try row.decode(String.self, "content_sha256"))
     }
 }

@@ -37,7 +37,7 @@ public enum ReportReader {
         case .googleEarnings: content = .googleEarnings(try GoogleEarningsParser.parse(bytes, file: label))
         case .googleEstimatedSales: content = .googleEstimatedSales(try GoogleEstimatedSalesParser.parse(bytes, file: label))
         }
-        return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind, paymentsLabel: paymentsLabel),
+        return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind, paymentsLabel: paymentsLabel, contentSHA256: hash),
                             contentSHA256: hash, content: content)
     }
 }

@@ -24,6 +24,9 @@ import Testing
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
             "dead_letter", "fx_rate", "audit_log", "schema_migration", "requery_work_item",
+            // Report staging (import-exports).
+            "report_file", "apple_financial_row", "apple_payments_row", "apple_subscriber_row", "apple_sales_summary_row",
+            "google_earnings_row", "google_estimated_sales_row",
         ]
         #expect(tables == expected)
         let enums = Set(try db.query("SELECT typname FROM pg_type WHERE typtype = 'e'").rows.map { try $0.decode(String.self, "typname") })
