@@ -104,6 +104,11 @@ let package = Package(
         .target(name: "XLSX", dependencies: ["CXlsxWriter"]),
         .testTarget(name: "XLSXTests", dependencies: ["XLSX", "Archive"]),
         .executableTarget(name: "bench-xlsx", dependencies: ["XLSX"], path: "Benchmarks/xlsx"),
+        // Report import (issue 14): staging of the stores' report files.
+        .target(name: "ReportImport", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto"]),
+        job("import-exports", ["JobKit", "ReportImport"]),
+        .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport", "WorldGen"],
+                    resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,9 @@ import Testing
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
             "dead_letter", "fx_rate", "audit_log", "schema_migration", "requery_work_item",
             "entitlement_interval", "subscription_price_change_transition",
+            // Report staging (import-exports).
+            "report_file", "apple_financial_row", "apple_payments_row", "apple_subscriber_row", "apple_sales_summary_row",
+            "google_earnings_row", "google_estimated_sales_row",
         ]
         #expect(tables == expected)
         let enums = Set(try db.query("SELECT typname FROM pg_type WHERE typtype = 'e'").rows.map { try $0.decode(String.self, "typname") })

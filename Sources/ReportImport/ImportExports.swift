@@ -1,0 +1,120 @@
+import Foundation
+import JobKit
+import StoreExports
+
+/// The `import-exports` job: stages the stores' report files found under `--reports-dir` (or `REPORTS_DIR`) and
+/// imports exchange rates from `--fx`. Each file is one transaction; a rejected file imports nothing and makes the
+/// job exit 1 naming it, while the other files still import.
+public enum ImportExports {
+    /// The job's own options.
+    public static let options: [JobOption] = [
+        .value("reports-dir", placeholder: "paths",
+               help: "report files or folders (searched recursively), comma-separated (default: $REPORTS_DIR; none: skipped)"),
+        .value("fx", placeholder: "file.csv", help: "exchange rates to import: date,currency,rate (USD per 1 unit)"),
+    ]
+
+    /// The job definition.
+    public static func definition() -> JobDefinition {
+        JobDefinition(name: "import-exports", summary: "stage the stores' financial and sales report files and exchange rates",
+                      options: options) { context in
+            try run(context)
+        }
+    }
+
+    /// The counter name of a kind (`apple_financial`, …).
+    public static func label(_ kind: StoreReportKind) -> String {
+        switch kind {
+        case .appleFinancial: return "apple_financial"
+        case .applePayments: return "apple_payments"
+        case .appleSubscriber: return "apple_subscriber"
+        case .appleSummarySales: return "apple_sales_summary"
+        case .googleEarnings: return "google_earnings"
+        case .googleEstimatedSales: return "google_estimated_sales"
+        }
+    }
+
+    static func run(_ context: JobContext) throws {
+        let given = context.arguments.values["reports-dir"] ?? context.environment.optional("REPORTS_DIR")
+        let paths = (given ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+        let fxFile = context.arguments.values["fx"]
+        var rejected: [String] = []
+        if let fxFile { rejected += try importFX(fxFile, context) }
+        guard !paths.isEmpty else {
+            if fxFile == nil { context.note("skipped", "no report files: give --reports-dir or set REPORTS_DIR") }
+            if !rejected.isEmpty { throw JobError.failed("rejected: " + rejected.joined(separator: "; ")) }
+            return
+        }
+        let found: (reports: [FoundReportFile], ignored: [String])
+        do {
+            found = try ReportFileFinder.find(paths)
+        } catch {
+            throw JobError.usage("\(error)")
+        }
+        for path in found.ignored { context.logger.warning("not a report file name, ignored", ["file": path]) }
+        context.setCount("files_ignored", found.ignored.count)
+        let files = context.limit.map { Array(found.reports.prefix($0)) } ?? found.reports
+        let loader = ReportLoader(database: context.database, actor: context.jobName)
+        let started = Date()
+        var rowsLoaded = 0
+        for file in files {
+            let kind = label(file.kind)
+            do {
+                let report = try ReportReader.read(file)
+                let fx = fxRates(of: report)
+                let outcome = context.dryRun ? try loader.classify(report) : try loader.load(report, fxRates: fx)
+                switch outcome {
+                case .imported(let rows):
+                    context.count("\(kind)_imported"); context.count("files_imported")
+                    context.count("\(kind)_rows", by: rows); rowsLoaded += rows
+                case .unchanged:
+                    context.count("\(kind)_unchanged"); context.count("files_unchanged")
+                case .replaced(let rows, _):
+                    context.count("\(kind)_replaced"); context.count("files_replaced")
+                    context.count("\(kind)_rows", by: rows); rowsLoaded += rows
+                }
+                if !fx.isEmpty, outcome != .unchanged { context.count("fx_rates_from_payments", by: fx.count) }
+            } catch let error as StoreReportError {
+                context.count("\(kind)_rejected"); context.count("files_rejected")
+                context.logger.error("rejected: \(error)", ["file": file.path])
+                rejected.append(error.description)
+            } catch {
+                context.count("\(kind)_rejected"); context.count("files_rejected")
+                let message = "\(URL(fileURLWithPath: file.path).lastPathComponent): not imported: \(error)"
+                context.logger.error("rejected: \(message)", ["file": file.path])
+                rejected.append(message)
+            }
+        }
+        context.setCount("rows_loaded", rowsLoaded)
+        let seconds = Date().timeIntervalSince(started)
+        if seconds > 0, rowsLoaded > 0 { context.note("rows_per_second", String(Int(Double(rowsLoaded) / seconds))) }
+        if !rejected.isEmpty { throw JobError.failed("rejected \(rejected.count) file(s): " + rejected.joined(separator: "; ")) }
+    }
+
+    static func fxRates(of report: ParsedReport) -> [FXRateRow] {
+        if case .applePayments(let summary) = report.content { return FXRateSources.applePayments(summary) }
+        return []
+    }
+
+    /// Imports the rates CSV in one transaction; returns the rejection message, if any.
+    static func importFX(_ path: String, _ context: JobContext) throws -> [String] {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard let data = FileManager.default.contents(atPath: path) else { throw JobError.usage("cannot read --fx \(path)") }
+        do {
+            let rows = try FXRateSources.csv([UInt8](data), file: name)
+            context.setCount("fx_rows_read", rows.count)
+            guard !context.dryRun else { return [] }
+            let tally = try context.database.transaction { db in
+                try FXRateWriter(database: db, actor: context.jobName).upsert(rows)
+            }
+            context.setCount("fx_inserted", tally.inserted)
+            context.setCount("fx_unchanged", tally.unchanged)
+            context.setCount("fx_replaced", tally.replaced)
+            context.setCount("fx_other_source", tally.otherSource)
+            return []
+        } catch let error as StoreReportError {
+            context.count("files_rejected")
+            context.logger.error("rejected: \(error)", ["file": path])
+            return [error.description]
+        }
+    }
+}

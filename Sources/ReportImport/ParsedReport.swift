@@ -1,0 +1,35 @@
+import StoreExports
+
+/// One report file read and parsed, with its identity and content hash, ready to stage.
+public struct ParsedReport: Sendable {
+    /// The rows of one of the six report kinds.
+    public enum Content: Sendable {
+        case appleFinancial(AppleFinancialReport)
+        case applePayments(ApplePaymentsSummary)
+        case appleSubscriber(AppleSubscriberReport)
+        case appleSummarySales([AppleSummarySalesRow])
+        case googleEarnings([GoogleEarningsRow])
+        case googleEstimatedSales([GoogleEstimatedSalesRow])
+    }
+
+    /// The path read.
+    public let path: String
+    /// Which report the file is.
+    public let identity: ReportIdentity
+    /// SHA-256 (hex) of the decompressed content.
+    public let contentSHA256: String
+    /// The parsed rows.
+    public let content: Content
+
+    /// The number of staged rows.
+    public var rowCount: Int {
+        switch content {
+        case .appleFinancial(let report): return report.rows.count
+        case .applePayments(let summary): return summary.rows.count
+        case .appleSubscriber(let report): return report.rows.count
+        case .appleSummarySales(let rows): return rows.count
+        case .googleEarnings(let rows): return rows.count
+        case .googleEstimatedSales(let rows): return rows.count
+        }
+    }
+}

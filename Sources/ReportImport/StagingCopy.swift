@@ -1,0 +1,132 @@
+import JobKit
+import Postgres
+import StoreExports
+
+/// Streams a parsed report's rows into its typed staging table with `COPY … FROM STDIN`.
+enum StagingCopy {
+    /// The staging table of each report kind.
+    static func table(_ kind: StoreReportKind) -> String {
+        switch kind {
+        case .appleFinancial: return "apple_financial_row"
+        case .applePayments: return "apple_payments_row"
+        case .appleSubscriber: return "apple_subscriber_row"
+        case .appleSummarySales: return "apple_sales_summary_row"
+        case .googleEarnings: return "google_earnings_row"
+        case .googleEstimatedSales: return "google_estimated_sales_row"
+        }
+    }
+
+    /// Copies every row of `report` under `fileID`; returns the rows loaded.
+    static func load(_ report: ParsedReport, fileID: Int64, into database: PostgresConnection) throws -> Int {
+        let id = String(fileID)
+        switch report.content {
+        case .appleFinancial(let financial):
+            return try database.copyIn("""
+                COPY apple_financial_row (report_file_id, line, start_date, end_date, upc, isrc_isbn, vendor_identifier, quantity,
+                partner_share_micros, extended_partner_share_micros, partner_share_currency, sale_or_return, apple_identifier,
+                developer, title, label, grid, product_type_identifier, isan_other_identifier, country_of_sale, pre_order_flag,
+                promo_code, customer_price_micros, customer_currency) FROM STDIN
+                """) { copy in
+                for r in financial.rows {
+                    try copy.writeRow([id, String(r.line), r.startDate.description, r.endDate.description, r.upc, r.isrcIsbn,
+                                       r.vendorIdentifier, String(r.quantity), String(r.partnerShareMicros),
+                                       String(r.extendedPartnerShareMicros), r.partnerShareCurrency, r.saleOrReturn.rawValue,
+                                       r.appleIdentifier, r.developer, r.title, r.label, r.grid, r.productTypeIdentifier,
+                                       r.isanOtherIdentifier, r.countryOfSale, r.preOrderFlag, r.promoCode,
+                                       String(r.customerPriceMicros), r.customerCurrency])
+                }
+            }
+        case .applePayments(let summary):
+            return try database.copyIn("""
+                COPY apple_payments_row (report_file_id, line, region, currency, units_sold, earned_micros, pre_tax_subtotal_micros,
+                input_tax_micros, adjustments_micros, withholding_tax_micros, total_owed_micros, balance_micros, exchange_rate,
+                proceeds_micros, bank_account_currency) FROM STDIN
+                """) { copy in
+                for r in summary.rows {
+                    try copy.writeRow([id, String(r.line), r.region, r.currency, String(r.unitsSold), String(r.earnedMicros),
+                                       r.preTaxSubtotalMicros.map(String.init), r.inputTaxMicros.map(String.init),
+                                       r.adjustmentsMicros.map(String.init), r.withholdingTaxMicros.map(String.init),
+                                       String(r.totalOwedMicros), r.balanceMicros.map(String.init), r.exchangeRate?.description,
+                                       r.proceedsMicros.map(String.init), r.bankAccountCurrency])
+                }
+            }
+        case .appleSubscriber(let subscriber):
+            return try database.copyIn("""
+                COPY apple_subscriber_row (report_file_id, line, event_date, app_name, app_apple_id, subscription_name,
+                subscription_apple_id, subscription_group_id, standard_subscription_duration, subscription_offer_name,
+                promotional_offer_id, subscription_offer_type, subscription_offer_duration, marketing_opt_in_duration,
+                customer_price_micros, customer_currency, developer_proceeds_micros, proceeds_currency, preserved_pricing,
+                proceeds_reason, client, device, country, subscriber_id, subscriber_id_reset, is_refund, purchase_date, units)
+                FROM STDIN
+                """) { copy in
+                for r in subscriber.rows {
+                    try copy.writeRow([id, String(r.line), r.eventDate.description, r.appName, r.appAppleID, r.subscriptionName,
+                                       r.subscriptionAppleID, r.subscriptionGroupID, r.standardSubscriptionDuration,
+                                       r.subscriptionOfferName, r.promotionalOfferID, r.subscriptionOfferType,
+                                       r.subscriptionOfferDuration, r.marketingOptInDuration, String(r.customerPriceMicros),
+                                       r.customerCurrency, String(r.developerProceedsMicros), r.proceedsCurrency,
+                                       r.preservedPricing, r.proceedsReason, r.client, r.device, r.country, r.subscriberID,
+                                       r.subscriberIDReset, r.isRefund ? "t" : "f", r.purchaseDate?.description, String(r.units)])
+                }
+            }
+        case .appleSummarySales(let rows):
+            return try database.copyIn("""
+                COPY apple_sales_summary_row (report_file_id, line, provider, provider_country, sku, developer, title, version,
+                product_type_identifier, units, developer_proceeds_micros, begin_date, end_date, customer_currency, country_code,
+                currency_of_proceeds, apple_identifier, customer_price_micros, promo_code, parent_identifier, subscription,
+                period, extra) FROM STDIN
+                """) { copy in
+                for r in rows {
+                    try copy.writeRow([id, String(r.line), r.provider, r.providerCountry, r.sku, r.developer, r.title, r.version,
+                                       r.productTypeIdentifier, String(r.units), String(r.developerProceedsMicros),
+                                       r.beginDate.description, r.endDate.description, r.customerCurrency, r.countryCode,
+                                       r.currencyOfProceeds, r.appleIdentifier, String(r.customerPriceMicros), r.promoCode,
+                                       r.parentIdentifier, r.subscription, r.period, JSONLine.encode(r.extra)])
+                }
+            }
+        case .googleEarnings(let rows):
+            return try database.copyIn("""
+                COPY google_earnings_row (report_file_id, line, order_id, transaction_date, transaction_at, transaction_zone,
+                tax_type, transaction_type, refund_type, product_title, product_id, product_type, sku_id, hardware, buyer_country,
+                buyer_state, buyer_postal_code, buyer_currency, amount_buyer_micros, currency_conversion_rate, merchant_currency,
+                amount_merchant_micros, base_plan_id, offer_id, group_id, first_usd_1m_eligible, service_fee_percent,
+                fee_description, promotion_id, sales_channel) FROM STDIN
+                """) { copy in
+                for r in rows {
+                    try copy.writeRow([id, String(r.line), r.orderID, r.transactionDate.description,
+                                       epochText(r.transactionEpochSeconds), r.transactionZone, r.taxType, r.transactionType.raw,
+                                       r.refundType?.rawValue, r.productTitle, r.productID, String(r.productType), r.skuID,
+                                       r.hardware, r.buyerCountry, r.buyerState, r.buyerPostalCode, r.buyerCurrency,
+                                       String(r.amountBuyerMicros), r.currencyConversionRate.description, r.merchantCurrency,
+                                       String(r.amountMerchantMicros), r.basePlanID, r.offerID, r.groupID, r.firstUSD1MEligible,
+                                       r.serviceFeePercent, r.feeDescription, r.promotionID, r.salesChannel])
+                }
+            }
+        case .googleEstimatedSales(let rows):
+            return try database.copyIn("""
+                COPY google_estimated_sales_row (report_file_id, line, order_number, order_charged_date, order_charged_at,
+                financial_status, device_model, product_title, product_id, product_type, sku_id, currency_of_sale,
+                item_price_micros, taxes_collected_micros, charged_amount_micros, city_of_buyer, state_of_buyer,
+                postal_code_of_buyer, country_of_buyer, base_plan_id, offer_id, group_id, promotion_id, extra) FROM STDIN
+                """) { copy in
+                for r in rows {
+                    try copy.writeRow([id, String(r.line), r.orderNumber, r.orderChargedDate.description,
+                                       epochText(r.orderChargedEpochSeconds), r.financialStatus, r.deviceModel, r.productTitle,
+                                       r.productID, r.productType, r.skuID, r.currencyOfSale, String(r.itemPriceMicros),
+                                       String(r.taxesCollectedMicros), String(r.chargedAmountMicros), r.cityOfBuyer,
+                                       r.stateOfBuyer, r.postalCodeOfBuyer, r.countryOfBuyer, r.basePlanID, r.offerID,
+                                       r.groupID, r.promotionID, JSONLine.encode(r.extra)])
+                }
+            }
+        }
+    }
+
+    /// Epoch seconds as a UTC timestamp literal (`2019-11-01 10:29:44+00`).
+    static func epochText(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = Int(seconds - days * 86_400)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return CalendarDate(daysSince1970: Int(days)).description + " " + two(rest / 3600) + ":" + two(rest / 60 % 60) + ":"
+            + two(rest % 60) + "+00"
+    }
+}
