@@ -104,6 +104,11 @@ let package = Package(
         .target(name: "XLSX", dependencies: ["CXlsxWriter"]),
         .testTarget(name: "XLSXTests", dependencies: ["XLSX", "Archive"]),
         .executableTarget(name: "bench-xlsx", dependencies: ["XLSX"], path: "Benchmarks/xlsx"),
+
+        // explain: one subscription's timeline (issue 16).
+        .target(name: "Explain", dependencies: ["JobKit", "Postgres", "HTTP", "BillingCore"]),
+        job("explain", ["JobKit", "Explain"]),
+        .testTarget(name: "ExplainTests", dependencies: ["Explain", "JobKit", "Postgres", "ProjectionStore", "BillingCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

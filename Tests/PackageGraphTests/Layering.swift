@@ -9,8 +9,8 @@ enum Layering {
         ("store plumbing", ["StoreAuth", "StoreCalls"]),
         ("store clients", ["AppStore", "GooglePlay"]),
         ("client assembly", ["StoreAccess"]),
-        ("job libraries", ["RepairJobs", "Monitoring"]),
-        ("jobs", ["migrate", "nightly", "requery-at-risk", "replay-events", "recover-notifications", "ack-rescue", "sweep-voided", "drift-counts"]),
+        ("job libraries", ["RepairJobs", "Monitoring", "Explain"]),
+        ("jobs", ["migrate", "nightly", "requery-at-risk", "replay-events", "recover-notifications", "ack-rescue", "sweep-voided", "drift-counts", "explain"]),
     ]
 
     /// Each C module and the only targets that may import it (its wrapper; OpenSSL also has the test-only
