@@ -34,11 +34,9 @@ enum SubscriptionIdentifiers {
         return IdentifierMask(own: own, foreign: foreign, rawOwnIdentifiers: rawOwnIdentifiers)
     }
 
-    /// The identifier parts of a transaction key (`APPLE:{original}:{transaction}`, `GOOGLE:{token}:{order}`): every
-    /// part but the provider, event suffixes (`REFUNDED`) and expiry instants' digits shorter than an identifier.
+    /// The identifier parts of a transaction key: the two after the provider (`APPLE:{original}:{transaction}`,
+    /// `GOOGLE:{token}:{order}`, `GOOGLE:{token}:{productId}:…`); event suffixes and amounts after them are not identifiers.
     static func identifierParts(of key: String) -> [String] {
-        key.split(separator: ":").dropFirst().map(String.init).filter { part in
-            part.count >= 6 && !part.allSatisfy { $0.isUppercase || $0 == "_" }
-        }
+        key.split(separator: ":").dropFirst().prefix(2).map(String.init)
     }
 }

@@ -10,7 +10,7 @@ enum Layering {
         ("store clients", ["AppStore", "GooglePlay"]),
         ("client assembly", ["StoreAccess"]),
         ("job libraries", ["RepairJobs", "Monitoring", "Explain"]),
-        ("jobs", ["migrate", "nightly", "requery-at-risk", "replay-events", "recover-notifications", "ack-rescue", "sweep-voided", "drift-counts", "explain"]),
+        ("jobs", ["migrate", "nightly", "requery-at-risk", "replay-events", "recover-notifications", "ack-rescue", "sweep-voided", "expire-lapsed", "drift-counts", "explain"]),
     ]
 
     /// Each C module and the only targets that may import it (its wrapper; OpenSSL also has the test-only
