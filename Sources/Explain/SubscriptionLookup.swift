@@ -9,7 +9,8 @@ public enum SubscriptionLookup {
         + "google_purchase_token.purchase_token, billing_transaction.order_id"
 
     /// The subscription id (lower-case uuid text) `identifier` names; exit 2 (usage) when none or several match.
-    /// `shown` is how the identifier may appear in the message (masked unless `--raw-ids`).
+    /// An identifier that matches nothing is echoed as typed (it names no stored subscription); one that matches
+    /// several appears as `shown` (masked unless `--raw-ids`).
     public static func resolve(_ identifier: String, shown: String, database: PostgresConnection) throws -> String {
         let rows = try database.query("""
             SELECT id::text AS id FROM subscription WHERE id::text = lower($1)
@@ -21,7 +22,7 @@ public enum SubscriptionLookup {
         let ids = try rows.map { try $0.decode(String.self, "id") }
         switch ids.count {
         case 1: return ids[0]
-        case 0: throw JobError.usage("no subscription matches '\(shown)' (searched \(searched))")
+        case 0: throw JobError.usage("no subscription matches '\(identifier)' (searched \(searched))")
         default: throw JobError.usage("'\(shown)' matches \(ids.count) subscriptions (searched \(searched)); explain needs exactly one")
         }
     }

@@ -1,5 +1,6 @@
 import Explain
 import Foundation
+import JobKit
 import Postgres
 import TestSupport
 import Testing
@@ -35,6 +36,18 @@ import Testing
             #expect(output.contains(newToken) == raw, "own token shown only with --raw-ids")
             #expect(output.contains("RTDN type 4"), "\(output)")
             #expect(output.contains("failed=store said: token old-…"), "\(output)")
+        }
+        // An identifier that names two subscriptions (it should never happen) is a usage error with the count.
+        try db.execute("""
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, order_id, raw_payload)
+            VALUES ($1::uuid, 'GOOGLE', 'CANCELED', $2, '2026-01-03T00:00:00Z', $3, '{}')
+            """, [new, "GOOGLE:\(newToken):CANCELED", oldToken])
+        do {
+            _ = try Timeline.build(identifier: oldToken, asOf: Date(timeIntervalSince1970: 1_800_000_000), rawOwnIdentifiers: false, database: db)
+            Issue.record("an identifier of two subscriptions must not build a timeline")
+        } catch let error as JobError {
+            #expect(error.exitCode == .usageOrConfiguration)
+            #expect(error.description.contains("matches 2 subscriptions") && !error.description.contains(oldToken), "\(error)")
         }
     }
 }
