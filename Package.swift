@@ -109,6 +109,11 @@ let package = Package(
         job("import-exports", ["JobKit", "ReportImport"]),
         .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport", "WorldGen"],
                     resources: [.copy("Fixtures")]),
+
+        // explain: one subscription's timeline (issue 16).
+        .target(name: "Explain", dependencies: ["JobKit", "Postgres", "HTTP", "BillingCore"]),
+        job("explain", ["JobKit", "Explain"]),
+        .testTarget(name: "ExplainTests", dependencies: ["Explain", "JobKit", "Postgres", "ProjectionStore", "BillingCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,11 +14,14 @@ public struct JobArguments: Sendable {
     public var flags: Set<String> = []
     /// Job-specific options with values.
     public var values: [String: String] = [:]
+    /// Bare (non-option) arguments, accepted only when the job declares a positional argument.
+    public var positionals: [String] = []
     /// The raw arguments, recorded in `job_run.arguments`.
     public var raw: [String] = []
 
-    /// Parses `arguments` (without the program name) against the common options and `options`.
-    public static func parse(_ arguments: [String], options: [JobOption]) throws -> JobArguments {
+    /// Parses `arguments` (without the program name) against the common options and `options`; bare arguments are
+    /// kept in `positionals` when `positional` is true and refused otherwise.
+    public static func parse(_ arguments: [String], options: [JobOption], positional: Bool = false) throws -> JobArguments {
         var parsed = JobArguments()
         parsed.raw = arguments
         var remaining = arguments[...]
@@ -43,6 +46,10 @@ public struct JobArguments: Sendable {
                 guard let format = LogFormat(rawValue: text) else { throw JobError.usage("--log-format is text or json, not '\(text)'") }
                 parsed.logFormat = format
             default:
+                if positional, !argument.hasPrefix("-") {
+                    parsed.positionals.append(argument)
+                    continue
+                }
                 guard name.hasPrefix("--"), let option = options.first(where: { "--" + $0.name == name }) else {
                     throw JobError.usage("unknown argument '\(argument)'")
                 }

@@ -15,7 +15,7 @@ public enum JobRunner {
         let started = Date()
         let arguments: JobArguments
         do {
-            arguments = try JobArguments.parse(rawArguments, options: definition.options)
+            arguments = try JobArguments.parse(rawArguments, options: definition.options, positional: definition.positional != nil)
         } catch {
             JobLogger.standardError("\(definition.name): \(error)\ntry '\(definition.name) --help'")
             return .usageOrConfiguration
@@ -35,7 +35,7 @@ public enum JobRunner {
                 job: definition.name, exitCode: code, runID: context?.runID, asOf: asOf, dryRun: arguments.dryRun,
                 durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000), counts: context?.counts ?? [:],
                 notes: context?.notes ?? [:], error: error)
-            output(summary.line)
+            if definition.queryTool { JobLogger.standardError(summary.line) } else { output(summary.line) }
             return code
         }
 
@@ -67,7 +67,7 @@ public enum JobRunner {
         var code = JobExitCode.succeeded
         var message: String?
         do {
-            if !arguments.dryRun, try recorder.isAvailable() {
+            if !arguments.dryRun, !definition.queryTool, try recorder.isAvailable() {
                 context.runID = try recorder.start(job: definition.name, startedAt: started, asOf: asOf,
                                                    arguments: rawArguments, host: host, pid: pid)
             }
@@ -80,7 +80,7 @@ public enum JobRunner {
             message = "\(error)"
         }
         do {
-            if !arguments.dryRun, try recorder.isAvailable() {
+            if !arguments.dryRun, !definition.queryTool, try recorder.isAvailable() {
                 // migrate creates job_run during its own run; record it then, too.
                 let id = try context.runID ?? recorder.start(job: definition.name, startedAt: started, asOf: asOf,
                                                              arguments: rawArguments, host: host, pid: pid)
