@@ -33,6 +33,7 @@ public struct AppStoreAPIError: Error, Sendable, CustomStringConvertible {
     /// Builds the error from a non-2xx answer.
     public init(httpStatus: Int, body: Data, retryAfterHeader: String?) {
         struct Body: Decodable { let errorCode: Int64?; let errorMessage: String? }
+        // Probe: an error answer's body may be HTML or empty; the status alone classifies it, the body only adds detail.
         let decoded = try? JSONDecoder().decode(Body.self, from: body)
         self.httpStatus = httpStatus
         self.errorCode = decoded?.errorCode

@@ -16,9 +16,9 @@ public final class ES256Signer: JWTSigner {
         self.key = key
     }
 
-    /// Loads a P-256 private key from a PEM file such as `AuthKey_<keyId>.p8`.
+    /// Loads a P-256 private key from a PEM file such as `AuthKey_<keyId>.p8` (refused unless mode 0600 or stricter).
     public convenience init(privateKeyFile path: String) throws {
-        try self.init(privateKeyPEM: try FileText.read(path))
+        try self.init(privateKeyPEM: String(decoding: try FileText.readPrivateKey(path), as: UTF8.self))
     }
 
     /// Signs `message` with SHA-256 and returns r‖s, 32 bytes each, left-padded.

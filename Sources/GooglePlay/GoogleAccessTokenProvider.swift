@@ -57,6 +57,7 @@ public final class GoogleAccessTokenProvider: @unchecked Sendable {
                         body: Data(try assertions.makeTokenRequestBody(scopes: scopes, now: issuedAt).utf8))
         }, judge: { response in
             guard (200..<300).contains(response.status) else { return GooglePlayClient.verdict(for: response) }
+            // Probe: an undecodable token answer becomes a retried `invalid_answer` verdict, then a typed failure.
             guard let decoded = try? JSONDecoder().decode(TokenResponse.self, from: response.body) else {
                 return .retry(outcome: "invalid_answer", storeErrorCode: nil, retryAt: nil,
                               error: GooglePlayAPIError(httpStatus: response.status, body: response.body))

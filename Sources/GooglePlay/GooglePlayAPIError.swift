@@ -31,6 +31,7 @@ public struct GooglePlayAPIError: Error, Sendable, CustomStringConvertible {
             struct Body: Decodable { let message: String?; let status: String?; let errors: [Detail]? }
             let error: Body?
         }
+        // Probe: an error answer's body may be HTML or empty; the status alone classifies it, the body only adds detail.
         let decoded = try? JSONDecoder().decode(Envelope.self, from: body)
         self.httpStatus = httpStatus
         self.message = decoded?.error?.message

@@ -21,6 +21,7 @@ extension GooglePlayClient {
             HTTPRequest(method: endpoint.method, url: base + endpoint.pathAndQuery, headers: [("Authorization", "Bearer " + token)])
         }, judge: { response in
             guard (200..<300).contains(response.status) else { return Self.verdict(for: response) }
+            // Probe: a body that is not JSON becomes a retried `invalid_answer` verdict, then a typed failure.
             if expectsJSON, (try? JSONValue.parse(response.body)) == nil {
                 return .retry(outcome: "invalid_answer", storeErrorCode: nil, retryAt: nil,
                               error: GooglePlayAPIError(httpStatus: response.status, body: Data()))

@@ -19,11 +19,7 @@ public final class GooglePlayClient: Sendable {
     /// subscriptionsv2.get for a purchase token, with the raw JSON (kept as the history rows' payload).
     public func subscription(token: String) throws(StoreCallError) -> (purchase: SubscriptionPurchaseV2, raw: Data) {
         let raw = try call(.getSubscriptionV2(packageName: configuration.packageName, token: token), expectsJSON: true)
-        do {
-            return (try JSONDecoder().decode(SubscriptionPurchaseV2.self, from: raw), raw)
-        } catch {
-            throw .store(GooglePlayAPIError(httpStatus: 200, body: Data("{\"error\":{\"message\":\"undecodable SubscriptionPurchaseV2\"}}".utf8)))
-        }
+        return (try Self.decode(SubscriptionPurchaseV2.self, from: raw), raw)
     }
 
     /// Acknowledges a subscription purchase (the product id is the line item's productId).
@@ -39,12 +35,7 @@ public final class GooglePlayClient: Sendable {
             let endpoint = GooglePlayEndpoint.listVoidedPurchases(
                 packageName: configuration.packageName, startTime: Int64((start.timeIntervalSince1970 * 1000).rounded()),
                 endTime: end.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, maxResults: pageSize, pageToken: pageToken)
-            let page: VoidedPurchasesResponse
-            do { page = try JSONDecoder().decode(VoidedPurchasesResponse.self, from: try call(endpoint, expectsJSON: true)) } catch let error as StoreCallError {
-                throw error
-            } catch {
-                throw .store(GooglePlayAPIError(httpStatus: 200, body: Data()))
-            }
+            let page = try Self.decode(VoidedPurchasesResponse.self, from: try call(endpoint, expectsJSON: true))
             all += page.voidedPurchases ?? []
             let next = page.tokenPagination?.nextPageToken
             pageToken = (next?.isEmpty ?? true) || next == pageToken ? nil : next
@@ -52,23 +43,33 @@ public final class GooglePlayClient: Sendable {
         return all
     }
 
-    /// Lists report objects under a prefix (e.g. `earnings/`), every page.
+    /// Lists report objects under a prefix (e.g. `earnings/`), every page; a page that does not decode or a missing
+    /// bucket throws `GooglePlayAnswerError` (a partial listing would look like a complete one).
     public func reportObjects(prefix: String) throws(StoreCallError) -> [StorageObject] {
-        guard let bucket = configuration.reportBucket else { return [] }
+        guard let bucket = configuration.reportBucket else { throw .store(GooglePlayAnswerError.noReportBucket) }
         var objects: [StorageObject] = []
         var pageToken: String?
         repeat {
             let data = try call(.listObjects(bucket: bucket, prefix: prefix, pageToken: pageToken), expectsJSON: true)
-            guard let page = try? JSONDecoder().decode(StorageObjectList.self, from: data) else { break }
+            let page = try Self.decode(StorageObjectList.self, from: data)
             objects += page.items ?? []
             pageToken = page.nextPageToken
         } while pageToken != nil
         return objects
     }
 
-    /// Downloads one report object's bytes.
+    /// Downloads one report object's bytes; without a bucket throws `GooglePlayAnswerError.noReportBucket`.
     public func downloadReport(name: String) throws(StoreCallError) -> Data {
-        guard let bucket = configuration.reportBucket else { return Data() }
+        guard let bucket = configuration.reportBucket else { throw .store(GooglePlayAnswerError.noReportBucket) }
         return try call(.downloadObject(bucket: bucket, name: name), expectsJSON: false)
+    }
+
+    /// Decodes a 2xx body; a body that does not decode is `GooglePlayAnswerError.undecodable`, never skipped.
+    static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(StoreCallError) -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw .store(GooglePlayAnswerError.undecodable(what: String(describing: type), detail: String(describing: error)))
+        }
     }
 }

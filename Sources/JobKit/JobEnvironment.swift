@@ -23,9 +23,11 @@ public struct JobEnvironment: Sendable {
         variables[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Reads a secret from the file whose path the variable names; the secret never travels in argv or logs.
+    /// Reads a secret from the file whose path the variable names; the secret never travels in argv or logs. A file
+    /// group or others may read or write (mode & 0o077 ≠ 0) is refused before it is read (exit 2).
     public func secretFromFile(_ name: String, purpose: String) throws -> Data {
         let path = try require(name, purpose: purpose)
+        if let refusal = SecretFileMode.refusal(variable: name, path: path) { throw JobError.configuration(refusal) }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw JobError.configuration("\(name) names '\(path)', which cannot be read (\(purpose))")
         }
@@ -38,6 +40,10 @@ public struct JobEnvironment: Sendable {
         guard optional("DATABASE_URL") != nil || pgVariables.contains(where: { optional($0) != nil }) else {
             throw JobError.configuration(
                 "missing environment variable DATABASE_URL (or the libpq variables PGHOST / PGDATABASE): where is the database?")
+        }
+        // libpq only warns about, then ignores, a password file others can read; refuse it instead.
+        if let passfile = optional("PGPASSFILE"), let refusal = SecretFileMode.refusal(variable: "PGPASSFILE", path: passfile) {
+            throw JobError.configuration(refusal)
         }
         return PostgresConfiguration.fromEnvironment(variables, applicationName: applicationName)
     }

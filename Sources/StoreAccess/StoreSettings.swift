@@ -2,7 +2,8 @@ import Foundation
 import JobKit
 
 /// Store API settings read from the environment. Secrets (the App Store Connect key, the Google service
-/// account) are read from the files the variables name, never from arguments.
+/// account) are read from the files the variables name, never from arguments; a file group or others may read or
+/// write is refused (`JobEnvironment.secretFromFile`).
 ///
 /// | variable | meaning |
 /// |---|---|

@@ -59,9 +59,9 @@ public struct GoogleServiceAccountKey: Sendable, Decodable, CustomStringConverti
         }
     }
 
-    /// Reads and parses a key file.
+    /// Reads and parses a key file (refused unless mode 0600 or stricter).
     public init(file path: String) throws {
-        try self.init(jsonData: try FileText.readData(path))
+        try self.init(jsonData: try FileText.readPrivateKey(path))
     }
 
     /// Identifies the account without revealing the key.

@@ -6,7 +6,9 @@ set -euo pipefail
 keys=$1
 project=$2
 mkdir -p "$keys"
-[ -f "$keys/apple.p8" ] && exit 0
+# The jobs refuse a key file group or others can read: keys are created, and kept, mode 0600.
+umask 077
+[ -f "$keys/apple.p8" ] && { chmod 600 "$keys"/*; exit 0; }
 openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$keys/apple.p8"
 openssl pkey -in "$keys/apple.p8" -pubout -out "$keys/apple-public.pem"
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$keys/google.pem" 2>/dev/null

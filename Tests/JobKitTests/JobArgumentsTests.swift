@@ -55,6 +55,7 @@ import Testing
     @Test func secretsAreReadFromTheFileTheVariableNames() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
         try Data("s3cr3t".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         defer { try? FileManager.default.removeItem(at: file) }
         let environment = JobEnvironment(["KEY_FILE": file.path, "BAD_FILE": "/nonexistent/key"])
         #expect(try environment.secretFromFile("KEY_FILE", purpose: "k") == Data("s3cr3t".utf8))

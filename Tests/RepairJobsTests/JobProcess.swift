@@ -23,6 +23,9 @@ struct JobProcess {
             "client_email": "pipeline@project.iam.gserviceaccount.com", "token_uri": base + "/token",
         ]
         try JSONSerialization.data(withJSONObject: accountJSON).write(to: account)
+        for key in [appleKey, account] {   // the jobs refuse key files others can read
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
+        }
         var variables = ProcessInfo.processInfo.environment
         variables["PGDATABASE"] = harness.databaseName
         variables["APPLE_BUNDLE_ID"] = harness.world.truth.apple.bundleId

@@ -12,6 +12,8 @@ public enum MoneyError: Error, Sendable, Equatable, LocalizedError, CustomString
     case signMismatch(units: String, nanos: Int32)
     /// The amount does not fit in Int64 micros.
     case overflow(String)
+    /// The currency code is not three ASCII capital letters (ISO 4217 form).
+    case invalidCurrencyCode(String)
 
     /// A human-readable explanation.
     public var description: String {
@@ -21,6 +23,7 @@ public enum MoneyError: Error, Sendable, Equatable, LocalizedError, CustomString
         case .nanosOutOfRange(let nanos): return "Money nanos \(nanos) is outside ±999,999,999"
         case .signMismatch(let units, let nanos): return "Money units \(units) and nanos \(nanos) have opposite signs"
         case .overflow(let what): return "Money amount \(what) overflows Int64 micros"
+        case .invalidCurrencyCode(let code): return "Money currency code \"\(code)\" is not three capital letters"
         }
     }
 

@@ -27,9 +27,13 @@ public struct GoogleMoney: Sendable, Equatable, Decodable {
         }
     }
 
-    /// The exact amount; throws when nanos are not whole micros; nil without a currency code.
+    /// The exact amount; throws when nanos are not whole micros or the currency code is not ISO 4217 shaped;
+    /// nil without a currency code.
     public func money() throws(MoneyError) -> Money? {
         guard let currencyCode else { return nil }
+        guard currencyCode.utf8.count == 3, currencyCode.utf8.allSatisfy({ (65...90).contains($0) }) else {
+            throw .invalidCurrencyCode(currencyCode)
+        }
         return try Money(googleUnits: units, nanos: nanos, currencyCode: currencyCode)
     }
 }

@@ -38,7 +38,7 @@ struct GoogleProjector {
         var draft = ProjectionDraft(stateTime: facts.stateTime, snapshot: snapshot, eventType: decision.eventType,
                                     eventLabel: decision.label, churnReason: decision.churnReason,
                                     environment: facts.environment)
-        draft.transactions = GoogleRows(facts: facts, snapshot: snapshot, trigger: trigger, rawPayload: state.rawPayload,
+        draft.transactions = try GoogleRows(facts: facts, snapshot: snapshot, trigger: trigger, rawPayload: state.rawPayload,
                                         current: current)
             .records(decision: decision, current: current)
         draft.priceChange = GooglePriceChanges.upsert(change, current: current)

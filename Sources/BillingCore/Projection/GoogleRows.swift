@@ -12,7 +12,8 @@ struct GoogleRows {
     /// One charge row per paid line item (with its signup promotion), the event row, and PRICE_CHANGED when the
     /// recurring price moved. An answer that does not show its paid period (`GoogleFacts.showsPaidPeriod`) adds no
     /// charge row: the row would carry the grace or hold end as its period, and differ by which answer came first.
-    func records(decision: GoogleDecision, current: SubscriptionSnapshot?) -> [BillingTransactionRecord] {
+    /// A line item's price that does not convert exactly throws `ProjectionError.invalidAmount` (never a nil amount).
+    func records(decision: GoogleDecision, current: SubscriptionSnapshot?) throws(ProjectionError) -> [BillingTransactionRecord] {
         var rows: [BillingTransactionRecord] = []
         if snapshot.status != .pending, facts.showsPaidPeriod {
             for item in facts.purchase.items {
@@ -22,7 +23,7 @@ struct GoogleRows {
                 let effectiveAt = facts.isRenewal(item) ? (facts.periodStart ?? facts.stateTime)
                     : (facts.purchase.startTime?.date ?? facts.stateTime)
                 var row = record(key: key, type: type, effectiveAt: effectiveAt, expiresAt: item.expiryTime?.date,
-                                 orderId: facts.orderId(item), amount: chargeAmount(item), churn: nil)
+                                 orderId: facts.orderId(item), amount: try chargeAmount(item), churn: nil)
                 row.signupPromotionType = item.signupPromotion?.kind
                 row.signupPromotionCode = item.signupPromotion?.vanityCode?.promotionCode
                 row.charge = ChargePeriod(productId: item.productId, planId: snapshot.planId,
@@ -35,7 +36,7 @@ struct GoogleRows {
             let orderId = type == .refunded ? facts.voided?.orderId : facts.orderId(facts.primary)
             var row = record(key: key, type: type, effectiveAt: effectiveAt(of: type), expiresAt: snapshot.currentPeriodEndAt,
                              orderId: orderId, amount: eventAmount(type), churn: decision.churnReason)
-            if type == .refunded { (row.amount, row.refund) = refund() }
+            if type == .refunded { (row.amount, row.refund) = try refund() }
             rows.append(row)
         }
         if current?.productId == snapshot.productId, let old = current?.currentPrice, let new = snapshot.currentPrice,
@@ -47,10 +48,12 @@ struct GoogleRows {
         return rows
     }
 
-    /// Free trial: zero; introductory phase: unknown (nil); otherwise the recurring price.
-    func chargeAmount(_ item: SubscriptionPurchaseLineItem) -> Money? {
+    /// Free trial: zero; introductory phase: unknown (nil); otherwise the recurring price. A price that does not
+    /// convert exactly throws `ProjectionError.invalidAmount`.
+    func chargeAmount(_ item: SubscriptionPurchaseLineItem) throws(ProjectionError) -> Money? {
+        let plan = item.autoRenewingPlan
         let recurring = item == facts.primary ? facts.recurringPrice
-            : try? item.autoRenewingPlan?.recurringPrice?.money()
+            : try Amounts.convert { () throws(MoneyError) in try plan?.recurringPrice?.money() }
         if item.isFreeTrial { return recurring.map { Money(micros: 0, currencyCode: $0.currencyCode) } }
         if item.offerPhase?.introductoryPrice != nil { return nil }
         return recurring
@@ -75,11 +78,11 @@ struct GoogleRows {
 
     /// The refund of the voided order: its amount when it is this state's latest order (negated), else nil and the
     /// database fills it from the refunded charge; the kind and Google's reason codes when the void carries them.
-    func refund() -> (Money?, RefundDetails) {
+    func refund() throws(ProjectionError) -> (Money?, RefundDetails) {
         let orderId = facts.voided?.orderId
         let key = orderId.map { "GOOGLE:\(facts.token):\($0)" }
         var amount: Money?
-        if orderId != nil, orderId == facts.primary.latestSuccessfulOrderId, let charged = chargeAmount(facts.primary), charged.micros > 0 {
+        if orderId != nil, orderId == facts.primary.latestSuccessfulOrderId, let charged = try chargeAmount(facts.primary), charged.micros > 0 {
             amount = Money(micros: -charged.micros, currencyCode: charged.currencyCode)
         }
         return (amount, GoogleRows.refundDetails(voided: facts.voided, refundedKey: key))

@@ -67,7 +67,7 @@ public enum RecoverNotifications {
     /// Stores and projects one history entry unless inbound_webhook_event already holds it.
     static func recover(_ entry: AppleNotificationEntry, context: JobContext, processor: ReplayEventProcessor,
                         recorder: StoreQueryRecorder) throws {
-        guard let row = RecoveredNotification(entry) else { context.count("unusable"); return }
+        guard let row = try RecoveredNotification(entry) else { context.count("unusable"); return }
         if try stored(context.database, uuid: row.uuid) { context.count("already_stored"); return }
         context.count("missing")
         if context.dryRun { return }

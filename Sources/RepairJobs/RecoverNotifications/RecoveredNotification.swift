@@ -10,8 +10,9 @@ struct RecoveredNotification {
     /// The payload as JSON text.
     let payload: String
 
-    /// Builds the row from a verified history entry; nil when the entry names no notificationUUID.
-    init?(_ entry: AppleNotificationEntry) {
+    /// Builds the row from a verified history entry; nil when the entry names no notificationUUID. A payload that
+    /// does not encode throws (the entry is reported as failed, never counted as unusable).
+    init?(_ entry: AppleNotificationEntry) throws {
         guard let uuid = entry.notification.notificationUUID else { return nil }
         self.uuid = uuid
         let notification = entry.notification
@@ -29,7 +30,7 @@ struct RecoveredNotification {
         if let signed = entry.notification.data?.signedRenewalInfo { members["renewalInfo"] = CompactJWS.claims(signed) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(JSONValue.object(members)) else { return nil }
+        let data = try encoder.encode(JSONValue.object(members))
         payload = String(decoding: data, as: UTF8.self)
     }
 }

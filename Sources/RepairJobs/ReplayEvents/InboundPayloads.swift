@@ -52,6 +52,8 @@ enum InboundPayloads {
     static func google(_ event: InboundEvent) throws -> DeveloperNotification {
         let data = Data(event.payload.utf8)
         do {
+            // Probe: the stored payload is either a Pub/Sub push envelope or the bare notification; the bare
+            // decode below throws when it is neither.
             if let envelope = try? JSONDecoder().decode(PubSubPushEnvelope.self, from: data) {
                 return try envelope.message.decodedNotification()
             }

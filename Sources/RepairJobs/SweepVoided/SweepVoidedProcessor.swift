@@ -32,7 +32,7 @@ struct SweepVoidedProcessor {
             } catch {
                 return .failed("voided order \(voided.orderId ?? "nil"): subscriptionsv2.get for token \(Mask.identifier(token)) failed: \(error)")
             }
-            let state = GoogleStoreState(purchaseToken: token, purchase: purchase, voidedPurchase: voided, rawPayload: Self.payload(voided))
+            let state = GoogleStoreState(purchaseToken: token, purchase: purchase, voidedPurchase: voided, rawPayload: try Self.payload(voided))
             let result = try writer.project(.google(state), trigger: ProjectionTrigger(source: .voidedPurchaseSweep, now: asOf))
             return .projected(inserted: result.insertedTransactions)
         } catch {
@@ -40,15 +40,8 @@ struct SweepVoidedProcessor {
         }
     }
 
-    /// The voided purchase as JSON (copied into the history rows).
-    static func payload(_ voided: VoidedPurchase) -> Data {
-        var object: [String: Any] = ["kind": voided.kind ?? "androidpublisher#voidedPurchase"]
-        if let value = voided.orderId { object["orderId"] = value; object["voidedOrderId"] = value }
-        if let value = voided.purchaseTimeMillis { object["purchaseTimeMillis"] = String(value) }
-        if let value = voided.voidedTimeMillis { object["voidedTimeMillis"] = String(value) }
-        if let value = voided.voidedSource { object["voidedSource"] = value }
-        if let value = voided.voidedReason { object["voidedReason"] = value }
-        if let value = voided.voidedQuantity { object["voidedQuantity"] = value }
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    /// The voided purchase as JSON (copied into the history rows); an encoding failure throws, never `{}`.
+    static func payload(_ voided: VoidedPurchase) throws(VoidedPurchasePayloadError) -> Data {
+        try VoidedPurchasePayload(voided).encoded()
     }
 }
