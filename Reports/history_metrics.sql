@@ -22,7 +22,8 @@
 --   * A subscription's contribution at instant t comes from its latest state row effective at or before t:
 --       a charge (PURCHASED, RENEWED, RECOVERED, RESTARTED, PRODUCT_CHANGED with an amount and a paid period):
 --         amount x monthly twelfths of its billing_period while t < period_end_at (half-open), then 0;
---       ENTERED_GRACE_PERIOD: still paying, at the price of the latest charge (the renewal being retried);
+--       ENTERED_GRACE_PERIOD: still paying, at the price of the renewal being retried: the RECOVERED charge that ends
+--         the grace when there is one, else the latest paid charge;
 --       ENTERED_ON_HOLD, PAUSED, EXPIRED, REVOKED, REFUNDED: 0.
 --     CANCELED (auto-renew off) changes nothing: the paid period runs to its end.
 --   * Monthly twelfths: P1W 52, P2W 26, P4W 13, P1M 12, P2M 6, P3M 4, P6M 2, P1Y 1 (whole twelfths of a month), so
@@ -52,7 +53,7 @@ subscriber AS (
 ),
 -- The rows that change what a subscription contributes, with the contribution they start (twelfths of a micro).
 state_row AS (
-    SELECT b.subscription_id, b.effective_at, b.id,
+    SELECT b.subscription_id, b.effective_at, b.id, b.event_type,
            CASE WHEN b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
                      AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL THEN 'CHARGE'
                 WHEN b.event_type = 'ENTERED_GRACE_PERIOD' THEN 'GRACE'
@@ -67,20 +68,26 @@ state_row AS (
             AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL)
            OR b.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED', 'EXPIRED', 'REVOKED', 'REFUNDED'))
 ),
--- A grace row keeps the latest charge's contribution and currency (the renewal being retried).
+-- A grace row contributes the renewal being retried: the charge that recovers it (the subscription's next charge, when
+-- it is a RECOVERED one), else the latest paid charge before it (the price and plan renewing).
 priced_row AS (
     SELECT r.subscription_id, r.effective_at, r.id, r.kind, r.period_end_at,
-           CASE WHEN r.kind = 'GRACE' THEN c.currency_code ELSE r.currency_code END AS currency_code,
-           CASE WHEN r.kind = 'GRACE' THEN c.twelfths ELSE r.twelfths END AS twelfths
+           CASE WHEN r.kind = 'GRACE' THEN COALESCE(n.currency_code, c.currency_code) ELSE r.currency_code END AS currency_code,
+           CASE WHEN r.kind = 'GRACE' THEN COALESCE(n.twelfths, c.twelfths) ELSE r.twelfths END AS twelfths
     FROM state_row r
     LEFT JOIN LATERAL (
         SELECT c.currency_code, c.twelfths FROM state_row c
-        WHERE r.kind = 'GRACE' AND c.subscription_id = r.subscription_id AND c.kind = 'CHARGE' AND c.effective_at <= r.effective_at
+        WHERE r.kind = 'GRACE' AND c.subscription_id = r.subscription_id AND c.kind = 'CHARGE' AND c.twelfths > 0
+          AND c.effective_at <= r.effective_at
         ORDER BY c.effective_at DESC, c.id DESC LIMIT 1) c ON true
+    LEFT JOIN LATERAL (
+        SELECT n.currency_code, CASE WHEN n.event_type = 'RECOVERED' THEN n.twelfths END AS twelfths FROM state_row n
+        WHERE r.kind = 'GRACE' AND n.subscription_id = r.subscription_id AND n.kind = 'CHARGE' AND n.effective_at > r.effective_at
+        ORDER BY n.effective_at, n.id LIMIT 1) n ON true
 ),
 -- Each subscription's contribution at each snapshot (absent = 0), from its latest state row at or before it.
 contribution AS (
-    SELECT sn.n, s.billing_account_id, s.provider, r.currency_code,
+    SELECT sn.n, s.subscription_id, s.billing_account_id, s.provider, r.currency_code,
            CASE WHEN r.kind = 'CHARGE' AND sn.at < r.period_end_at THEN r.twelfths
                 WHEN r.kind = 'GRACE' THEN r.twelfths
                 ELSE 0 END AS twelfths

@@ -61,6 +61,8 @@ struct GoogleRows {
         case .canceled:
             return facts.purchase.canceledStateContext?.userInitiatedCancellation?.cancelTime?.date ?? facts.stateTime
         case .expired:
+            // An expiry that ends a billing failure (grace, account hold) happened when the store ended the hold.
+            if current?.status.isBillingFailure == true { return facts.stateTime }
             guard let expiry = facts.expiresAt, expiry <= facts.stateTime else { return facts.stateTime }
             return expiry
         case .refunded: return facts.voided?.time ?? facts.stateTime
