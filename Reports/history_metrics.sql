@@ -23,7 +23,8 @@
 --       a charge (PURCHASED, RENEWED, RECOVERED, RESTARTED, PRODUCT_CHANGED with an amount and a paid period):
 --         amount x monthly twelfths of its billing_period while t < period_end_at (half-open), then 0;
 --       ENTERED_GRACE_PERIOD: still paying, at the price of the renewal being retried: the RECOVERED charge that ends
---         the grace when there is one, else the latest paid charge;
+--         the grace when there is one, else the grace row's amount (the store's renewal price) over the latest
+--         charge's billing period, else the latest paid charge;
 --       ENTERED_ON_HOLD, PAUSED, EXPIRED, REVOKED, REFUNDED: 0.
 --     CANCELED (auto-renew off) changes nothing: the paid period runs to its end.
 --   * Monthly twelfths: P1W 52, P2W 26, P4W 13, P1M 12, P2M 6, P3M 4, P6M 2, P1Y 1 (whole twelfths of a month), so
@@ -51,17 +52,17 @@ subscriber AS (
     GROUP BY b.subscription_id, s.billing_account_id
     HAVING NOT bool_or(b.is_test)
 ),
--- The rows that change what a subscription contributes, with the contribution they start (twelfths of a micro).
+-- The rows that change what a subscription contributes; a charge's contribution is amount x factor (twelfths of a micro).
 state_row AS (
     SELECT b.subscription_id, b.effective_at, b.id, b.event_type,
            CASE WHEN b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
                      AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL THEN 'CHARGE'
                 WHEN b.event_type = 'ENTERED_GRACE_PERIOD' THEN 'GRACE'
                 ELSE 'OFF' END AS kind,
-           b.period_end_at, b.currency_code,
-           b.amount_micros * CASE b.billing_period
+           b.period_end_at, b.currency_code, b.amount_micros,
+           CASE b.billing_period
                WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
-               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS twelfths
+               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS factor
     FROM billing_transaction b JOIN subscriber s USING (subscription_id)
     WHERE b.effective_at <= (SELECT as_of FROM params)
       AND ((b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
@@ -69,20 +70,30 @@ state_row AS (
            OR b.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED', 'EXPIRED', 'REVOKED', 'REFUNDED'))
 ),
 -- A grace row contributes the renewal being retried: the charge that recovers it (the subscription's next charge, when
--- it is a RECOVERED one), else the latest paid charge before it (the price and plan renewing).
+-- it is a RECOVERED one); else the price the grace row states (the store's renewal price) over the billing period of the
+-- latest charge; else the latest paid charge.
+charge_row AS (
+    SELECT subscription_id, effective_at, id, event_type, period_end_at, currency_code, factor, amount_micros * factor AS twelfths
+    FROM state_row WHERE kind = 'CHARGE'
+),
 priced_row AS (
     SELECT r.subscription_id, r.effective_at, r.id, r.kind, r.period_end_at,
-           CASE WHEN r.kind = 'GRACE' THEN COALESCE(n.currency_code, c.currency_code) ELSE r.currency_code END AS currency_code,
-           CASE WHEN r.kind = 'GRACE' THEN COALESCE(n.twelfths, c.twelfths) ELSE r.twelfths END AS twelfths
+           CASE WHEN r.kind = 'GRACE' THEN COALESCE(n.currency_code, r.currency_code, c.currency_code)
+                ELSE r.currency_code END AS currency_code,
+           CASE WHEN r.kind = 'GRACE' THEN COALESCE(n.twelfths, r.amount_micros * l.factor, c.twelfths)
+                ELSE r.amount_micros * r.factor END AS twelfths
     FROM state_row r
     LEFT JOIN LATERAL (
-        SELECT c.currency_code, c.twelfths FROM state_row c
-        WHERE r.kind = 'GRACE' AND c.subscription_id = r.subscription_id AND c.kind = 'CHARGE' AND c.twelfths > 0
-          AND c.effective_at <= r.effective_at
+        SELECT c.currency_code, c.twelfths FROM charge_row c
+        WHERE r.kind = 'GRACE' AND c.subscription_id = r.subscription_id AND c.twelfths > 0 AND c.effective_at <= r.effective_at
         ORDER BY c.effective_at DESC, c.id DESC LIMIT 1) c ON true
     LEFT JOIN LATERAL (
-        SELECT n.currency_code, CASE WHEN n.event_type = 'RECOVERED' THEN n.twelfths END AS twelfths FROM state_row n
-        WHERE r.kind = 'GRACE' AND n.subscription_id = r.subscription_id AND n.kind = 'CHARGE' AND n.effective_at > r.effective_at
+        SELECT l.factor FROM charge_row l
+        WHERE r.kind = 'GRACE' AND l.subscription_id = r.subscription_id AND l.effective_at <= r.effective_at
+        ORDER BY l.effective_at DESC, l.id DESC LIMIT 1) l ON true
+    LEFT JOIN LATERAL (
+        SELECT n.currency_code, CASE WHEN n.event_type = 'RECOVERED' THEN n.twelfths END AS twelfths FROM charge_row n
+        WHERE r.kind = 'GRACE' AND n.subscription_id = r.subscription_id AND n.effective_at > r.effective_at
         ORDER BY n.effective_at, n.id LIMIT 1) n ON true
 ),
 -- Each subscription's contribution at each snapshot (absent = 0), from its latest state row at or before it.

@@ -76,7 +76,8 @@ struct AppleRows {
         case .refunded:
             guard facts.transaction.revocationTypeValue != .familyRevoke else { return nil }
             return facts.refundedAmount.map { Money(micros: -abs($0.micros), currencyCode: $0.currencyCode) }
-        case .priceChangePending, .priceChangeAccepted: return facts.renewalPrice
+        // A billing failure records the renewal price being retried (what the grace period is worth).
+        case .priceChangePending, .priceChangeAccepted, .enteredGracePeriod: return facts.renewalPrice
         default: return nil
         }
     }

@@ -94,6 +94,8 @@ struct GoogleRows {
     }
 
     func eventAmount(_ type: BillingEventType) -> Money? {
+        // A billing failure records the recurring price being retried (what the grace period is worth).
+        if type == .enteredGracePeriod { return facts.recurringPrice }
         guard [.priceChangePending, .priceChangeAccepted, .priceChangeCanceled, .priceChanged].contains(type) else { return nil }
         return snapshot.openPriceChange.map { Money(micros: $0.newAmountMicros, currencyCode: $0.currencyCode) }
     }
