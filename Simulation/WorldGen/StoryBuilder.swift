@@ -55,7 +55,9 @@ struct StoryBuilder {
                 if rng.chance(rates.refund) {
                     terminal = (refundAt, .refund(chargeback: false))
                 } else if !isApple && rng.chance(rates.chargeback) {
-                    terminal = (refundAt + 7 * WorldClock.day, .refund(chargeback: true))
+                    // A chargeback lands a week after the charge, but within the paid period it reverses (a weekly
+                    // period would otherwise end, unrenewed, before its own chargeback).
+                    terminal = (min(refundAt + 7 * WorldClock.day, periodEnd - WorldClock.hour), .refund(chargeback: true))
                 } else if familyShared && rng.chance(rates.familyRevocation * min(months / 12, 1)) {
                     terminal = (rng.between(periodStart + WorldClock.hour, periodEnd), .familyRevoke)
                 } else if plan < catalogue.plans.count - 1 && rng.chance(1 - pow1(1 - rates.monthlyUpgrade, months)) {

@@ -9,6 +9,8 @@ enum ManifestRecall {
     struct Reachable {
         var faults: [InjectedFault] = []
         var excluded: [String: Int] = [:]
+        /// The excluded faults, by reason.
+        var excludedFaults: [String: [InjectedFault]] = [:]
     }
 
     /// Splits the manifest into reachable faults and documented exclusions:
@@ -54,7 +56,12 @@ enum ManifestRecall {
             } else {
                 reason = nil
             }
-            if let reason { result.excluded[reason, default: 0] += 1 } else { result.faults.append(fault) }
+            if let reason {
+                result.excluded[reason, default: 0] += 1
+                result.excludedFaults[reason, default: []].append(fault)
+            } else {
+                result.faults.append(fault)
+            }
         }
         return result
     }

@@ -10,3 +10,8 @@ public enum SubscriptionStatus: String, Sendable, Hashable, Codable, CaseIterabl
     case expired = "EXPIRED"
     case revoked = "REVOKED"
 }
+
+extension SubscriptionStatus {
+    /// In a billing failure: grace period or account hold / billing retry.
+    public var isBillingFailure: Bool { self == .inGracePeriod || self == .onHold }
+}

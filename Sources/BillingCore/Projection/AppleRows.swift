@@ -21,8 +21,8 @@ struct AppleRows {
         rows.append(charge)
         if decision.eventRow, let type = decision.eventType {
             var row = record(key: eventKey(for: type, suffix: decision.keySuffix), type: type,
-                             effectiveAt: effectiveAt(of: type), expiresAt: snapshot.currentPeriodEndAt,
-                             amount: amount(of: type), churn: decision.churnReason)
+                             effectiveAt: effectiveAt(of: type, afterBillingFailure: current?.status.isBillingFailure ?? false),
+                             expiresAt: snapshot.currentPeriodEndAt, amount: amount(of: type), churn: decision.churnReason)
             row.refund = refund(of: type)
             rows.append(row)
         }
@@ -51,10 +51,12 @@ struct AppleRows {
     }
 
     /// The store's instant of the event: revocationDate for refunds, the period end for expiry and billing
-    /// failure (when already past), else the state's signedDate.
-    func effectiveAt(of type: BillingEventType) -> Date {
+    /// failure (when already past), else the state's signedDate. An expiry that ends a billing failure (grace or
+    /// billing retry) happened when the store gave up retrying (the state's signedDate), not at the period's end.
+    func effectiveAt(of type: BillingEventType, afterBillingFailure: Bool = false) -> Date {
         switch type {
         case .refunded, .revoked: return facts.transaction.revocationDate?.date ?? facts.stateTime
+        case .expired where afterBillingFailure: return facts.stateTime
         case .expired, .enteredGracePeriod:
             return Self.past(facts.expiresAt, facts.stateTime)
         case .enteredOnHold:
@@ -74,7 +76,8 @@ struct AppleRows {
         case .refunded:
             guard facts.transaction.revocationTypeValue != .familyRevoke else { return nil }
             return facts.refundedAmount.map { Money(micros: -abs($0.micros), currencyCode: $0.currencyCode) }
-        case .priceChangePending, .priceChangeAccepted: return facts.renewalPrice
+        // A billing failure records the renewal price being retried (what the grace period is worth).
+        case .priceChangePending, .priceChangeAccepted, .enteredGracePeriod: return facts.renewalPrice
         default: return nil
         }
     }

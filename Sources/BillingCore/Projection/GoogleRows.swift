@@ -64,6 +64,8 @@ struct GoogleRows {
         case .canceled:
             return facts.purchase.canceledStateContext?.userInitiatedCancellation?.cancelTime?.date ?? facts.stateTime
         case .expired:
+            // An expiry that ends a billing failure (grace, account hold) happened when the store ended the hold.
+            if current?.status.isBillingFailure == true { return facts.stateTime }
             guard let expiry = facts.expiresAt, expiry <= facts.stateTime else { return facts.stateTime }
             return expiry
         case .refunded: return facts.voided?.time ?? facts.stateTime
@@ -95,6 +97,8 @@ struct GoogleRows {
     }
 
     func eventAmount(_ type: BillingEventType) -> Money? {
+        // A billing failure records the recurring price being retried (what the grace period is worth).
+        if type == .enteredGracePeriod { return facts.recurringPrice }
         guard [.priceChangePending, .priceChangeAccepted, .priceChangeCanceled, .priceChanged].contains(type) else { return nil }
         return snapshot.openPriceChange.map { Money(micros: $0.newAmountMicros, currencyCode: $0.currencyCode) }
     }
