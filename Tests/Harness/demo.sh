@@ -57,6 +57,9 @@ echo "== what the chain found and repaired (drift_event by kind)"
 psql -q -P footer=off -c "SELECT kind, count(*) AS repaired FROM drift_event GROUP BY kind ORDER BY kind"
 echo "== store calls made (store_query by endpoint and outcome)"
 psql -q -P footer=off -c "SELECT endpoint, outcome, count(*) AS calls FROM store_query GROUP BY endpoint, outcome ORDER BY endpoint, outcome"
+echo "== refunds and revocations in the history (billing_transaction by refund kind)"
+psql -q -P footer=off -c "SELECT refund_kind, event_type, count(*) AS rows, count(amount_micros) AS with_amount, count(DISTINCT currency_code) AS currencies
+  FROM billing_transaction WHERE refund_kind IS NOT NULL GROUP BY refund_kind, event_type ORDER BY refund_kind, event_type"
 echo "== job runs"
 psql -q -P footer=off -c "SELECT job_name, status, counts FROM job_run ORDER BY id"
 faults=$(grep -c '"kind"' "$world/manifest.json" || true)
