@@ -19,14 +19,8 @@ struct ExplainWorld {
     static let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
 
     static func make(_ name: String) throws -> ExplainWorld {
-        let (configuration, db) = try TestDatabase.migrated(name)
-        defer { db.close() }
-        let seed = try SeedRows.insert(db)
-        guard let token = try db.query("SELECT account_token FROM billing_account WHERE id = $1", [seed.accountID]).first?
-            .decode(UUID.self, "account_token") else { throw SetupFailure(message: "no account token") }
-        try db.execute("INSERT INTO store_product_mapping (provider, plan_id, product_id, external_key) VALUES ('APPLE', $1, $2, 'apple-pro')",
-                       [seed.planID, product])
-        return ExplainWorld(configuration: configuration, accountToken: token)
+        let mapped = try MappedAppleAccount.make(name, product: product)
+        return ExplainWorld(configuration: mapped.configuration, accountToken: mapped.accountToken)
     }
 
     func connect() throws -> PostgresConnection { try PostgresConnection(configuration: configuration) }

@@ -16,15 +16,9 @@ struct StoreWorld {
     static let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
 
     static func make(_ name: String) throws -> StoreWorld {
-        let (configuration, db) = try TestDatabase.migrated(name)
-        defer { db.close() }
-        let seed = try SeedRows.insert(db)
-        let token = try requireValue(try db.query("SELECT account_token FROM billing_account WHERE id = $1", [seed.accountID]).first?
-            .decode(UUID.self, "account_token"))
-        try db.execute("INSERT INTO store_product_mapping (provider, plan_id, product_id, external_key) VALUES ('APPLE', $1, $2, 'apple-pro')",
-                       [seed.planID, product])
-        return StoreWorld(configuration: configuration, accountToken: token, accountID: seed.accountID.uuidString.lowercased(),
-                          planID: seed.planID.uuidString.lowercased())
+        let mapped = try MappedAppleAccount.make(name, product: product)
+        return StoreWorld(configuration: mapped.configuration, accountToken: mapped.accountToken,
+                          accountID: mapped.seed.accountID.uuidString.lowercased(), planID: mapped.seed.planID.uuidString.lowercased())
     }
 
     func connect() throws -> PostgresConnection { try PostgresConnection(configuration: configuration) }
