@@ -1,0 +1,129 @@
+-- Exchange rates the MRR reports need but fx_rate lacks: one row per month x currency with no rate to the reporting
+-- currency ($4). build-reports runs this first and fails (exit 1) naming every row, so a converted figure is never
+-- computed with a silent 0 or 1.
+--
+-- A reported month needs the rate of every currency paying at its snapshot (MRR and the movements are converted at
+-- the month's rate) and, for the FX bucket, the previous month's rate of every currency paying at the previous
+-- snapshot (the start is converted at it; churn of it at the month's rate). The reporting currency itself needs no row.
+--
+-- Parameters ($1 as-of, $2 first month, $3 last month, $4 reporting currency, $5 basis) and definitions:
+-- Reports/README.md, sections "FX" and "Basis and snapshots".
+
+WITH params AS (
+    -- The five parameters, always bound in this order (see Reports/README.md, "Basis and snapshots").
+    SELECT $1::timestamptz AS as_of,
+           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AS first_month,
+           LEAST(date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC'),
+                 date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC')) AS last_month,
+           $4::text AS reporting_currency,
+           -- Any basis other than 'corrected' or 'known' fails with an error that names it.
+           CAST(CASE WHEN $5::text IN ('corrected', 'known') THEN 'true'
+                     ELSE 'basis must be corrected or known, not ' || COALESCE($5::text, 'NULL') END AS boolean)
+               AND $5::text = 'known' AS known_basis
+),
+-- BEGIN contribution (this block is identical in mrr.sql, mrr_movements.sql, mrr_bridge.sql and fx_missing.sql)
+-- The history rows read: effective by the as-of instant; under basis 'known' also recorded by then.
+history AS (
+    SELECT b.* FROM billing_transaction b, params p
+    WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+),
+-- Month-end snapshots from the first month with history (reactivation looks back that far) to the last month;
+-- `reported` marks the months asked for. A snapshot is the month's last millisecond, or the as-of instant.
+snapshot AS (
+    SELECT to_char(m, 'YYYY-MM') AS month, m::date AS month_start, (m >= p.first_month) AS reported,
+           LEAST((m + interval '1 month' - interval '1 millisecond') AT TIME ZONE 'UTC', p.as_of) AS at,
+           row_number() OVER (ORDER BY m) AS n
+    FROM params p,
+         generate_series(LEAST(p.first_month, COALESCE((SELECT date_trunc('month', min(h.effective_at) AT TIME ZONE 'UTC')
+                                                         FROM history h), p.first_month)),
+                         p.last_month, interval '1 month') m
+),
+-- Who counts: subscriptions that are not test or sandbox purchases (no history row of theirs is a test row).
+-- An unclaimed purchase (no billing account yet) is its own account.
+subscriber AS (
+    SELECT s.id AS subscription_id, s.provider::text AS provider, COALESCE(s.billing_account_id, s.id) AS billing_account_id
+    FROM subscription s
+    WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
+      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
+),
+-- Charges: a paid period bought at a price (a free trial is a charge of 0). Contribution = amount x the whole
+-- number of monthly twelfths of its ISO billing period, i.e. twelfths of a micro, exact.
+charge AS (
+    SELECT h.subscription_id, h.effective_at, h.id, h.event_type, h.period_end_at, h.currency_code, h.country_code,
+           h.product_id, h.plan_id, h.billing_period,
+           h.amount_micros * CASE h.billing_period
+               WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
+               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS twelfths,
+           CASE h.billing_period
+               WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
+               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS factor
+    FROM history h JOIN subscriber USING (subscription_id)
+    WHERE h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+      AND h.amount_micros IS NOT NULL AND h.period_end_at IS NOT NULL
+),
+-- The rows that set what a subscription contributes from their instant on:
+--   CHARGE  its twelfths until its period ends (half-open);
+--   GRACE   still paying, at the renewal being retried: the RECOVERED charge that ends the grace when there is one,
+--           else the grace row's amount (the store's renewal price) over the latest charge's billing period, else the
+--           latest paid charge; product, plan and country from the charge it is priced by;
+--   OFF     on hold, paused, expired, revoked, refunded: nothing. (CANCELED = auto-renew off changes nothing.)
+state AS (
+    SELECT subscription_id, effective_at, id, 'CHARGE' AS kind, period_end_at, currency_code, country_code, product_id,
+           plan_id, billing_period, twelfths
+    FROM charge
+    UNION ALL
+    SELECT g.subscription_id, g.effective_at, g.id, 'GRACE', NULL,
+           COALESCE(n.currency_code, g.currency_code, c.currency_code),
+           COALESCE(n.country_code, l.country_code, g.country_code), COALESCE(n.product_id, l.product_id, g.product_id),
+           COALESCE(n.plan_id, l.plan_id, g.plan_id), COALESCE(n.billing_period, l.billing_period, g.billing_period),
+           COALESCE(n.twelfths, g.amount_micros * l.factor, c.twelfths)
+    FROM history g JOIN subscriber USING (subscription_id)
+    LEFT JOIN LATERAL (
+        SELECT c.currency_code, c.twelfths FROM charge c
+        WHERE c.subscription_id = g.subscription_id AND c.twelfths > 0 AND c.effective_at <= g.effective_at
+        ORDER BY c.effective_at DESC, c.id DESC LIMIT 1) c ON true
+    LEFT JOIN LATERAL (
+        SELECT l.factor, l.country_code, l.product_id, l.plan_id, l.billing_period FROM charge l
+        WHERE l.subscription_id = g.subscription_id AND l.effective_at <= g.effective_at
+        ORDER BY l.effective_at DESC, l.id DESC LIMIT 1) l ON true
+    LEFT JOIN LATERAL (
+        SELECT n.currency_code, n.country_code, n.product_id, n.plan_id, n.billing_period, n.twelfths FROM (
+            SELECT * FROM charge n
+            WHERE n.subscription_id = g.subscription_id AND n.effective_at > g.effective_at
+            ORDER BY n.effective_at, n.id LIMIT 1) n
+        WHERE n.event_type = 'RECOVERED') n ON true
+    WHERE g.event_type = 'ENTERED_GRACE_PERIOD'
+    UNION ALL
+    SELECT h.subscription_id, h.effective_at, h.id, 'OFF', NULL, NULL, NULL, NULL, NULL, NULL, NULL
+    FROM history h JOIN subscriber USING (subscription_id)
+    WHERE h.event_type IN ('ENTERED_ON_HOLD', 'PAUSED', 'EXPIRED', 'REVOKED', 'REFUNDED')
+),
+-- Each state row holds until the next one (at one instant a stop row wins over a charge, then the larger id).
+span AS (
+    SELECT s.*, lead(s.effective_at) OVER (PARTITION BY s.subscription_id
+                                           ORDER BY s.effective_at, (s.kind = 'CHARGE') DESC, s.id) AS next_at
+    FROM state s
+),
+-- What each paying subscription contributes at each snapshot (absent = 0), in twelfths of a micro.
+contribution AS (
+    SELECT sn.n, sub.provider, sub.billing_account_id, sp.subscription_id, sp.currency_code AS currency,
+           sp.country_code AS country, sp.product_id, sp.plan_id, sp.billing_period, sp.twelfths
+    FROM span sp JOIN subscriber sub USING (subscription_id)
+    JOIN snapshot sn ON sn.at >= sp.effective_at AND (sp.next_at IS NULL OR sn.at < sp.next_at)
+                    AND (sp.kind = 'GRACE' OR sn.at < sp.period_end_at)
+    WHERE sp.kind <> 'OFF' AND sp.twelfths > 0
+),
+-- END contribution
+needed AS (
+    -- This month's rate for what pays now and for what paid at the previous snapshot.
+    SELECT sn.n, c.currency FROM snapshot sn JOIN contribution c ON c.n IN (sn.n, sn.n - 1) WHERE sn.reported
+    UNION
+    -- The previous month's rate for what paid at the previous snapshot.
+    SELECT c.n, c.currency FROM snapshot sn JOIN contribution c ON c.n = sn.n - 1 WHERE sn.reported
+)
+SELECT sn.month, d.currency, p.reporting_currency AS to_currency
+FROM needed d JOIN snapshot sn USING (n) CROSS JOIN params p
+WHERE d.currency <> p.reporting_currency
+  AND NOT EXISTS (SELECT 1 FROM fx_rate f
+                  WHERE f.month = sn.month_start AND f.from_currency = d.currency AND f.to_currency = p.reporting_currency)
+ORDER BY sn.month, d.currency

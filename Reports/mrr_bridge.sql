@@ -1,0 +1,214 @@
+-- MRR movement bridge: one row per month x provider x view x currency.
+--
+--   view 'local'      one provider's accounts paying in one currency, in that currency;
+--   view 'reporting'  all of the provider's currencies converted to the reporting currency ($4), currency = $4.
+--
+-- Columns: start_mrr_micros (the previous month's MRR of the cell), fx_micros, new / expansion / contraction / churn /
+-- reactivation _micros and _count, mrr_micros (this month's MRR), paying_accounts_count. The identity
+--     mrr = start + fx + new + expansion - contraction - churn + reactivation
+-- holds exactly on every row. The movements are the sums of Reports/mrr_movements.sql (same month, provider,
+-- currency; converted at the month's rate in the reporting view). In the local view fx is only the rounding of the
+-- cells (a few micros at most); in the reporting view it is the exchange-rate effect: the start converted at this
+-- month's rate minus the start converted at the previous month's rate, plus that rounding.
+--
+-- Parameters ($1 as-of, $2 first month, $3 last month, $4 reporting currency, $5 basis 'corrected' | 'known') and
+-- every definition (snapshot, who pays, grace, twelfths, rounding half to even once per cell): Reports/README.md,
+-- sections "MRR", "Movements", "FX" and "Basis and snapshots". A converted row exists only when every rate it needs is
+-- in fx_rate (month, currency -> $4); Reports/fx_missing.sql lists the missing ones and build-reports fails on them.
+
+WITH params AS (
+    -- The five parameters, always bound in this order (see Reports/README.md, "Basis and snapshots").
+    SELECT $1::timestamptz AS as_of,
+           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AS first_month,
+           LEAST(date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC'),
+                 date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC')) AS last_month,
+           $4::text AS reporting_currency,
+           -- Any basis other than 'corrected' or 'known' fails with an error that names it.
+           CAST(CASE WHEN $5::text IN ('corrected', 'known') THEN 'true'
+                     ELSE 'basis must be corrected or known, not ' || COALESCE($5::text, 'NULL') END AS boolean)
+               AND $5::text = 'known' AS known_basis
+),
+-- BEGIN contribution (this block is identical in mrr.sql, mrr_movements.sql, mrr_bridge.sql and fx_missing.sql)
+-- The history rows read: effective by the as-of instant; under basis 'known' also recorded by then.
+history AS (
+    SELECT b.* FROM billing_transaction b, params p
+    WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+),
+-- Month-end snapshots from the first month with history (reactivation looks back that far) to the last month;
+-- `reported` marks the months asked for. A snapshot is the month's last millisecond, or the as-of instant.
+snapshot AS (
+    SELECT to_char(m, 'YYYY-MM') AS month, m::date AS month_start, (m >= p.first_month) AS reported,
+           LEAST((m + interval '1 month' - interval '1 millisecond') AT TIME ZONE 'UTC', p.as_of) AS at,
+           row_number() OVER (ORDER BY m) AS n
+    FROM params p,
+         generate_series(LEAST(p.first_month, COALESCE((SELECT date_trunc('month', min(h.effective_at) AT TIME ZONE 'UTC')
+                                                         FROM history h), p.first_month)),
+                         p.last_month, interval '1 month') m
+),
+-- Who counts: subscriptions that are not test or sandbox purchases (no history row of theirs is a test row).
+-- An unclaimed purchase (no billing account yet) is its own account.
+subscriber AS (
+    SELECT s.id AS subscription_id, s.provider::text AS provider, COALESCE(s.billing_account_id, s.id) AS billing_account_id
+    FROM subscription s
+    WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
+      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
+),
+-- Charges: a paid period bought at a price (a free trial is a charge of 0). Contribution = amount x the whole
+-- number of monthly twelfths of its ISO billing period, i.e. twelfths of a micro, exact.
+charge AS (
+    SELECT h.subscription_id, h.effective_at, h.id, h.event_type, h.period_end_at, h.currency_code, h.country_code,
+           h.product_id, h.plan_id, h.billing_period,
+           h.amount_micros * CASE h.billing_period
+               WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
+               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS twelfths,
+           CASE h.billing_period
+               WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
+               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS factor
+    FROM history h JOIN subscriber USING (subscription_id)
+    WHERE h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+      AND h.amount_micros IS NOT NULL AND h.period_end_at IS NOT NULL
+),
+-- The rows that set what a subscription contributes from their instant on:
+--   CHARGE  its twelfths until its period ends (half-open);
+--   GRACE   still paying, at the renewal being retried: the RECOVERED charge that ends the grace when there is one,
+--           else the grace row's amount (the store's renewal price) over the latest charge's billing period, else the
+--           latest paid charge; product, plan and country from the charge it is priced by;
+--   OFF     on hold, paused, expired, revoked, refunded: nothing. (CANCELED = auto-renew off changes nothing.)
+state AS (
+    SELECT subscription_id, effective_at, id, 'CHARGE' AS kind, period_end_at, currency_code, country_code, product_id,
+           plan_id, billing_period, twelfths
+    FROM charge
+    UNION ALL
+    SELECT g.subscription_id, g.effective_at, g.id, 'GRACE', NULL,
+           COALESCE(n.currency_code, g.currency_code, c.currency_code),
+           COALESCE(n.country_code, l.country_code, g.country_code), COALESCE(n.product_id, l.product_id, g.product_id),
+           COALESCE(n.plan_id, l.plan_id, g.plan_id), COALESCE(n.billing_period, l.billing_period, g.billing_period),
+           COALESCE(n.twelfths, g.amount_micros * l.factor, c.twelfths)
+    FROM history g JOIN subscriber USING (subscription_id)
+    LEFT JOIN LATERAL (
+        SELECT c.currency_code, c.twelfths FROM charge c
+        WHERE c.subscription_id = g.subscription_id AND c.twelfths > 0 AND c.effective_at <= g.effective_at
+        ORDER BY c.effective_at DESC, c.id DESC LIMIT 1) c ON true
+    LEFT JOIN LATERAL (
+        SELECT l.factor, l.country_code, l.product_id, l.plan_id, l.billing_period FROM charge l
+        WHERE l.subscription_id = g.subscription_id AND l.effective_at <= g.effective_at
+        ORDER BY l.effective_at DESC, l.id DESC LIMIT 1) l ON true
+    LEFT JOIN LATERAL (
+        SELECT n.currency_code, n.country_code, n.product_id, n.plan_id, n.billing_period, n.twelfths FROM (
+            SELECT * FROM charge n
+            WHERE n.subscription_id = g.subscription_id AND n.effective_at > g.effective_at
+            ORDER BY n.effective_at, n.id LIMIT 1) n
+        WHERE n.event_type = 'RECOVERED') n ON true
+    WHERE g.event_type = 'ENTERED_GRACE_PERIOD'
+    UNION ALL
+    SELECT h.subscription_id, h.effective_at, h.id, 'OFF', NULL, NULL, NULL, NULL, NULL, NULL, NULL
+    FROM history h JOIN subscriber USING (subscription_id)
+    WHERE h.event_type IN ('ENTERED_ON_HOLD', 'PAUSED', 'EXPIRED', 'REVOKED', 'REFUNDED')
+),
+-- Each state row holds until the next one (at one instant a stop row wins over a charge, then the larger id).
+span AS (
+    SELECT s.*, lead(s.effective_at) OVER (PARTITION BY s.subscription_id
+                                           ORDER BY s.effective_at, (s.kind = 'CHARGE') DESC, s.id) AS next_at
+    FROM state s
+),
+-- What each paying subscription contributes at each snapshot (absent = 0), in twelfths of a micro.
+contribution AS (
+    SELECT sn.n, sub.provider, sub.billing_account_id, sp.subscription_id, sp.currency_code AS currency,
+           sp.country_code AS country, sp.product_id, sp.plan_id, sp.billing_period, sp.twelfths
+    FROM span sp JOIN subscriber sub USING (subscription_id)
+    JOIN snapshot sn ON sn.at >= sp.effective_at AND (sp.next_at IS NULL OR sn.at < sp.next_at)
+                    AND (sp.kind = 'GRACE' OR sn.at < sp.period_end_at)
+    WHERE sp.kind <> 'OFF' AND sp.twelfths > 0
+),
+-- END contribution
+-- BEGIN movement (this block is identical in mrr_movements.sql and mrr_bridge.sql)
+-- Per billing account, provider and currency: v, its contribution at each snapshot where it pays.
+account_value AS (
+    SELECT n, provider, billing_account_id, currency, sum(twelfths) AS v
+    FROM contribution GROUP BY n, provider, billing_account_id, currency
+),
+paid_run AS (
+    SELECT a.*, lag(a.n) OVER w AS prev_n, lag(a.v) OVER w AS prev_v, lead(a.n) OVER w AS next_n
+    FROM account_value a
+    WINDOW w AS (PARTITION BY a.provider, a.billing_account_id, a.currency ORDER BY a.n)
+),
+-- The movement from p (the previous snapshot, 0 when not paying then) to v (this one): p = 0 < v new, or
+-- reactivation when the account paid at any earlier snapshot; v = 0 < p churn; v > p > 0 expansion; 0 < v < p
+-- contraction; v = p unchanged. Amounts are exact, in twelfths of a micro.
+movement AS (
+    SELECT n, provider, billing_account_id, currency,
+           CASE WHEN prev_n = n - 1 THEN prev_v ELSE 0 END AS p, v,
+           CASE WHEN prev_n IS NULL THEN 'new' WHEN prev_n < n - 1 THEN 'reactivation'
+                WHEN v > prev_v THEN 'expansion' WHEN v < prev_v THEN 'contraction' ELSE 'unchanged' END AS movement
+    FROM paid_run
+    UNION ALL
+    SELECT n + 1, provider, billing_account_id, currency, v, 0, 'churn'
+    FROM paid_run
+    WHERE (next_n IS NULL OR next_n > n + 1) AND n + 1 <= (SELECT max(n) FROM snapshot)
+),
+-- END movement
+-- The month's rate of each currency to the reporting currency (the reporting currency itself is 1 without a row).
+rate AS (
+    SELECT sn.n, c.currency, COALESCE(f.rate, CASE WHEN c.currency = p.reporting_currency THEN 1 END) AS rate
+    FROM snapshot sn CROSS JOIN (SELECT DISTINCT currency FROM movement) c CROSS JOIN params p
+    LEFT JOIN fx_rate f ON f.month = sn.month_start AND f.from_currency = c.currency AND f.to_currency = p.reporting_currency
+),
+-- Every movement row valued in each view: x = twelfths x rate x 10^12 over d = 12 x 10^12 (rates have 12 decimals),
+-- so a cell is an exact integer ratio; the start at the previous month's rate, everything else at this month's.
+valued AS (
+    SELECT m.*, 'local' AS view, m.currency AS view_currency, 1::numeric AS rate, 1::numeric AS previous_rate,
+           12::numeric AS d
+    FROM movement m
+    UNION ALL
+    SELECT m.*, 'reporting', p.reporting_currency, r.rate * 1000000000000,
+           CASE WHEN m.p = 0 THEN 0 ELSE r0.rate * 1000000000000 END, 12000000000000
+    FROM movement m CROSS JOIN params p
+    JOIN rate r ON r.n = m.n AND r.currency = m.currency
+    LEFT JOIN rate r0 ON r0.n = m.n - 1 AND r0.currency = m.currency
+),
+cell AS (
+    SELECT n, provider, view, view_currency AS currency, min(d) AS d,
+           sum(v * rate) AS mrr, sum(p * previous_rate) AS start,
+           COALESCE(sum(v * rate) FILTER (WHERE movement = 'new'), 0) AS new,
+           COALESCE(sum((v - p) * rate) FILTER (WHERE movement = 'expansion'), 0) AS expansion,
+           COALESCE(sum((p - v) * rate) FILTER (WHERE movement = 'contraction'), 0) AS contraction,
+           COALESCE(sum(p * rate) FILTER (WHERE movement = 'churn'), 0) AS churn,
+           COALESCE(sum(v * rate) FILTER (WHERE movement = 'reactivation'), 0) AS reactivation,
+           count(*) FILTER (WHERE movement = 'new') AS new_count,
+           count(*) FILTER (WHERE movement = 'expansion') AS expansion_count,
+           count(*) FILTER (WHERE movement = 'contraction') AS contraction_count,
+           count(*) FILTER (WHERE movement = 'churn') AS churn_count,
+           count(*) FILTER (WHERE movement = 'reactivation') AS reactivation_count,
+           count(*) FILTER (WHERE v > 0) AS paying_accounts_count
+    FROM valued
+    GROUP BY n, provider, view, view_currency
+    HAVING bool_and(rate IS NOT NULL AND previous_rate IS NOT NULL)
+),
+-- Each cell rounded once, half to even, from its exact sum (all sums are >= 0).
+rounded AS (
+    SELECT c.n, c.provider, c.view, c.currency, r.*
+    FROM cell c CROSS JOIN LATERAL (
+        SELECT max(h) FILTER (WHERE k = 'mrr') AS mrr_micros, max(h) FILTER (WHERE k = 'start') AS start_mrr_micros,
+               max(h) FILTER (WHERE k = 'new') AS new_micros, max(h) FILTER (WHERE k = 'expansion') AS expansion_micros,
+               max(h) FILTER (WHERE k = 'contraction') AS contraction_micros,
+               max(h) FILTER (WHERE k = 'churn') AS churn_micros,
+               max(h) FILTER (WHERE k = 'reactivation') AS reactivation_micros
+        FROM (SELECT k, div(x, c.d) + CASE WHEN 2 * mod(x, c.d) > c.d OR (2 * mod(x, c.d) = c.d AND mod(div(x, c.d), 2) = 1)
+                                           THEN 1 ELSE 0 END AS h
+              FROM (VALUES ('mrr', c.mrr), ('start', c.start), ('new', c.new), ('expansion', c.expansion),
+                           ('contraction', c.contraction), ('churn', c.churn), ('reactivation', c.reactivation)) t(k, x)) t2
+    ) r
+)
+SELECT sn.month, r.provider, r.view, r.currency,
+       r.start_mrr_micros::bigint AS start_mrr_micros,
+       (r.mrr_micros - r.start_mrr_micros - r.new_micros - r.expansion_micros + r.contraction_micros + r.churn_micros
+        - r.reactivation_micros)::bigint AS fx_micros,
+       r.new_micros::bigint AS new_micros, r.expansion_micros::bigint AS expansion_micros,
+       r.contraction_micros::bigint AS contraction_micros, r.churn_micros::bigint AS churn_micros,
+       r.reactivation_micros::bigint AS reactivation_micros, r.mrr_micros::bigint AS mrr_micros,
+       c.new_count, c.expansion_count, c.contraction_count, c.churn_count, c.reactivation_count, c.paying_accounts_count
+FROM rounded r
+JOIN cell c USING (n, provider, view, currency)
+JOIN snapshot sn USING (n)
+WHERE sn.reported
+ORDER BY sn.month, r.provider, r.view, r.currency
