@@ -297,4 +297,30 @@ import Testing
         report.basis = "latest"
         #expect(throws: (any Error).self) { try report.bridge(world.db) }
     }
+    @Test func aRevokedSubscriptionStillEntitledIsLeakage() throws {
+        var world = try HandWorld("report_hand_leakage")
+        defer { world.db.close() }
+        let plan = try world.plan("PRO_MONTHLY", "P1M")
+        let leaking = try world.subscription("APPLE", plan: plan), closed = try world.subscription("APPLE", plan: plan)
+        // Both bought Jan 5 (entitled to Feb 5) and revoked Jan 20; only `closed` had its grant ended at the revocation.
+        for sub in [leaking, closed] {
+            try world.row(sub, "APPLE", "PURCHASED", at: "2026-01-05T00:00:00Z", amount: 9_990_000, currency: "USD", plan: plan,
+                          period: "P1M", periodEnd: "2026-02-05T00:00:00Z")
+            try world.row(sub, "APPLE", "REVOKED", at: "2026-01-20T00:00:00Z")
+            _ = try world.db.execute("""
+                INSERT INTO entitlement_interval (subscription_id, billing_account_id, plan_id, valid_from, valid_until, ended_at, recorded_at)
+                SELECT id, billing_account_id, plan_id, '2026-01-05T00:00:00Z', '2026-02-05T00:00:00Z',
+                       CASE WHEN id = $2 THEN '2026-01-20T00:00:00Z'::timestamptz END, '2026-01-05T00:00:00Z'
+                FROM subscription WHERE id = $1
+                """, [sub, closed])
+        }
+        func leaks(_ asOf: String) throws -> [[String]] {
+            try ReportSQL(asOf: asOf, firstMonth: asOf, lastMonth: asOf).rows("entitlement_leakage", world.db).map { row in
+                try ["subscription_id", "state", "entitled_until"].map { try row.decode(String.self, $0) }
+            }
+        }
+        // Jan 15: both paid and entitled. Jan 25: `leaking` is revoked yet its grant runs to Feb 5.
+        #expect(try leaks("2026-01-15T00:00:00Z").isEmpty)
+        #expect(try leaks("2026-01-25T00:00:00Z") == [[leaking.uuidString.lowercased(), "REVOKED", "2026-02-05T00:00:00.000Z"]])
+    }
 }
