@@ -27,8 +27,14 @@ WITH params AS (
 -- BEGIN contribution (this block is identical in mrr.sql, mrr_movements.sql, mrr_bridge.sql and fx_missing.sql)
 -- The history rows read: effective by the as-of instant; under basis 'known' also recorded by then.
 history AS (
-    SELECT b.* FROM billing_transaction b, params p
+    SELECT b.subscription_id, b.id, b.event_type, b.effective_at, b.amount_micros, b.currency_code, b.country_code,
+           b.product_id, b.plan_id, b.billing_period, b.period_end_at
+    FROM billing_transaction b, params p
     WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+),
+-- Monthly twelfths of an ISO billing period (whole twelfths: P1W is 52/12 of a month, P1Y 1/12).
+period_factor (billing_period, factor) AS (
+    VALUES ('P1W', 52), ('P2W', 26), ('P4W', 13), ('P1M', 12), ('P2M', 6), ('P3M', 4), ('P6M', 2), ('P1Y', 1)
 ),
 -- Month-end snapshots from the first month with history (reactivation looks back that far) to the last month;
 -- `reported` marks the months asked for. A snapshot is the month's last millisecond, or the as-of instant.
@@ -53,14 +59,8 @@ subscriber AS (
 -- number of monthly twelfths of its ISO billing period, i.e. twelfths of a micro, exact.
 charge AS (
     SELECT h.subscription_id, h.effective_at, h.id, h.event_type, h.period_end_at, h.currency_code, h.country_code,
-           h.product_id, h.plan_id, h.billing_period,
-           h.amount_micros * CASE h.billing_period
-               WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
-               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS twelfths,
-           CASE h.billing_period
-               WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
-               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS factor
-    FROM history h JOIN subscriber USING (subscription_id)
+           h.product_id, h.plan_id, h.billing_period, h.amount_micros * f.factor AS twelfths
+    FROM history h JOIN subscriber USING (subscription_id) LEFT JOIN period_factor f USING (billing_period)
     WHERE h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
       AND h.amount_micros IS NOT NULL AND h.period_end_at IS NOT NULL
 ),
@@ -70,6 +70,7 @@ charge AS (
 --           else the grace row's amount (the store's renewal price) over the latest charge's billing period, else the
 --           latest paid charge; product, plan and country from the charge it is priced by;
 --   OFF     on hold, paused, expired, revoked, refunded: nothing. (CANCELED = auto-renew off changes nothing.)
+-- (The charges around a grace row are looked up in billing_transaction under the same filters as `charge`.)
 state AS (
     SELECT subscription_id, effective_at, id, 'CHARGE' AS kind, period_end_at, currency_code, country_code, product_id,
            plan_id, billing_period, twelfths
@@ -80,20 +81,32 @@ state AS (
            COALESCE(n.country_code, l.country_code, g.country_code), COALESCE(n.product_id, l.product_id, g.product_id),
            COALESCE(n.plan_id, l.plan_id, g.plan_id), COALESCE(n.billing_period, l.billing_period, g.billing_period),
            COALESCE(n.twelfths, g.amount_micros * l.factor, c.twelfths)
-    FROM history g JOIN subscriber USING (subscription_id)
+    FROM history g JOIN subscriber USING (subscription_id) CROSS JOIN params p
     LEFT JOIN LATERAL (
-        SELECT c.currency_code, c.twelfths FROM charge c
-        WHERE c.subscription_id = g.subscription_id AND c.twelfths > 0 AND c.effective_at <= g.effective_at
-        ORDER BY c.effective_at DESC, c.id DESC LIMIT 1) c ON true
+        SELECT b.currency_code, b.amount_micros * f.factor AS twelfths
+        FROM billing_transaction b JOIN period_factor f USING (billing_period)
+        WHERE b.subscription_id = g.subscription_id AND b.effective_at <= g.effective_at
+          AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+          AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+          AND b.amount_micros > 0 AND b.period_end_at IS NOT NULL
+        ORDER BY b.effective_at DESC, b.id DESC LIMIT 1) c ON true
     LEFT JOIN LATERAL (
-        SELECT l.factor, l.country_code, l.product_id, l.plan_id, l.billing_period FROM charge l
-        WHERE l.subscription_id = g.subscription_id AND l.effective_at <= g.effective_at
-        ORDER BY l.effective_at DESC, l.id DESC LIMIT 1) l ON true
+        SELECT f.factor, b.country_code, b.product_id, b.plan_id, b.billing_period
+        FROM billing_transaction b LEFT JOIN period_factor f USING (billing_period)
+        WHERE b.subscription_id = g.subscription_id AND b.effective_at <= g.effective_at
+          AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+          AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+          AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL
+        ORDER BY b.effective_at DESC, b.id DESC LIMIT 1) l ON true
     LEFT JOIN LATERAL (
-        SELECT n.currency_code, n.country_code, n.product_id, n.plan_id, n.billing_period, n.twelfths FROM (
-            SELECT * FROM charge n
-            WHERE n.subscription_id = g.subscription_id AND n.effective_at > g.effective_at
-            ORDER BY n.effective_at, n.id LIMIT 1) n
+        SELECT n.currency_code, n.country_code, n.product_id, n.plan_id, n.billing_period, n.amount_micros * f.factor AS twelfths
+        FROM (SELECT b.* FROM billing_transaction b
+              WHERE b.subscription_id = g.subscription_id AND b.effective_at > g.effective_at AND b.effective_at <= p.as_of
+                AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+                AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL
+              ORDER BY b.effective_at, b.id LIMIT 1) n
+        LEFT JOIN period_factor f USING (billing_period)
         WHERE n.event_type = 'RECOVERED') n ON true
     WHERE g.event_type = 'ENTERED_GRACE_PERIOD'
     UNION ALL
