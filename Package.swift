@@ -105,9 +105,11 @@ let package = Package(
         .testTarget(name: "XLSXTests", dependencies: ["XLSX", "Archive"]),
         .executableTarget(name: "bench-xlsx", dependencies: ["XLSX"], path: "Benchmarks/xlsx"),
         // Report import (issue 14): staging of the stores' report files.
-        .target(name: "ReportImport", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto"]),
+        .target(name: "ReportImport", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto", "AppStore", "GooglePlay", "StoreAccess"]),
         job("import-exports", ["JobKit", "ReportImport"]),
-        .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport", "WorldGen"],
+        .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport", "WorldGen",
+                                                            "AppStore", "GooglePlay", "StoreAuth", "StoreCalls", "StoreSimulator",
+                                                            "SimulatorFixtures", "HTTP", "HTTPServer", "Crypto", "RateLimiting"],
                     resources: [.copy("Fixtures")]),
 
         // explain: one subscription's timeline (issue 16).

@@ -1,14 +1,15 @@
 import Foundation
 import HTTP
 
-/// App Store Connect report downloads, served from the truth's report files.
+/// App Store Connect report downloads, served from the truth's report files under the names the stores use.
 ///
 /// Mapping (relative to `reports/`; the file may be plain text, or already gzip with a `.gz` suffix):
-/// - financeReports → `apple/finance/<reportType>_<regionCode>_<reportDate>.txt`, e.g. `apple/finance/FINANCIAL_ZZ_2026-03.txt`
-///   (`reportDate` is the API's fiscal `YYYY-MM`);
-/// - salesReports → `apple/sales/<reportType>_<reportSubType>_<frequency>_<version>_<reportDate>.txt`, e.g.
-///   `apple/sales/SUBSCRIBER_DETAILED_DAILY_1_3_2026-03-01.txt`; without `filter[version]` any version matches.
-/// `filter[vendorNumber]` is required but not part of the name (one vendor per truth).
+/// - financeReports → `apple/finance/<vendorNumber>_<MMYY>_<regionCode>.txt`, e.g. `apple/finance/85012345_1225_ZZ.txt`
+///   (`reportDate` is the API's fiscal `YYYY-MM`; `MMYY` the calendar month the period is named after: fiscal
+///   2026-03 is December 2025, `1225`);
+/// - salesReports SUBSCRIBER → `apple/sales/Subscriber_<vendorNumber>_<YYYYMMDD>.txt`; SALES → `apple/sales/S_<F>_<vendorNumber>_<date>.txt`
+///   with F the frequency's letter (D, W, M, Y) and the date's digits.
+/// A report that does not exist answers App Store Connect's 404 "There were no sales for the date specified."
 enum AppStoreConnectReportsAPI {
     /// GET /v1/financeReports?filter[…]
     static func finance(_ context: RequestContext, files: ReportFiles) -> HTTPResponse {
@@ -17,7 +18,22 @@ enum AppStoreConnectReportsAPI {
         case let .success(values): v = values
         case let .failure(error): return error.response
         }
-        return serve(["apple/finance/\(v[0])_\(v[1])_\(v[2]).txt"], files: files)
+        guard let mmyy = fileMMYY(reportDate: v[2]) else {
+            return Responses.appStoreConnect(400, code: "PARAMETER_ERROR.INVALID", title: "A parameter has an invalid value",
+                                             detail: "'\(v[2])' is not a valid value for 'filter[reportDate]'; use YYYY-MM.")
+        }
+        return serve(["apple/finance/\(v[3])_\(mmyy)_\(v[1]).txt"], files: files)
+    }
+
+    /// The file name's `MMYY` of a fiscal `YYYY-MM` report date (period 01 is October of the previous year).
+    static func fileMMYY(reportDate: String) -> String? {
+        let parts = reportDate.split(separator: "-")
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let period = Int(parts[1]),
+              (1...12).contains(period) else { return nil }
+        let month = (period + 8) % 12 + 1
+        let calendarYear = period <= 3 ? year - 1 : year
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return two(month) + two(calendarYear % 100)
     }
 
     /// GET /v1/salesReports?filter[…]
@@ -27,16 +43,10 @@ enum AppStoreConnectReportsAPI {
         case let .success(values): v = values
         case let .failure(error): return error.response
         }
-        let prefix = "apple/sales/\(v[0])_\(v[1])_\(v[2])_"
-        let suffix = "_\(v[3]).txt"
-        if let version = context.query("filter[version]") {
-            return serve([prefix + version + suffix], files: files)
-        }
-        let candidates = files.paths.filter {
-            let plain = $0.hasSuffix(".gz") ? String($0.dropLast(3)) : $0
-            return plain.hasPrefix(prefix) && plain.hasSuffix(suffix)
-        }.map { $0.hasSuffix(".gz") ? String($0.dropLast(3)) : $0 }.sorted()
-        return serve(candidates, files: files)
+        let date = v[3].filter { $0 != "-" }
+        if v[0] == "SUBSCRIBER" { return serve(["apple/sales/Subscriber_\(v[4])_\(date).txt"], files: files) }
+        let letter = v[2].prefix(1).uppercased()
+        return serve(["apple/sales/S_\(letter)_\(v[4])_\(date).txt"], files: files)
     }
 
     /// The first candidate that exists (as `.txt` or `.txt.gz`), gzip-compressed.

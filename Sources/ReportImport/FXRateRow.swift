@@ -11,11 +11,12 @@ public struct FXRateRow: Sendable, Equatable {
     public let to: String
     /// The rate as written (positive).
     public let rate: ExactDecimal
-    /// `csv` or `apple_payments`.
+    /// `csv`, `apple_payments` or `google_earnings`.
     public let source: String
 }
 
-/// Reads exchange rates: the `date,currency,rate` CSV (USD per unit) and Apple's payments summary.
+/// Reads exchange rates: the `date,currency,rate` CSV (USD per unit), Apple's payments summary and Google's
+/// earnings `Currency Conversion Rate`.
 public enum FXRateSources {
     /// The rows of a `date,currency,rate` CSV (rate = USD per 1 unit of currency), or a `StoreReportError`.
     public static func csv(_ bytes: [UInt8], file: String) throws -> [FXRateRow] {
@@ -54,6 +55,24 @@ public enum FXRateSources {
         return summary.rows.compactMap { row in
             guard let rate = row.exchangeRate, rate.unscaled > 0, let bank = row.bankAccountCurrency, bank != row.currency else { return nil }
             return FXRateRow(month: month, from: row.currency, to: bank, rate: rate, source: "apple_payments")
+        }
+    }
+
+    /// Google's buyer → merchant rates from an earnings report of `month` (`YYYY-MM`, the file name's month): per
+    /// currency pair, the rate of the month's latest transaction (ties: the later line), so the month's rate is the
+    /// one in force at its end. Rows in the merchant currency and rates that are not positive give nothing.
+    public static func googleEarnings(_ rows: [GoogleEarningsRow], month: String) -> [FXRateRow] {
+        guard month.utf8.count == 7 else { return [] }
+        var latest: [String: GoogleEarningsRow] = [:]
+        for row in rows where row.buyerCurrency != row.merchantCurrency && row.currencyConversionRate.unscaled > 0 {
+            let key = row.buyerCurrency + ">" + row.merchantCurrency
+            if let kept = latest[key], (kept.transactionEpochSeconds, kept.line) > (row.transactionEpochSeconds, row.line) { continue }
+            latest[key] = row
+        }
+        return latest.keys.sorted().compactMap { key in
+            guard let row = latest[key] else { return nil }
+            return FXRateRow(month: month + "-01", from: row.buyerCurrency, to: row.merchantCurrency,
+                             rate: row.currencyConversionRate, source: "google_earnings")
         }
     }
 

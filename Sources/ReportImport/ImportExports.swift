@@ -11,13 +11,15 @@ public enum ImportExports {
         .value("reports-dir", placeholder: "paths",
                help: "report files or folders (searched recursively), comma-separated (default: $REPORTS_DIR; none: skipped)"),
         .value("fx", placeholder: "file.csv", help: "exchange rates to import: date,currency,rate (USD per 1 unit)"),
+        .flag("download", help: "first download the --period's reports from App Store Connect and the Play report bucket into the first --reports-dir folder"),
+        .value("period", placeholder: "YYYY-MM", help: "the month --download fetches (Apple: the fiscal period named after it)"),
     ]
 
-    /// The job definition.
-    public static func definition() -> JobDefinition {
+    /// The job definition; `downloads` builds the report download clients (tests point them at the simulator).
+    public static func definition(downloads: @escaping ReportDownloadSources.Factory = ReportDownloadSources.fromEnvironment) -> JobDefinition {
         JobDefinition(name: "import-exports", summary: "stage the stores' financial and sales report files and exchange rates",
                       options: options) { context in
-            try run(context)
+            try run(context, downloads: downloads)
         }
     }
 
@@ -33,9 +35,10 @@ public enum ImportExports {
         }
     }
 
-    static func run(_ context: JobContext) throws {
+    static func run(_ context: JobContext, downloads: ReportDownloadSources.Factory) throws {
         let given = context.arguments.values["reports-dir"] ?? context.environment.optional("REPORTS_DIR")
         let paths = (given ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+        if context.arguments.flags.contains("download") { try download(context, into: paths.first, downloads: downloads) }
         let fxFile = context.arguments.values["fx"]
         var rejected: [String] = []
         if let fxFile { rejected += try importFX(fxFile, context) }
@@ -72,7 +75,9 @@ public enum ImportExports {
                     context.count("\(kind)_replaced"); context.count("files_replaced")
                     context.count("\(kind)_rows", by: rows); rowsLoaded += rows
                 }
-                if !fx.isEmpty, outcome != .unchanged { context.count("fx_rates_from_payments", by: fx.count) }
+                if !fx.isEmpty, outcome != .unchanged {
+                    context.count(file.kind == .googleEarnings ? "fx_rates_from_earnings" : "fx_rates_from_payments", by: fx.count)
+                }
             } catch let error as StoreReportError {
                 context.count("\(kind)_rejected"); context.count("files_rejected")
                 context.logger.error("rejected: \(error)", ["file": file.path])
@@ -90,9 +95,26 @@ public enum ImportExports {
         if !rejected.isEmpty { throw JobError.failed("rejected \(rejected.count) file(s): " + rejected.joined(separator: "; ")) }
     }
 
+    /// Downloads `--period` into `folder` before the import.
+    static func download(_ context: JobContext, into folder: String?, downloads: ReportDownloadSources.Factory) throws {
+        guard let period = context.arguments.values["period"] else { throw JobError.usage("--download needs --period YYYY-MM") }
+        guard ReportDownloader.month(period) != nil else { throw JobError.usage("--period must be YYYY-MM, not '\(period)'") }
+        guard let folder else { throw JobError.usage("--download needs --reports-dir (or REPORTS_DIR): the folder the files land in") }
+        let sources = try downloads(context.environment, context.database.configuration)
+        if sources.apple == nil || sources.appleVendorNumber == nil { context.note("apple_download", "skipped: no Apple settings or APPLE_VENDOR_NUMBER") }
+        if sources.google == nil { context.note("google_download", "skipped: no Google settings or GOOGLE_REPORT_BUCKET") }
+        let tally = try ReportDownloader(sources: sources, folder: URL(fileURLWithPath: folder)).download(period: period)
+        context.setCount("apple_files_downloaded", tally.appleFiles)
+        context.setCount("apple_reports_empty", tally.appleEmpty)
+        context.setCount("google_files_downloaded", tally.googleFiles)
+    }
+
     static func fxRates(of report: ParsedReport) -> [FXRateRow] {
-        if case .applePayments(let summary) = report.content { return FXRateSources.applePayments(summary) }
-        return []
+        switch report.content {
+        case .applePayments(let summary): return FXRateSources.applePayments(summary)
+        case .googleEarnings(let rows): return FXRateSources.googleEarnings(rows, month: report.identity.period)
+        default: return []
+        }
     }
 
     /// Imports the rates CSV in one transaction; returns the rejection message, if any.

@@ -17,6 +17,8 @@ public struct StoreClients: Sendable {
     /// live: Apple keeps the two environments apart, with sandbox limits at 10 % of production's.
     public let appleSandbox: AppStoreClient?
     public let google: GooglePlayClient?
+    /// App Store Connect report downloads (the team key, the Connect host); nil without Apple settings.
+    public let appleReports: AppStoreConnectReportsClient?
 
     /// Builds the clients. With shared limits each endpoint's bucket lives in `rate_limit_bucket`, reached through
     /// its own connection made with `database`, so several processes and hosts together stay under one limit.
@@ -48,9 +50,14 @@ public struct StoreClients: Sendable {
             self.appleSandbox = try apple.sandboxBaseURL.map {
                 try Self.appleClient(apple, environment: "Sandbox", baseURL: $0, executor: try executor(.sandbox), now: now)
             }
+            self.appleReports = AppStoreConnectReportsClient(
+                baseURL: apple.connectBaseURL, tokens: try AppStoreConnectTokenFactory(keyId: apple.keyId, issuerId: apple.issuerId,
+                                                                                        privateKeyPEM: apple.privateKeyPEM),
+                executor: main, now: now)
         } else {
             self.apple = nil
             self.appleSandbox = nil
+            self.appleReports = nil
         }
         if let google = settings.google {
             let key = try GoogleServiceAccountKey(jsonData: google.serviceAccountJSON)

@@ -13,6 +13,8 @@ import JobKit
 /// | `APPLE_SANDBOX_API_BASE_URL` | production apps only: where their sandbox purchases (TestFlight, App Review) are queried; default Apple's sandbox host |
 /// | `APPLE_KEY_ID`, `APPLE_ISSUER_ID`, `APPLE_PRIVATE_KEY_FILE` | App Store Connect API key (.p8 file) |
 /// | `APPLE_ROOT_CERT_FILES` | comma-separated root certificate files that signed payloads must chain to |
+/// | `APPLE_VENDOR_NUMBER` | App Store Connect vendor number (report downloads; optional) |
+/// | `APPLE_CONNECT_API_BASE_URL` | App Store Connect API host for report downloads; default Apple's, the simulator's URL in demo/tests |
 /// | `GOOGLE_PACKAGE_NAME`, `GOOGLE_SERVICE_ACCOUNT_FILE` | the app and its service-account key file |
 /// | `GOOGLE_API_BASE_URL`, `GOOGLE_TOKEN_URL`, `GOOGLE_REPORT_BUCKET` | overrides (simulator, report bucket) |
 /// | `STORE_RATE_LIMITS` | per-endpoint overrides, e.g. `apple.getAllSubscriptionStatuses=20` |
@@ -30,6 +32,10 @@ public struct StoreSettings: Sendable {
         public var issuerId: String
         public var privateKeyPEM: String
         public var rootCertificateFiles: [String]
+        /// The vendor number report downloads name; nil when `APPLE_VENDOR_NUMBER` is not set.
+        public var vendorNumber: String? = nil
+        /// The App Store Connect API host (report downloads).
+        public var connectBaseURL: String = "https://api.appstoreconnect.apple.com"
     }
 
     /// Google's part; nil when `GOOGLE_PACKAGE_NAME` is not set.
@@ -69,7 +75,9 @@ public struct StoreSettings: Sendable {
                 keyId: try environment.require("APPLE_KEY_ID", purpose: "App Store Connect key id"),
                 issuerId: try environment.require("APPLE_ISSUER_ID", purpose: "App Store Connect issuer id"),
                 privateKeyPEM: String(decoding: key, as: UTF8.self),
-                rootCertificateFiles: roots.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                rootCertificateFiles: roots.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+                vendorNumber: environment.optional("APPLE_VENDOR_NUMBER"),
+                connectBaseURL: environment.optional("APPLE_CONNECT_API_BASE_URL") ?? "https://api.appstoreconnect.apple.com")
         }
         var google: Google?
         if let packageName = environment.optional("GOOGLE_PACKAGE_NAME") {

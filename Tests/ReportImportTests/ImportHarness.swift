@@ -44,13 +44,14 @@ final class ImportHarness {
     }
 
     /// Runs the job with `arguments` (plus `--reports-dir <folder>` unless `folder` is false): exit code, summary counts.
-    func run(_ arguments: [String] = [], folder useFolder: Bool = true) throws -> (JobExitCode, [String: Int], String) {
+    func run(_ arguments: [String] = [], folder useFolder: Bool = true,
+             definition: JobDefinition = ImportExports.definition()) throws -> (JobExitCode, [String: Int], String) {
         var variables = ProcessInfo.processInfo.environment
         variables["PGDATABASE"] = databaseName
         variables["REPORTS_DIR"] = nil
         let box = OutputBox()
         let all = ["--log-format", "json"] + (useFolder ? ["--reports-dir", folder.path] : []) + arguments
-        let code = JobRunner.run(ImportExports.definition(), arguments: all, environment: JobEnvironment(variables),
+        let code = JobRunner.run(definition, arguments: all, environment: JobEnvironment(variables),
                                  output: { box.append($0) })
         let line = box.text
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

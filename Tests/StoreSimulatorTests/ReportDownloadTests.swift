@@ -7,8 +7,8 @@ import Testing
 @Suite("Report downloads: App Store Connect and Cloud Storage")
 struct ReportDownloadTests {
     static let files: [String: Data] = [
-        "apple/finance/FINANCIAL_ZZ_2026-03.txt": Data("Start Date\tEnd Date\n02/01/2026\t02/28/2026\n".utf8),
-        "apple/sales/SUBSCRIBER_DETAILED_DAILY_1_3_2026-02-27.txt.gz": Gzip.wrap(Data("Event Date\tApp Name\n".utf8)),
+        "apple/finance/8_1225_ZZ.txt": Data("Start Date\tEnd Date\n02/01/2026\t02/28/2026\n".utf8),
+        "apple/sales/Subscriber_8_20260227.txt.gz": Gzip.wrap(Data("Event Date\tApp Name\n".utf8)),
         "google/earnings/earnings_202602_123-0.zip": Data("PK-earnings".utf8),
         "google/earnings/earnings_202601_123-0.zip": Data("PK-earnings-jan".utf8),
         "google/sales/salesreport_202602.zip": Data("PK-sales".utf8),

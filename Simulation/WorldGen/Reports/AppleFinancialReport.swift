@@ -1,11 +1,21 @@
-/// Apple Financial Reports (FINANCIAL): one tab-separated file per fiscal period and region, plus the
-/// consolidated ZZ file with its per-country summary, as docs/store-exports.md describes.
+import SeededRandom
+
+/// Apple Financial Reports (FINANCIAL): one tab-separated file per fiscal period and region, named
+/// `<vendor>_<MMYY>_<region>.txt`, plus the consolidated ZZ file with its per-country summary, shaped like
+/// the real files: rows in no particular order (a return can precede its sales), `Total_Units` counting
+/// sale units only, `Total_Amount` without decimals in zero-decimal currencies.
 struct AppleFinancialReport {
     let products: ReportProducts
+    let vendor: String
+    let seed: UInt64
     /// Units by aggregated row, per fiscal period (filled by `add`).
-    private var periods: [AppleFiscalPeriod: [Row: Int64]] = [:]
+    private(set) var periods: [AppleFiscalPeriod: [Row: Int64]] = [:]
 
-    init(products: ReportProducts) { self.products = products }
+    init(products: ReportProducts, vendor: String, seed: UInt64) {
+        self.products = products
+        self.vendor = vendor
+        self.seed = seed
+    }
 
     static let columns = ["Start Date", "End Date", "UPC", "ISRC/ISBN", "Vendor Identifier", "Quantity", "Partner Share",
                           "Extended Partner Share", "Partner Share Currency", "Sales or Return", "Apple Identifier",
@@ -37,19 +47,40 @@ struct AppleFinancialReport {
         }
     }
 
-    /// The files of every entry added, keyed by path under `reports/` (`apple/finance/FINANCIAL_<region>_<fiscal YYYY-MM>.txt`).
+    /// The files of every entry added, keyed by path under `reports/` (`apple/finance/<vendor>_<MMYY>_<region>.txt`).
     func files() -> [String: String] {
         var result: [String: String] = [:]
         for (period, rows) in periods {
             let regions = Dictionary(grouping: rows.keys, by: { ReportProducts.appleRegion($0.currency) })
             for (region, keys) in regions {
-                result["apple/finance/FINANCIAL_\(region)_\(period.reportDate).txt"] =
-                    render(period, keys.sorted().map { ($0, rows[$0] ?? 0) }, consolidated: false)
+                result["apple/finance/\(vendor)_\(period.fileMMYY)_\(region).txt"] =
+                    render(period, shuffled(keys, period, region).map { ($0, rows[$0] ?? 0) }, consolidated: false)
             }
-            result["apple/finance/FINANCIAL_ZZ_\(period.reportDate).txt"] =
-                render(period, rows.keys.sorted().map { ($0, rows[$0] ?? 0) }, consolidated: true)
+            result["apple/finance/\(vendor)_\(period.fileMMYY)_ZZ.txt"] =
+                render(period, shuffled(Array(rows.keys), period, "ZZ").map { ($0, rows[$0] ?? 0) }, consolidated: true)
         }
         return result
+    }
+
+    /// The rows in a deterministic, unsorted order (real files are not sorted; returns can come first).
+    func shuffled(_ keys: [Row], _ period: AppleFiscalPeriod, _ region: String) -> [Row] {
+        var salt: UInt64 = UInt64(period.fiscalYear * 100 + period.period)
+        for byte in region.utf8 { salt = salt &* 131 &+ UInt64(byte) }
+        var rng = SplitMix64(seed: seed, salt: 0x4649_4E00 ^ salt)
+        var result = keys.sorted()
+        guard result.count > 1 else { return result }
+        for index in stride(from: result.count - 1, to: 0, by: -1) {
+            result.swapAt(index, Int(rng.next() % UInt64(index + 1)))
+        }
+        return result
+    }
+
+    /// `Total_Amount` as Apple writes it: without decimals in zero-decimal currencies (a real JPY file: `179`).
+    static func totalText(_ micros: Int64, currency: String?) -> String {
+        guard let currency, ReportProducts.zeroDecimalCurrencies.contains(currency), micros % 1_000_000 == 0 else {
+            return ReportDecimal.format(micros)
+        }
+        return String(micros / 1_000_000)
     }
 
     func render(_ period: AppleFiscalPeriod, _ rows: [(Row, Int64)], consolidated: Bool) -> String {
@@ -58,10 +89,10 @@ struct AppleFinancialReport {
         var summary: [String: (units: Int64, amount: Int64)] = [:]
         for (row, quantity) in rows {
             let plan = products.catalogue.plans[row.plan]
-            let share = ReportProducts.appleProceeds(abs(row.priceMicros))
+            let share = ReportProducts.appleProceeds(abs(row.priceMicros), currency: row.currency)
             let extended = quantity * share
             totalAmount += extended
-            totalUnits += quantity
+            totalUnits += max(0, quantity)
             let key = row.country + "\t" + row.currency
             summary[key, default: (0, 0)].units += quantity
             summary[key, default: (0, 0)].amount += extended
@@ -71,7 +102,8 @@ struct AppleFinancialReport {
                           row.country, "", "", ReportDecimal.format(row.priceMicros), row.currency].joined(separator: "\t"))
         }
         lines.append("Total_Rows\t\(rows.count)")
-        lines.append("Total_Amount\t\(ReportDecimal.format(totalAmount))")
+        let currencies = Set(rows.map(\.0.currency))
+        lines.append("Total_Amount\t\(Self.totalText(totalAmount, currency: consolidated || currencies.count != 1 ? nil : currencies.first))")
         lines.append("Total_Units\t\(totalUnits)")
         if consolidated {
             lines.append("")

@@ -13,6 +13,19 @@ public struct AppleFiscalPeriod: Sendable, Hashable, Comparable {
 
     /// The finance-report API's `filter[reportDate]` value: fiscal year and period, e.g. `2026-12`.
     public var reportDate: String { "\(fiscalYear)-\(ReportCalendar.pad(Int64(period), 2))" }
+    /// The `MMYY` of the financial report's file name: the calendar month the period is named after
+    /// (period 1 is October of the previous calendar year), e.g. `0914` for FY2014 period 12.
+    public var fileMMYY: String {
+        let month = Int64((period + 8) % 12 + 1)
+        let year = Int64(period <= 3 ? fiscalYear - 1 : fiscalYear)
+        return ReportCalendar.pad(month, 2) + ReportCalendar.pad(year % 100, 2)
+    }
+    /// `Month, YYYY` of the named month (the payments summary's title), e.g. `September, 2014`.
+    public var monthLabel: String {
+        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                     "November", "December"]
+        return "\(names[(period + 8) % 12]), \(period <= 3 ? fiscalYear - 1 : fiscalYear)"
+    }
     /// `MM/DD/YYYY` of the first day.
     public var startText: String { ReportCalendar.usDate(startDay) }
     /// `MM/DD/YYYY` of the last day.

@@ -1,15 +1,19 @@
 import SeededRandom
 
 /// Apple Subscriber reports (SUBSCRIBER, DETAILED, DAILY, 1_3): one tab-separated file per Pacific day
-/// with events, one row per paid charge, free-trial start or refund.
+/// with events, one row per paid charge, free-trial start or refund, named `Subscriber_<vendor>_<YYYYMMDD>.txt`.
+/// Like the real files: blank cells hold a single space, `Purchase Date` is filled on refund rows only, and
+/// the last line has no line end.
 struct AppleSubscriberReport {
     let products: ReportProducts
+    let vendor: String
     let seed: UInt64
     /// Rows (instant, text) by Pacific day (filled by `add`).
     private var days: [Int64: [(Int64, String)]] = [:]
 
-    init(products: ReportProducts, seed: UInt64) {
+    init(products: ReportProducts, vendor: String, seed: UInt64) {
         self.products = products
+        self.vendor = vendor
         self.seed = seed
     }
 
@@ -27,14 +31,14 @@ struct AppleSubscriberReport {
         }
     }
 
-    /// The files of every entry added, keyed by path under `reports/`
-    /// (`apple/sales/SUBSCRIBER_DETAILED_DAILY_1_3_<YYYY-MM-DD>.txt`).
+    /// The files of every entry added, keyed by path under `reports/` (`apple/sales/Subscriber_<vendor>_<YYYYMMDD>.txt`).
     func files() -> [String: String] {
         var result: [String: String] = [:]
         for (day, rows) in days {
             let sorted = rows.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
-            result["apple/sales/SUBSCRIBER_DETAILED_DAILY_1_3_\(ReportCalendar.isoDate(day)).txt"] =
-                ([Self.columns.joined(separator: "\t")] + sorted).joined(separator: "\n") + "\n"
+            let compact = String(ReportCalendar.isoDate(day).filter { $0 != "-" })
+            result["apple/sales/Subscriber_\(vendor)_\(compact).txt"] =
+                ([Self.columns.joined(separator: "\t")] + sorted).joined(separator: "\n")
         }
         return result
     }
@@ -43,13 +47,15 @@ struct AppleSubscriberReport {
         let catalogue = products.catalogue
         let plan = catalogue.plans[entry.plan]
         let sign: Int64 = entry.kind == .refund ? -1 : 1
-        let proceeds = ReportProducts.appleProceeds(entry.amountMicros)
+        let proceeds = ReportProducts.appleProceeds(entry.amountMicros, currency: entry.currency)
+        let refund = entry.kind == .refund
         return [ReportCalendar.isoDate(ReportCalendar.pacificDay(entry.atMs)), ReportProducts.appName, String(catalogue.appAppleId),
                 plan.name, String(products.appleIdentifier(entry.plan)), catalogue.subscriptionGroupIdentifier,
                 products.duration(entry.plan), "", "", entry.isFree ? "Free Trial" : "", entry.isFree ? "1 Week" : "", "",
                 ReportDecimal.format(sign * entry.amountMicros), entry.currency, ReportDecimal.format(sign * proceeds), entry.currency,
-                "", "", "", "iPhone", entry.country, subscriberId(entry.subscriptionId), "", entry.kind == .refund ? "Yes" : "",
-                ReportCalendar.isoDate(ReportCalendar.pacificDay(entry.purchaseAtMs)), "1"].joined(separator: "\t")
+                "", "", "", "iPhone", entry.country, subscriberId(entry.subscriptionId), "", refund ? "Yes" : "",
+                refund ? ReportCalendar.isoDate(ReportCalendar.pacificDay(entry.purchaseAtMs)) : "", "1"]
+            .map { $0.isEmpty ? " " : $0 }.joined(separator: "\t")
     }
 
     /// An anonymised, stable per-app subscriber ID (not a transaction ID).

@@ -1,7 +1,9 @@
 import Archive
+import SeededRandom
 
 /// Google Play monthly earnings reports: per Pacific month, a zip holding one CSV with Charge / Google fee /
-/// Tax rows (and their refunds) per order, amounts in buyer and merchant currency, Pacific times with zone suffix.
+/// Tax rows (and their refunds and rebills) per order, amounts in buyer and merchant currency with the conversion
+/// rate, Pacific times with zone suffix, and the buyer fields Google fills (device, state, postal code, group).
 struct GoogleEarningsReport {
     let products: ReportProducts
     let developerId: String
@@ -42,7 +44,28 @@ struct GoogleEarningsReport {
         return result
     }
 
-    /// The three rows (Charge, Google fee, Tax; or their refunds) of one entry.
+    /// Countries whose tax Google writes as two `Tax` rows (a split such as central and state GST).
+    static let splitTaxCountries: Set<String> = ["IN", "JP"]
+    /// One charge in `rebillEvery` (by order ID hash) is reversed and billed again in the same month.
+    static let rebillEvery: UInt64 = 40
+
+    /// A stable hash of an order ID (buyer fields and rebills are drawn from it).
+    func orderHash(_ order: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ (UInt64(developerId) ?? 0)
+        for byte in order.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return SplitMix64.hash(hash)
+    }
+
+    /// The `Group ID` Google writes for this developer's subscriptions (19 digits).
+    var groupId: String { String(SplitMix64.hash(UInt64(developerId) ?? 0) % 9_000_000_000_000_000_000 + 1_000_000_000_000_000_000) }
+
+    /// True when the charge of `entry` carries a rebill set (its rows reversed, then billed again).
+    func isRebilled(_ entry: ReportEntry) -> Bool {
+        entry.kind == .charge && orderHash(entry.orderId ?? "") % Self.rebillEvery == 7
+    }
+
+    /// The rows of one entry: Charge, Google fee and one or two Tax rows (or their refunds with Refund Type `Full`);
+    /// for a rebilled charge also the reversal (refund rows with an empty Refund Type) and the `… rebill` rows.
     func rows(_ entry: ReportEntry) -> [String] {
         let plan = products.catalogue.plans[entry.plan]
         let refund = entry.kind == .refund
@@ -50,18 +73,40 @@ struct GoogleEarningsReport {
         let (tax, fee) = ReportProducts.googleSplit(entry.amountMicros, country: entry.country)
         let rate = ReportProducts.usdRateMicros(entry.currency)
         let (date, time) = Self.dateTime(entry.atMs)
-        func row(_ type: String, _ amount: Int64, taxType: String = "", feePercent: String = "", feeText: String = "") -> String {
+        let hash = orderHash(entry.orderId ?? "")
+        let places = ReportProducts.googleBuyerPlaces[entry.country] ?? [("", "")]
+        let place = places[Int(hash % UInt64(places.count))]
+        let hardware = ReportProducts.googleHardware[Int((hash >> 8) % UInt64(ReportProducts.googleHardware.count))]
+        let title = "\(plan.name) (\(ReportProducts.appName))"
+        func row(_ type: String, _ amount: Int64, refundType: String, taxType: String = "", feePercent: String = "",
+                 feeText: String = "") -> String {
             let merchant = ReportDecimal.cents(ReportDecimal.roundDiv(amount * rate, 1_000_000))
-            return ReportCSV.line([entry.orderId ?? "", date, time, taxType, type, refund ? "Full refund" : "", plan.name,
-                                   products.catalogue.packageName, "1", plan.googleProductId, "", entry.country, "", "",
-                                   entry.currency, ReportDecimal.format(amount), ReportDecimal.format(rate, places: 6),
-                                   ReportProducts.merchantCurrency, ReportDecimal.format(merchant), plan.googleBasePlanId, "", "",
+            return ReportCSV.line([entry.orderId ?? "", date, time, taxType, type, refundType, title,
+                                   products.catalogue.packageName, "1", plan.googleProductId, hardware, entry.country, place.0,
+                                   place.1, entry.currency, ReportDecimal.format(amount), ReportDecimal.format(rate, places: 6),
+                                   ReportProducts.merchantCurrency, ReportDecimal.format(merchant), plan.googleBasePlanId, "", groupId,
                                    "Yes", feePercent, feeText, ""])
         }
-        var result = [row(refund ? "Charge refund" : "Charge", sign * entry.amountMicros),
-                      row(refund ? "Google fee refund" : "Google fee", -sign * fee, feePercent: String(ReportProducts.googleFeePercent),
-                          feeText: "Subscription")]
-        if tax > 0 { result.append(row(refund ? "Tax refund" : "Tax", -sign * tax, taxType: "VAT")) }
+        var taxes: [(String, Int64)] = []
+        if tax > 0 {
+            if Self.splitTaxCountries.contains(entry.country) {
+                let first = ReportDecimal.cents(tax / 2)
+                taxes = [("GST", first), ("GST", tax - first)]
+            } else {
+                taxes = [("VAT", tax)]
+            }
+        }
+        /// One set of rows: `suffix` "" (a charge), " refund" or " rebill"; `direction` +1 moves money like a charge.
+        func set(_ suffix: String, _ direction: Int64, refundType: String) -> [String] {
+            var lines = [row("Charge" + suffix, direction * entry.amountMicros, refundType: refundType),
+                         row("Google fee" + suffix, -direction * fee, refundType: refundType,
+                             feePercent: String(ReportProducts.googleFeePercent), feeText: "SUBSCRIPTIONS")]
+            for (taxType, amount) in taxes { lines.append(row("Tax" + suffix, -direction * amount, refundType: refundType, taxType: taxType)) }
+            return lines
+        }
+        if refund { return set(" refund", -1, refundType: "Full") }
+        var result = set("", sign, refundType: "")
+        if isRebilled(entry) { result += set(" refund", -1, refundType: "") + set(" rebill", 1, refundType: "") }
         return result
     }
 

@@ -69,7 +69,10 @@ struct ReportInjector {
         case .missingInDatabase, .missingInReport, .duplicate, .testPurchaseExcluded:
             return entry
         case .amountMismatch:
-            changed.amountMicros += max(ReportDecimal.share(entry.amountMicros, 1, 100), 10_000)
+            // One percent more (at least one minor unit; whole units in zero-decimal currencies such as JPY).
+            let step = ReportDecimal.share(entry.amountMicros, 1, 100)
+            changed.amountMicros += ReportProducts.zeroDecimalCurrencies.contains(entry.currency)
+                ? max(ReportDecimal.roundDiv(step, 1_000_000) * 1_000_000, 1_000_000) : max(step, 10_000)
             return changed
         case .refundMissingInDatabase:
             guard !refunded.contains(refundedId(entry)), entry.atMs + 3 * ReportCalendar.day <= asOfMs else { return nil }

@@ -22,8 +22,9 @@ struct StoreReportBuilder {
         products = ProductLookup(catalogue)
         injector = ReportInjector(catalogue: catalogue, seed: seed, asOfMs: asOfMs, shares: shares)
         let reportProducts = ReportProducts(catalogue: catalogue)
-        financial = AppleFinancialReport(products: reportProducts)
-        subscriber = AppleSubscriberReport(products: reportProducts, seed: seed)
+        let vendor = StoreReports.appleVendorNumber(seed: seed)
+        financial = AppleFinancialReport(products: reportProducts, vendor: vendor, seed: seed)
+        subscriber = AppleSubscriberReport(products: reportProducts, vendor: vendor, seed: seed)
         earnings = GoogleEarningsReport(products: reportProducts, developerId: StoreReports.googleDeveloperId(seed: seed))
         sales = GoogleSalesReport(products: reportProducts)
     }
@@ -57,8 +58,10 @@ struct StoreReportBuilder {
         var files: [String: [UInt8]] = [:]
         for (path, text) in financial.files() { files[path] = Array(text.utf8) }
         for (path, text) in subscriber.files() { files[path] = Array(text.utf8) }
+        for (path, text) in ApplePaymentsReport.files(financial) { files[path] = Array(text.utf8) }
         files.merge(try earnings.files(spill: spill)) { _, new in new }
         files.merge(try sales.files(spill: spill)) { _, new in new }
-        return StoreReportSet(files: files, discrepancies: discrepancies, googleDeveloperId: earnings.developerId)
+        return StoreReportSet(files: files, discrepancies: discrepancies, googleDeveloperId: earnings.developerId,
+                              appleVendorNumber: financial.vendor)
     }
 }

@@ -3,12 +3,14 @@ import Foundation
 /// The store report files of a world (paths relative to the truth folder's `reports/`) and the
 /// discrepancies injected into them.
 public struct StoreReportSet: Sendable, Hashable {
-    /// File bytes by path: `apple/finance/…`, `apple/sales/…`, `google/earnings/…`, `google/sales/…`.
+    /// File bytes by path: `apple/finance/…`, `apple/sales/…`, `apple/payments/…`, `google/earnings/…`, `google/sales/…`.
     public var files: [String: [UInt8]]
     /// Every injected discrepancy, in ledger order.
     public var discrepancies: [ReportDiscrepancy]
     /// The Google developer account ID in earnings file names.
     public var googleDeveloperId: String
+    /// The App Store Connect vendor number in Apple report file names.
+    public var appleVendorNumber: String
 
     /// The transaction keys whose billing_transaction rows must be absent from the database.
     public var keysMissingFromDatabase: [String] {

@@ -2,7 +2,7 @@ import Foundation
 import Postgres
 import SeededRandom
 
-/// Renders a world's store report files (Apple financial and subscriber reports, Google earnings and
+/// Renders a world's store report files (Apple financial, payments summary and subscriber reports, Google earnings and
 /// estimated sales zips) from its ledger, with injected discrepancies, and applies the database side.
 ///
 /// "Missing in database" is realised by deleting the chosen billing_transaction rows after loading
@@ -32,6 +32,11 @@ public enum StoreReports {
             deleted += try database.execute("DELETE FROM billing_transaction WHERE transaction_key = $1", [key])
         }
         return deleted
+    }
+
+    /// A stable 8-digit App Store Connect vendor number for `seed` (the first part of Apple report file names).
+    public static func appleVendorNumber(seed: UInt64) -> String {
+        String(SplitMix64.hash(seed ^ 0x5645_4E44_4F52) % 90_000_000 + 10_000_000)
     }
 
     /// A stable 19-digit Google developer account ID for `seed`.

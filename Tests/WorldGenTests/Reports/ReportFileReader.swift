@@ -68,9 +68,9 @@ enum ReportFileReader {
         return result
     }
 
-    /// Parses a tab-separated report with one header row (the subscriber report).
+    /// Parses a tab-separated report with one header row (the subscriber report); a cell holding one space reads as blank.
     static func tabSeparated(_ bytes: [UInt8]) throws -> Table {
-        let lines = try text(bytes).split(separator: "\n").map { $0.components(separatedBy: "\t") }
+        let lines = try text(bytes).split(separator: "\n").map { $0.components(separatedBy: "\t").map { $0 == " " ? "" : $0 } }
         for (number, line) in lines.enumerated() where line.count != lines[0].count {
             throw Failure(description: "line \(number + 1): \(line.count) cells")
         }

@@ -100,8 +100,8 @@ import Testing
     /// Apple financial rows `period|product|country|currency|S/R|price` → quantity, from the files.
     static func appleFinancialRows(_ reports: StoreReportSet, consolidated: Bool) throws -> [String: Int64] {
         var result: [String: Int64] = [:]
-        for (path, bytes) in reports.files where path.hasPrefix("apple/finance/") && path.contains("_ZZ_") == consolidated {
-            let period = String(path.suffix(11).prefix(7))
+        for (path, bytes) in reports.files where path.hasPrefix("apple/finance/") && path.hasSuffix("_ZZ.txt") == consolidated {
+            let period = String(path.split(separator: "_")[1])
             let table = try ReportFileReader.appleFinancial(bytes).table
             for index in table.rows.indices {
                 let row = table.row(index)
@@ -117,7 +117,7 @@ import Testing
         var result: [String: Int64] = [:]
         for entry in entries where entry.isApple && !entry.isFree {
             let refund = entry.kind == .refund
-            let key = [AppleFiscalPeriod.containing(ms: entry.atMs).reportDate, products.catalogue.plans[entry.plan].appleProductId,
+            let key = [AppleFiscalPeriod.containing(ms: entry.atMs).fileMMYY, products.catalogue.plans[entry.plan].appleProductId,
                        entry.country, entry.currency, refund ? "R" : "S",
                        ReportDecimal.format(refund ? -entry.amountMicros : entry.amountMicros)].joined(separator: "|")
             result[key, default: 0] += refund ? -1 : 1
@@ -145,27 +145,36 @@ import Testing
             let refund = entry.kind == .refund
             let key = [ReportCalendar.isoDate(ReportCalendar.pacificDay(entry.atMs)), String(products.appleIdentifier(entry.plan)),
                        entry.country, entry.currency, ReportDecimal.format(refund ? -entry.amountMicros : entry.amountMicros),
-                       refund ? "Yes" : "", ReportCalendar.isoDate(ReportCalendar.pacificDay(entry.purchaseAtMs))].joined(separator: "|")
+                       refund ? "Yes" : "", refund ? ReportCalendar.isoDate(ReportCalendar.pacificDay(entry.purchaseAtMs)) : ""]
+                .joined(separator: "|")
             result[key, default: 0] += 1
         }
         return result
     }
 
-    /// Earnings `month|order|type|amount` → count for Charge / Charge refund rows, and the number of fee rows.
+    /// Earnings `month|order|type|amount` → count for Charge / Charge refund rows, and the number of fee rows; a rebill
+    /// set (the order's rows reversed with an empty Refund Type, then `… rebill` rows) must net to zero and is left out.
     static func earningsRows(_ reports: StoreReportSet) throws -> ([String: Int], Int) {
         var result: [String: Int] = [:]
         var fees = 0
+        var rebillNet: [String: Int64] = [:]
         for (path, bytes) in reports.files where path.hasPrefix("google/earnings/") {
             let month = String(path.dropFirst("google/earnings/earnings_".count).prefix(6))
             let table = try ReportFileReader.zippedCSV(bytes).1
             for index in table.rows.indices {
                 let row = table.row(index)
                 let type = row["Transaction Type"] ?? ""
+                if type.hasSuffix(" rebill") || (type.hasSuffix(" refund") && row["Refund Type"] == "") {
+                    rebillNet[month + "|" + (row["Description"] ?? "") + "|" + type.prefix(3), default: 0]
+                        += try Micros.parse(row["Amount (Buyer Currency)"] ?? "")
+                    continue
+                }
                 if type.hasPrefix("Google fee") { fees += 1 }
                 guard type.hasPrefix("Charge") else { continue }
                 result[[month, row["Description"] ?? "", type, row["Amount (Buyer Currency)"] ?? ""].joined(separator: "|"), default: 0] += 1
             }
         }
+        #expect(!rebillNet.isEmpty && rebillNet.values.allSatisfy { $0 == 0 }, "rebill sets net to zero")
         return (result, fees)
     }
 
