@@ -67,7 +67,7 @@ import WorldGen
         try Self.charge(db, seed, key: "APPLE:1:1", amount: 9_990_000, payload: "{\"appAccountToken\":\"\(token.uuidString)\"}", event: event)
         try Self.charge(db, other, key: "APPLE:2:2", amount: 4_990_000)
         let tokenBefore = try Self.text(db, "SELECT account_token::text AS v FROM billing_account WHERE id = $1", seed.accountID)
-        let money = "SELECT string_agg(transaction_key || ' ' || amount_micros || ' ' || currency_code || ' ' || effective_at, ',' ORDER BY 1) AS v FROM billing_transaction"
+        let money = "SELECT string_agg(transaction_key || ' ' || amount_micros || ' ' || currency_code || ' ' || effective_at, ',' ORDER BY transaction_key) AS v FROM billing_transaction"
         let moneyBefore = try Self.text(db, money)
 
         let changed = try #require(try db.query("SELECT erase_app_user($1, 'test') AS n", [seed.userID]).first).decode(Int64.self, "n")
