@@ -4,8 +4,8 @@
 # scans everything the pipeline wrote for secrets: private key material (PEM headers and every line of the key
 # files' bodies), bearer tokens, JWTs (three base64url segments) and the raw purchase tokens of the world.
 #   Tests/Harness/secret-scan.sh <bin folder> <work folder>
-# Scanned: the job log (every job's log lines and JSON summaries), the demo's stdout, every file the jobs wrote under
-# the output folder (the .prom textfile, report outputs), and the job_run rows (summaries, errors, arguments).
+# Scanned: the job log (every job's log lines and JSON summaries), the demo's stdout, drift-counts' output and its
+# .prom textfile, Reports/out when present, and the job_run rows (summaries, errors, arguments).
 # Not scanned: the inputs (the world's truth folder and report files, the key folder) and the store simulator's
 # log (a test double, not the product). Before the real scan the patterns must find planted canaries.
 # Prints `secret-scan files=N lines=M tokens=T hits=H`; exit 1 on any hit, 2 when the scan could not run.
@@ -26,6 +26,8 @@ export REPORTS_DIR="$work/world/reports" DRIFT_TEXTFILE_DIR="$out/textfile"
 demo_status=0
 Tests/Harness/demo.sh >"$out/demo.stdout" 2>&1 || demo_status=$?
 export PGDATABASE=$DEMO_DATABASE
+# The chain stops at the first hard failure; drift-counts (the .prom textfile and its JSON) always runs here.
+"$bin/drift-counts" --log-format json >"$out/drift-counts.stdout" 2>"$out/drift-counts.log" || true
 psql -Atq -c "SELECT row_to_json(j) FROM job_run j ORDER BY id" >"$out/job_run.jsonl"
 psql -Atq -c "SELECT purchase_token FROM google_purchase_token" | sort -u >"$work/purchase-tokens.txt"
 runs=$(wc -l <"$out/job_run.jsonl")
@@ -46,7 +48,7 @@ keylines=$(sort -u "$work/key-lines.txt" | tee "$work/key-lines.sorted" | wc -l)
 patterns='-----BEGIN [A-Z ]*PRIVATE KEY-----|[Bb]earer +[A-Za-z0-9._~+/-]{16,}=*|[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}'
 # scan <files…>: prints one "file:line: what" per hit (the secret itself is not printed).
 scan() {
-  { grep -EnoH "$patterns" "$@" 2>/dev/null | sed -E 's/^([^:]*:[0-9]+):.*/\1: key header, bearer token or JWT/' || true
+  { grep -EnoH -e "$patterns" "$@" 2>/dev/null | sed -E 's/^([^:]*:[0-9]+):.*/\1: key header, bearer token or JWT/' || true
     grep -FnoH -f "$work/key-lines.sorted" "$@" 2>/dev/null | sed -E 's/^([^:]*:[0-9]+):.*/\1: private key material/' || true
     grep -FnoH -f "$work/purchase-tokens.txt" "$@" 2>/dev/null | sed -E 's/^([^:]*:[0-9]+):.*/\1: raw purchase token/' || true
   }
