@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Benchmarks/fuzz/targets and runs each for SECONDS (default 600). Not part of
 # `make test` or CI. The project's modules are compiled with coverage instrumentation (`-sanitize=fuzzer`) into a
-# separate scratch folder (.build-fuzz), then each target is linked with `swiftc -sanitize=fuzzer` (libFuzzer's main).
+# separate scratch folder (.build/fuzz), then each target is linked with `swiftc -sanitize=fuzzer` (libFuzzer's main).
 #   Benchmarks/fuzz/run.sh [seconds] [target ...]      targets: reports archive dates jws http (default: all)
-# Seeds: Benchmarks/fuzz/corpus/<target>/ (committed). New inputs go to .build-fuzz/corpus/<target>/, crashes to
-# .build-fuzz/crashes/<target>/; one `fuzz target=… seconds=… execs=… crashes=…` line per target goes to stdout.
+# Seeds: Benchmarks/fuzz/corpus/<target>/ (committed). New inputs go to .build/fuzz/corpus/<target>/, crashes to
+# .build/fuzz/crashes/<target>/; one `fuzz target=… seconds=… execs=… crashes=…` line per target goes to stdout.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -12,7 +12,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(reports archive dates jws http)
-scratch="$root/.build-fuzz"
+scratch="$root/.build/fuzz"
 fuzz="$root/Benchmarks/fuzz"
 mkdir -p "$scratch/bin"
 
