@@ -79,7 +79,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["Postgres", "Migrations", "JobKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
-        .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
+        .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport", "WorldGen"]),
         .testTarget(name: "JobKitTests", dependencies: ["JobKit", "TestSupport"]),
         .testTarget(name: "BillingCoreTests", dependencies: ["BillingCore", "SeededRandom"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "StoreAuth", "TestCertificates"]),

@@ -1,3 +1,4 @@
+import Foundation
 import JobKit
 import Postgres
 
@@ -13,12 +14,12 @@ public enum SubscriptionLookup {
     /// several appears as `shown` (masked unless `--raw-ids`).
     public static func resolve(_ identifier: String, shown: String, database: PostgresConnection) throws -> String {
         let rows = try database.query("""
-            SELECT id::text AS id FROM subscription WHERE id::text = lower($1)
+            SELECT id::text AS id FROM subscription WHERE id = $2::uuid
             UNION SELECT subscription_id::text FROM apple_subscription_identity
                   WHERE original_transaction_id = $1 OR latest_transaction_id = $1
             UNION SELECT subscription_id::text FROM google_purchase_token WHERE purchase_token = $1
             UNION SELECT subscription_id::text FROM billing_transaction WHERE order_id = $1
-            """, [identifier]).rows
+            """, [identifier, UUID(uuidString: identifier)]).rows
         let ids = try rows.map { try $0.decode(String.self, "id") }
         switch ids.count {
         case 1: return ids[0]

@@ -62,7 +62,10 @@ struct OutcomeRows {
                 """, [subscriptionId, apple.originalTransactionId, apple.latestTransactionId, token],
                 label: "apple:" + Masked.identifier(apple.originalTransactionId)))
         }
-        for change in outcome.tokenChanges where Self.changes(change, before?.google) {
+        // Superseded tokens first: at most one token of a subscription is current (a partial unique index), so the
+        // old token must stop being current before the new one becomes it.
+        let ordered = outcome.tokenChanges.filter { !$0.isCurrent } + outcome.tokenChanges.filter(\.isCurrent)
+        for change in ordered where Self.changes(change, before?.google) {
             steps.append(ownedIdentity(table: "google_purchase_token", key: "purchase_token", upsert: """
                   INSERT INTO google_purchase_token (subscription_id, purchase_token, linked_purchase_token, is_current)
                   VALUES ($1::uuid, $2, $3, $4)

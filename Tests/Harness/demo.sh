@@ -6,8 +6,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-bin=$(swift build ${SWIFT_BUILD_FLAGS:-} --show-bin-path)
-local_dir="$root/.local"
+# DEMO_BIN, DEMO_DIR and DEMO_DATABASE let a test run the demo on prebuilt binaries into its own folder and database.
+bin=${DEMO_BIN:-$(swift build ${SWIFT_BUILD_FLAGS:-} --show-bin-path)}
+local_dir=${DEMO_DIR:-"$root/.local"}
 logs="$local_dir/logs"
 keys="$local_dir/keys"
 world="$local_dir/world"
@@ -25,7 +26,7 @@ AS_OF=${AS_OF:-$(date -u +%F)}
 DEMO_RATE=${DEMO_RATE:-200}
 
 eval "$(Tests/Harness/pg-cluster.sh env)"
-export PGDATABASE=iap_demo
+export PGDATABASE=${DEMO_DATABASE:-iap_demo}
 
 # Demo keys, made once: an App Store Connect key and a Google service-account key, as files.
 Tests/Harness/make-keys.sh "$keys" demo

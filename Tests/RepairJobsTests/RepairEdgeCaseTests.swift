@@ -37,7 +37,11 @@ import WorldGen
         defer { harness.server.stop(); harness.database.close() }
         let db = harness.database
         let fault = try #require(harness.world.manifest.faults.first { $0.kind == .voidedPurchaseNotApplied })
-        // The purchase never reached the database: its subscription and token rows are absent.
+        // The purchase never reached the database: its subscription, history and token rows are absent (money rows
+        // do not cascade with their subscription, so they go first).
+        for table in ["billing_transaction", "subscription_price_change"] {
+            _ = try db.execute("DELETE FROM \(table) WHERE subscription_id = $1::uuid", [fault.subscriptionId])
+        }
         _ = try db.execute("DELETE FROM subscription WHERE id = $1::uuid", [fault.subscriptionId])
         let transactionsBefore = try RepairCheck.int(db, "SELECT count(*)::int AS n FROM billing_transaction")
 

@@ -7,10 +7,10 @@ extension RequeryAtRisk {
     /// The CS "re-verify" action: re-queries one subscription named by uuid, originalTransactionId or purchase token.
     static func single(_ run: RequeryRun, identifier: String) throws -> [String: Int] {
         let matches = try run.database.query("""
-            SELECT id::text AS id FROM subscription WHERE id::text = lower($1)
+            SELECT id::text AS id FROM subscription WHERE id = $2::uuid
             UNION SELECT subscription_id::text FROM apple_subscription_identity WHERE original_transaction_id = $1
             UNION SELECT subscription_id::text FROM google_purchase_token WHERE purchase_token = $1
-            """, [identifier]).rows.map { try $0.decode(String.self, "id") }
+            """, [identifier, UUID(uuidString: identifier)]).rows.map { try $0.decode(String.self, "id") }
         guard let subscriptionId = matches.first, matches.count == 1 else {
             throw JobError.usage(matches.isEmpty ? "no subscription has id, originalTransactionId or purchase token '\(Mask.identifier(identifier))'"
                                                  : "'\(Mask.identifier(identifier))' names \(matches.count) subscriptions")
