@@ -15,7 +15,7 @@ CREATE TABLE reconciliation_run (
     ends_at             timestamptz NOT NULL,
     -- Rows recorded after this instant are left out (the basis 'known as of'); the close instant for a closed period.
     known_at            timestamptz NOT NULL,
-    -- The staging files compared: report_file ids and their content SHA-256, in id order.
+    -- The staging files read (the period's and its neighbours'): report_file ids and content SHA-256, in id order.
     report_files        jsonb NOT NULL,
     item_count          integer NOT NULL,
     -- SHA-256 of the run's CSV, which holds every item and the totals.

@@ -14,7 +14,7 @@ struct AppleSource {
         let files = try ReportFileRef.current(database, kinds: ["appleFinancial"], periods: periods.map(\.label), only: only)
         let regions = try Dictionary(uniqueKeysWithValues: database.query(
             "SELECT id, region FROM report_file WHERE id = ANY($1::int8[])", [PostgresTextArray(files.map { String($0.id) })]
-        ).map { (try $0.decode(Int64.self, "id"), try $0.decode(String.self, "region")) })
+        ).rows.map { (try $0.decode(Int64.self, "id"), try $0.decode(String.self, "region")) })
         let consolidated = Set(files.filter { regions[$0.id] == "ZZ" }.map(\.period))
         let used = files.filter { consolidated.contains($0.period) == (regions[$0.id] == "ZZ") }
         var result: [String: [AppleCell: AppleCellSides]] = [:]
@@ -25,7 +25,7 @@ struct AppleSource {
                 FROM apple_financial_row r JOIN report_file f ON f.id = r.report_file_id
                 WHERE r.report_file_id = ANY($1::int8[]) AND r.customer_price_micros <> 0
                 ORDER BY r.report_file_id, r.line
-                """, [PostgresTextArray(used.map { String($0.id) })]) {
+                """, [PostgresTextArray(used.map { String($0.id) })]).rows {
                 let isReturn = try row.decode(String.self, "sale_or_return") == "R"
                 let price = abs(try row.decode(Int64.self, "customer_price_micros")) * (isReturn ? -1 : 1)
                 let cell = AppleCell(product: try row.decode(String.self, "vendor_identifier"),
@@ -46,7 +46,7 @@ struct AppleSource {
             WHERE provider = 'APPLE' AND amount_micros IS NOT NULL AND amount_micros <> 0
               AND effective_at >= to_timestamp($1) AND effective_at < to_timestamp($2) AND recorded_at <= $3
             ORDER BY transaction_key
-            """, [first, last, knownAt]) {
+            """, [first, last, knownAt]).rows {
             let at = try row.decode(Int64.self, "at")
             guard let period = periods.first(where: { $0.contains(at) }) else { continue }
             let cell = AppleCell(product: try row.decode(String.self, "product"),

@@ -40,7 +40,7 @@ public enum ClosePeriod {
             return
         }
         let open = try context.database.query("SELECT id FROM period_close WHERE period = $1 AND reopened_at IS NULL", [month])
-        guard open.isEmpty else {
+        guard open.count == 0 else {
             context.note("skipped", "\(month) is already closed")
             return
         }
@@ -58,7 +58,7 @@ public enum ClosePeriod {
                 let result = try Reconciler(database: db).reconcile(period, knownAt: closedAt)
                 let items = ReconciliationCSV.items(result.items)
                 let runID = try ReconciliationStore(database: db, actor: context.jobName)
-                    .save(result, sha256: SHA256Digest.hex(items), jobRunID: context.runID)
+                    .saveInOpenTransaction(result, sha256: SHA256Digest.hex(items), jobRunID: context.runID)
                 _ = try db.execute("""
                     INSERT INTO period_lock (close_id, provider, report_period, starts_at, ends_at, run_id)
                     VALUES ($1, $2::billing_provider, $3, to_timestamp($4), to_timestamp($5), $6)

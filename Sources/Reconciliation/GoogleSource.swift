@@ -24,7 +24,7 @@ struct GoogleSource {
                        r.amount_buyer_micros, extract(epoch FROM r.transaction_at)::int8 AS at
                 FROM google_earnings_row r JOIN report_file f ON f.id = r.report_file_id
                 WHERE r.report_file_id = ANY($1::int8[]) ORDER BY r.report_file_id, r.line
-                """, [PostgresTextArray(earningsIDs)]) {
+                """, [PostgresTextArray(earningsIDs)]).rows {
                 let type = try row.decode(String.self, "transaction_type")
                 let (side, part) = Self.earningsPart(type, refundType: try row.decode(String.self, "refund_type"))
                 let key = UnitKey(order: try row.decode(String.self, "order_id"), side: side)
@@ -51,7 +51,7 @@ struct GoogleSource {
                        r.charged_amount_micros, r.taxes_collected_micros, extract(epoch FROM r.order_charged_at)::int8 AS at
                 FROM google_estimated_sales_row r JOIN report_file f ON f.id = r.report_file_id
                 WHERE r.report_file_id = ANY($1::int8[]) ORDER BY r.report_file_id, r.line
-                """, [PostgresTextArray(salesIDs)]) {
+                """, [PostgresTextArray(salesIDs)]).rows {
                 let refund = try row.decode(String.self, "financial_status") == "Refund"
                 let key = UnitKey(order: try row.decode(String.self, "order_number"), side: refund ? "refund" : "charge")
                 let period = try row.decode(String.self, "period")
@@ -107,7 +107,7 @@ struct GoogleSource {
             WHERE provider = 'GOOGLE' AND order_id IS NOT NULL AND amount_micros IS NOT NULL AND amount_micros <> 0
               AND effective_at >= to_timestamp($1) AND effective_at < to_timestamp($2) AND recorded_at <= $3
             ORDER BY transaction_key
-            """, [first, last, knownAt])
+            """, [first, last, knownAt]).rows
         for row in rows {
             let at = try row.decode(Int64.self, "at")
             guard let period = periods.first(where: { $0.contains(at) }) else { continue }
@@ -120,7 +120,8 @@ struct GoogleSource {
             if unit.productId.isEmpty { unit.productId = try row.decode(String.self, "product") }
             if unit.country.isEmpty { unit.country = CountryCodes.alpha2(try row.decode(String.self, "country")) }
             unit.at = min(unit.at, at)
-            unit.isTest = unit.isTest && (try row.decode(Bool.self, "is_test"))
+            let isTest = try row.decode(Bool.self, "is_test")
+            unit.isTest = unit.isTest && isTest
             unit.keys.append(try row.decode(String.self, "transaction_key"))
             result[period.label, default: [:]][key] = unit
         }

@@ -20,7 +20,7 @@ struct PriorPeriodAdjustments {
             SELECT l.report_period, extract(epoch FROM l.starts_at)::int8 AS s, extract(epoch FROM l.ends_at)::int8 AS e, c.closed_at
             FROM period_lock l JOIN period_close c ON c.id = l.close_id
             WHERE c.reopened_at IS NULL AND l.provider = $1::billing_provider ORDER BY l.starts_at
-            """, [period.provider.databaseLabel]).map {
+            """, [period.provider.databaseLabel]).rows.map {
             Lock(period: try $0.decode(String.self, "report_period"), starts: try $0.decode(Int64.self, "s"),
                  ends: try $0.decode(Int64.self, "e"), closedAt: try $0.decode(Date.self, "closed_at"))
         }
@@ -36,7 +36,7 @@ struct PriorPeriodAdjustments {
                           WHERE c.reopened_at IS NULL AND l.provider = b.provider AND b.effective_at >= l.starts_at
                             AND b.effective_at < l.ends_at AND b.recorded_at > c.closed_at)
             ORDER BY b.effective_at, b.transaction_key
-            """, [period.provider.databaseLabel, period.start, knownAt])
+            """, [period.provider.databaseLabel, period.start, knownAt]).rows
         var result: [ReconciliationItem] = []
         var reports: [String: ReportSide] = [:]
         for row in rows {

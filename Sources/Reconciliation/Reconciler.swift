@@ -8,7 +8,7 @@ public struct ReconciliationResult: Sendable {
     public var knownAt: Date
     /// The period's items, then its prior-period adjustments.
     public var items: [ReconciliationItem]
-    /// The staging files of the period compared.
+    /// The staging files read: the period's and its neighbours' (a closed period is recomputed from exactly these).
     public var files: [ReportFileRef]
 }
 
@@ -24,8 +24,8 @@ public struct Reconciler {
         categorizerWindow = windowSeconds
     }
 
-    /// Reconciles `period` with the database as known at `knownAt`; `only` restricts the period's report files to
-    /// those ids (a closed period's files).
+    /// Reconciles `period` with the database as known at `knownAt`; `only` restricts the staged files read (the
+    /// period's and its neighbours') to those ids: a closed period's basis.
     public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>? = nil) throws -> ReconciliationResult {
         let previous = period.previous ?? period
         let next = period.next ?? period
@@ -35,7 +35,7 @@ public struct Reconciler {
         switch period.provider {
         case .google:
             let source = GoogleSource(database: database, knownAt: knownAt)
-            let (report, read) = try source.report(periods, only: nil)
+            let (report, read) = try source.report(periods, only: only)
             let databaseSide = try source.database(periods)
             func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
                 var s = GoogleCategorizer.Sides()
@@ -43,26 +43,16 @@ public struct Reconciler {
                 s.database = databaseSide[p.label] ?? [:]
                 return s
             }
-            var current = sides(period)
-            if let only {
-                let (kept, _) = try source.report([period], only: only)
-                current.report = kept[period.label] ?? [:]
-            }
             items = GoogleCategorizer(windowSeconds: categorizerWindow).items(
-                current: current, previous: sides(previous), next: sides(next), start: period.start, end: period.end)
-            files = read.filter { $0.period == period.label && (only?.contains($0.id) ?? true) }
+                current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end)
+            files = read
         case .apple:
             let source = AppleSource(database: database, knownAt: knownAt)
-            let (cells, read) = try source.cells(periods, only: nil)
-            var current = cells[period.label] ?? [:]
-            if let only {
-                let (kept, _) = try source.cells([period], only: only)
-                current = kept[period.label] ?? [:]
-            }
+            let (cells, read) = try source.cells(periods, only: only)
             items = AppleCategorizer(windowSeconds: categorizerWindow).items(
-                current: current, previous: cells[previous.label] ?? [:], next: cells[next.label] ?? [:],
+                current: cells[period.label] ?? [:], previous: cells[previous.label] ?? [:], next: cells[next.label] ?? [:],
                 start: period.start, end: period.end)
-            files = read.filter { $0.period == period.label && (only?.contains($0.id) ?? true) }
+            files = read
         }
         items += try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt)
         return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: files.sorted())

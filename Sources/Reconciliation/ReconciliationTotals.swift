@@ -12,6 +12,9 @@ public struct ReconciliationTotals: Sendable, Hashable {
         /// Items per category.
         public var counts: [ReconciliationCategory: Int] = [:]
 
+        /// An empty line.
+        public init() {}
+
         /// report gross − database gross.
         public var variance: Int64 { reportGross - databaseGross }
         /// The sum of the category amounts (equals `variance` when every unit was categorised once).

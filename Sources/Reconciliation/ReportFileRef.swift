@@ -16,7 +16,7 @@ public struct ReportFileRef: Sendable, Hashable, Comparable {
         let rows = try database.query("""
             SELECT id, kind, period, content_sha256 FROM report_file
             WHERE kind = ANY($1::text[]) AND period = ANY($2::text[]) AND replaced_by IS NULL ORDER BY id
-            """, [PostgresTextArray(kinds), PostgresTextArray(periods)])
+            """, [PostgresTextArray(kinds), PostgresTextArray(periods)]).rows
         var result = try rows.map {
             ReportFileRef(id: try $0.decode(Int64.self, "id"), kind: try $0.decode(String.self, "kind"),
                           period: try $0.decode(String.self, "period"), sha256: try $0.decode(String.self, "content_sha256"))

@@ -43,7 +43,8 @@ import Testing
         #expect(found[.refundNotReflected] == 1)
         let totals = ReconciliationTotals(items)
         for line in totals.currencies.values { #expect(line.variance == line.explained) }
-        #expect(totals.currencies["USD"]?.net == 3 * 7_000_000 + 7_000_000 - 7_000_000)
+        let usdNet: Int64 = 3 * 7_000_000 + 7_000_000 - 7_000_000
+        #expect(totals.currencies["USD"]?.net == usdNet, "\(String(describing: totals.currencies["USD"]))")
     }
 
     @Test func amountMismatchPairsTwoPricesOfOneCurrency() {

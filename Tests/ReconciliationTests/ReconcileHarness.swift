@@ -83,7 +83,7 @@ final class ReconcileHarness {
         try database.query("""
             SELECT i.* FROM reconciliation_item i JOIN reconciliation_run r ON r.id = i.run_id
             WHERE r.provider = $1 AND r.period = $2 AND r.superseded_by IS NULL ORDER BY i.line
-            """, [provider.rawValue, period]).map { row in
+            """, [provider.rawValue, period]).rows.map { row in
             var item = ReconciliationItem(
                 category: ReconciliationCategory(rawValue: try row.decode(String.self, "category")) ?? .matched,
                 grainKey: try row.decode(String.self, "grain_key"), side: try row.decode(String.self, "side"),

@@ -104,7 +104,7 @@ import WorldGen
                 SELECT currency_code AS c, sum(amount_micros)::int8 AS n FROM billing_transaction
                 WHERE provider = $1::billing_provider AND amount_micros <> 0 AND ($1 = 'APPLE' OR order_id IS NOT NULL)
                   AND effective_at >= to_timestamp($2) AND effective_at < to_timestamp($3) GROUP BY currency_code
-                """, [provider.databaseLabel, period.start, period.end])
+                """, [provider.databaseLabel, period.start, period.end]).rows
             for row in databaseRows {
                 let currency = try row.decode(String.self, "c")
                 #expect(totals.currencies[currency]?.databaseGross == (try row.decode(Int64.self, "n")), "\(period) \(currency)")
