@@ -44,6 +44,7 @@ struct AppleSource {
                    is_test, extract(epoch FROM effective_at)::int8 AS at
             FROM billing_transaction
             WHERE provider = 'APPLE' AND amount_micros IS NOT NULL AND amount_micros <> 0
+              AND event_type::text = ANY(\(MoneyEvents.sqlArray))
               AND effective_at >= to_timestamp($1) AND effective_at < to_timestamp($2) AND recorded_at <= $3
             ORDER BY transaction_key
             """, [first, last, knownAt]).rows {
