@@ -39,14 +39,15 @@ struct AppleSource {
             }
         }
         guard let first = periods.map(\.start).min(), let last = periods.map(\.end).max() else { return (result, used) }
+        // A refund row names neither product nor storefront: they are those of the charge it refunds.
         for row in try database.query("""
-            SELECT coalesce(product_id, '') AS product, coalesce(country_code, '') AS country, currency_code, amount_micros,
-                   is_test, extract(epoch FROM effective_at)::int8 AS at
-            FROM billing_transaction
-            WHERE provider = 'APPLE' AND amount_micros IS NOT NULL AND amount_micros <> 0
-              AND event_type::text = ANY(\(MoneyEvents.sqlArray))
-              AND effective_at >= to_timestamp($1) AND effective_at < to_timestamp($2) AND recorded_at <= $3
-            ORDER BY transaction_key
+            SELECT coalesce(b.product_id, c.product_id, '') AS product, coalesce(b.country_code, c.country_code, '') AS country,
+                   b.currency_code, b.amount_micros, b.is_test, extract(epoch FROM b.effective_at)::int8 AS at
+            FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
+            WHERE b.provider = 'APPLE' AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
+              AND b.event_type::text = ANY(\(MoneyEvents.sqlArray))
+              AND b.effective_at >= to_timestamp($1) AND b.effective_at < to_timestamp($2) AND b.recorded_at <= $3
+            ORDER BY b.transaction_key
             """, [first, last, knownAt]).rows {
             let at = try row.decode(Int64.self, "at")
             guard let period = periods.first(where: { $0.contains(at) }) else { continue }

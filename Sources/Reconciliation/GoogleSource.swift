@@ -101,13 +101,14 @@ struct GoogleSource {
         guard let first = periods.map(\.start).min(), let last = periods.map(\.end).max() else { return [:] }
         var result: [String: [UnitKey: UnitSide]] = [:]
         let rows = try database.query("""
-            SELECT transaction_key, order_id, amount_micros, currency_code, coalesce(country_code, '') AS country,
-                   coalesce(product_id, '') AS product, is_test, extract(epoch FROM effective_at)::int8 AS at
-            FROM billing_transaction
-            WHERE provider = 'GOOGLE' AND order_id IS NOT NULL AND amount_micros IS NOT NULL AND amount_micros <> 0
-              AND event_type::text = ANY(\(MoneyEvents.sqlArray))
-              AND effective_at >= to_timestamp($1) AND effective_at < to_timestamp($2) AND recorded_at <= $3
-            ORDER BY transaction_key
+            SELECT b.transaction_key, b.order_id, b.amount_micros, b.currency_code,
+                   coalesce(b.country_code, c.country_code, '') AS country, coalesce(b.product_id, c.product_id, '') AS product,
+                   b.is_test, extract(epoch FROM b.effective_at)::int8 AS at
+            FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
+            WHERE b.provider = 'GOOGLE' AND b.order_id IS NOT NULL AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
+              AND b.event_type::text = ANY(\(MoneyEvents.sqlArray))
+              AND b.effective_at >= to_timestamp($1) AND b.effective_at < to_timestamp($2) AND b.recorded_at <= $3
+            ORDER BY b.transaction_key
             """, [first, last, knownAt]).rows
         for row in rows {
             let at = try row.decode(Int64.self, "at")

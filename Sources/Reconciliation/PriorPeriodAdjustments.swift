@@ -27,9 +27,9 @@ struct PriorPeriodAdjustments {
         guard locks.contains(where: { $0.ends <= period.start }) else { return [] }
         let rows = try database.query("""
             SELECT b.transaction_key, coalesce(b.order_id, '') AS order_id, b.amount_micros, b.currency_code,
-                   coalesce(b.country_code, '') AS country, coalesce(b.product_id, '') AS product, b.is_test,
+                   coalesce(b.country_code, c.country_code, '') AS country, coalesce(b.product_id, c.product_id, '') AS product, b.is_test,
                    extract(epoch FROM b.effective_at)::int8 AS at, b.recorded_at
-            FROM billing_transaction b
+            FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
             WHERE b.provider = $1::billing_provider AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
               AND b.event_type::text = ANY(\(MoneyEvents.sqlArray))
               AND b.effective_at < to_timestamp($2) AND b.recorded_at <= $3

@@ -3,6 +3,7 @@ import JobKit
 import Postgres
 import Reconciliation
 import ReportImport
+import StoreExports
 import TestSupport
 import Testing
 import WorldGen
@@ -15,14 +16,14 @@ final class ReconcileHarness {
     let folder: URL
     let discrepancies: [ReportDiscrepancy]
 
-    init(_ name: String, seed: UInt64, subscriptions: Int = 400, months: Int = 3) throws {
+    init(_ name: String, seed: UInt64, subscriptions: Int = 400, months: Int = 3, share: Double = 0.02) throws {
         databaseName = "reconcile_" + name
         (_, database) = try TestDatabase.migrated(databaseName)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("reconcile-\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let world = try World.generate(WorldOptions(seed: seed, subscriptions: subscriptions, months: months))
-        let reports = try WorldWriter.writeFiles(world, to: folder, reportShares: .all(0.02))
+        let reports = try WorldWriter.writeFiles(world, to: folder, reportShares: .all(share))
         try WorldWriter.load(world, into: database)
         if let reports { try StoreReports.applyToDatabase(reports, database: database) }
         discrepancies = reports?.discrepancies ?? []
@@ -50,7 +51,32 @@ final class ReconcileHarness {
 
     /// Stages the world's report files.
     func importReports() throws {
+        try adaptAppleFinancialFiles()
         try run(ImportExports.definition(), ["--reports-dir", folder.appendingPathComponent("reports").path])
+    }
+
+    /// Until the world writes real-shaped Apple financial files, renames `FINANCIAL_<region>_<reportDate>.txt` to the
+    /// real `<vendor>_<MMYY>_<region>.txt` and rewrites its `Total_Units` as the real files count it (sale units only).
+    /// Files already named the real way are left alone, so this does nothing once the world writes them itself.
+    func adaptAppleFinancialFiles() throws {
+        let finance = folder.appendingPathComponent("reports/apple/finance")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: finance.path) else { return }
+        for name in names where name.hasPrefix("FINANCIAL_") && name.hasSuffix(".txt") {
+            let parts = name.dropLast(4).split(separator: "_")
+            guard parts.count == 3, let period = FiscalPeriod(reportDate: String(parts[2])) else { continue }
+            let source = finance.appendingPathComponent(name)
+            var lines = try String(contentsOf: source, encoding: .utf8).components(separatedBy: "\n")
+            var saleUnits: Int64 = 0
+            for line in lines.dropFirst() {
+                if line.isEmpty || line.hasPrefix("Total_") { break }
+                let cells = line.components(separatedBy: "\t")
+                if cells.count > 5, let quantity = Int64(cells[5]), quantity > 0 { saleUnits += quantity }
+            }
+            if let index = lines.firstIndex(where: { $0.hasPrefix("Total_Units\t") }) { lines[index] = "Total_Units\t\(saleUnits)" }
+            let target = finance.appendingPathComponent("85012345_\(period.fileMMYY)_\(parts[1]).txt")
+            try lines.joined(separator: "\n").write(to: target, atomically: true, encoding: .utf8)
+            try FileManager.default.removeItem(at: source)
+        }
     }
 
     /// The periods of `provider` that hold database rows or staged files, in order.
