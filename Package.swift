@@ -112,6 +112,13 @@ let package = Package(
                                                             "SimulatorFixtures", "HTTP", "HTTPServer", "Crypto", "RateLimiting"],
                     resources: [.copy("Fixtures")]),
 
+        // Reconciliation and month-end close (issue 14): staged reports against billing_transaction.
+        .target(name: "Reconciliation", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto"]),
+        job("reconcile", ["JobKit", "Reconciliation"]),
+        job("close-period", ["JobKit", "Reconciliation"]),
+        .testTarget(name: "ReconciliationTests", dependencies: ["Reconciliation", "ReportImport", "StoreExports", "JobKit", "Postgres",
+                                                                "TestSupport", "WorldGen"]),
+
         // explain: one subscription's timeline (issue 16).
         .target(name: "Explain", dependencies: ["JobKit", "Postgres", "HTTP", "BillingCore"]),
         job("explain", ["JobKit", "Explain"]),

@@ -28,6 +28,8 @@ import Testing
             // Report staging (import-exports).
             "report_file", "apple_financial_row", "apple_payments_row", "apple_subscriber_row", "apple_sales_summary_row",
             "google_earnings_row", "google_estimated_sales_row",
+            // Reconciliation and month-end close.
+            "reconciliation_run", "reconciliation_item", "period_close", "period_lock", "period_snapshot",
         ]
         #expect(tables == expected)
         let enums = Set(try db.query("SELECT typname FROM pg_type WHERE typtype = 'e'").rows.map { try $0.decode(String.self, "typname") })

@@ -13,7 +13,10 @@ public struct ReportDiscrepancy: Sendable, Hashable, Codable {
     public var productId: String
     /// ISO 3166 alpha-2 country of sale.
     public var country: String
+    /// The database's currency.
     public var currency: String
+    /// The report's currency when it differs (`currency_mismatch`); nil otherwise.
+    public var reportCurrency: String? = nil
     /// The amount the database holds (nil: absent from the database).
     public var databaseMicros: Int64?
     /// The amount the report carries (nil: absent from the report); a refund's is negative.

@@ -6,6 +6,8 @@ public enum ReportDiscrepancyKind: String, Sendable, Hashable, Codable, CaseIter
     case missingInReport = "missing_in_report"
     /// In both; the report's customer price is `reportMicros` instead of `databaseMicros`.
     case amountMismatch = "amount_mismatch"
+    /// In both; the report carries the charge in another currency (`reportCurrency`) at the same amount.
+    case currencyMismatch = "currency_mismatch"
     /// The report carries the charge twice.
     case duplicate
     /// The report carries a refund (at `reportAt`) the database never recorded: injected here, or the store side

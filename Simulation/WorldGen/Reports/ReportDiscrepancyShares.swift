@@ -12,6 +12,8 @@ public struct ReportDiscrepancyShares: Sendable, Hashable {
     public var mismatchedCharge: Double
     /// Charges reported twice.
     public var duplicate: Double
+    /// Charges reported in another currency (USD, or EUR for a USD charge) at the same amount.
+    public var currencyMismatch: Double
     /// Charges the reports refund 3 days later (refund absent from the database).
     public var refundMissingInDatabase: Double
     /// Near-edge charges reported 1 hour across the edge, in the neighbouring period.
@@ -19,14 +21,16 @@ public struct ReportDiscrepancyShares: Sendable, Hashable {
     /// How close to a period edge a charge must be to be moved across it.
     public var boundaryWindowHours: Int64
 
-    /// Creates shares; the defaults are 0.5% per kind and 20% of near-edge charges.
+    /// Creates shares; the defaults are 0.5% per kind, 20% of near-edge charges and no currency mismatch (so that
+    /// worlds generated before the kind existed stay the same).
     public init(missingInDatabase: Double = 0.005, missingInReport: Double = 0.005, mismatchedCharge: Double = 0.005,
                 duplicate: Double = 0.005, refundMissingInDatabase: Double = 0.005, periodBoundary: Double = 0.2,
-                boundaryWindowHours: Int64 = 36) {
+                boundaryWindowHours: Int64 = 36, currencyMismatch: Double = 0) {
         self.missingInDatabase = missingInDatabase
         self.missingInReport = missingInReport
         self.mismatchedCharge = mismatchedCharge
         self.duplicate = duplicate
+        self.currencyMismatch = currencyMismatch
         self.refundMissingInDatabase = refundMissingInDatabase
         self.periodBoundary = periodBoundary
         self.boundaryWindowHours = boundaryWindowHours
@@ -41,7 +45,7 @@ public struct ReportDiscrepancyShares: Sendable, Hashable {
     /// Every kind at `share` (near-edge charges too).
     public static func all(_ share: Double) -> ReportDiscrepancyShares {
         ReportDiscrepancyShares(missingInDatabase: share, missingInReport: share, mismatchedCharge: share, duplicate: share,
-                                refundMissingInDatabase: share, periodBoundary: share)
+                                refundMissingInDatabase: share, periodBoundary: share, currencyMismatch: share)
     }
 
     /// The share of `kind` (test exclusion: always 1).
@@ -51,6 +55,7 @@ public struct ReportDiscrepancyShares: Sendable, Hashable {
         case .missingInReport: return missingInReport
         case .amountMismatch: return mismatchedCharge
         case .duplicate: return duplicate
+        case .currencyMismatch: return currencyMismatch
         case .refundMissingInDatabase: return refundMissingInDatabase
         case .periodBoundary: return periodBoundary
         case .testPurchaseExcluded: return 1

@@ -19,7 +19,7 @@ struct ReportInjector {
     }
 
     static let order: [ReportDiscrepancyKind] = [.periodBoundary, .missingInDatabase, .missingInReport, .amountMismatch, .duplicate,
-                                                 .refundMissingInDatabase]
+                                                 .refundMissingInDatabase, .currencyMismatch]
 
     /// The report's entries (in ledger order; injected refunds right after their charge) and the discrepancies.
     /// Successive calls continue the ledger: each call must hold whole subscriptions.
@@ -74,6 +74,9 @@ struct ReportInjector {
             changed.amountMicros += ReportProducts.zeroDecimalCurrencies.contains(entry.currency)
                 ? max(ReportDecimal.roundDiv(step, 1_000_000) * 1_000_000, 1_000_000) : max(step, 10_000)
             return changed
+        case .currencyMismatch:
+            changed.currency = entry.currency == "USD" ? "EUR" : "USD"
+            return changed
         case .refundMissingInDatabase:
             guard !refunded.contains(refundedId(entry)), entry.atMs + 3 * ReportCalendar.day <= asOfMs else { return nil }
             changed.kind = .refund
@@ -122,6 +125,7 @@ struct ReportInjector {
             kind: kind, provider: entry.provider, subscriptionId: entry.subscriptionId, transactionKey: entry.transactionKey,
             orderId: entry.orderId, productId: entry.isApple ? plan.appleProductId : plan.googleProductId,
             country: entry.country, currency: entry.currency,
+            reportCurrency: kind == .currencyMismatch ? report?.currency : nil,
             databaseMicros: kind == .missingInDatabase || kind == .refundMissingInDatabase ? nil : sign * entry.amountMicros,
             reportMicros: shown.map { ($0.kind == .refund ? -1 : 1) * $0.amountMicros },
             databaseAt: WorldClock.rfc3339(entry.atMs), reportAt: shown.map { WorldClock.rfc3339($0.atMs) },

@@ -6,7 +6,7 @@ import Testing
 /// The files carry exactly the ledger with the manifest's discrepancies applied: nothing more, nothing less.
 @Suite struct ReportTotalsTests {
     static let shares = ReportDiscrepancyShares(missingInDatabase: 0.03, missingInReport: 0.03, mismatchedCharge: 0.03, duplicate: 0.03,
-                                                refundMissingInDatabase: 0.03, periodBoundary: 0.5)
+                                                refundMissingInDatabase: 0.03, periodBoundary: 0.5, currencyMismatch: 0.03)
     static let fixture: Result<(GeneratedWorld, StoreReportSet), Error> = Result {
         let world = try World.generate(WorldOptions(seed: 23, subscriptions: 600, months: 3, testShare: 0.04,
                                                     faultShares: [.refundNotReflected: 0.5, .voidedPurchaseNotApplied: 0.5]))
@@ -80,6 +80,10 @@ import Testing
             case .missingInReport, .testPurchaseExcluded: continue
             case .missingInDatabase: result.append(entry)
             case .duplicate: result += [entry, entry]
+            case .currencyMismatch:
+                changed.currency = try #require(discrepancy.reportCurrency)
+                #expect(changed.currency != entry.currency)
+                result.append(changed)
             case .amountMismatch:
                 changed.amountMicros = try #require(discrepancy.reportMicros)
                 #expect(changed.amountMicros != entry.amountMicros)

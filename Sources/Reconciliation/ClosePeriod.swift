@@ -1,0 +1,128 @@
+import Crypto
+import Foundation
+import JobKit
+import Postgres
+
+/// The `close-period` job: month-end close of a calendar month. Reconciles Google's month and Apple's fiscal
+/// period ending in that month as known now, snapshots the reconciliation CSVs (and the files under the reports
+/// folder, when it exists) with their SHA-256, and locks billing_transaction rows effective in those periods.
+/// `--reopen --reason` lifts the lock, recorded in audit_log.
+public enum ClosePeriod {
+    /// The job's own options.
+    public static let options: [JobOption] = [
+        .value("period", placeholder: "YYYY-MM", help: "the calendar month to close (default: the month before --as-of)"),
+        .flag("reopen", help: "reopen the closed month instead (needs --reason)"),
+        .value("reason", placeholder: "text", help: "why the month is reopened (recorded in audit_log)"),
+        .value("reports", placeholder: "folder", help: "report files to snapshot (default: Reports/out when it exists)"),
+    ]
+
+    /// The job definition.
+    public static func definition() -> JobDefinition {
+        JobDefinition(name: "close-period", summary: "close a month: snapshot its reconciliation and lock its transactions",
+                      options: options) { context in
+            try run(context)
+        }
+    }
+
+    /// The report periods a calendar month closes.
+    public static func periods(ofMonth month: String) -> [ReconciliationPeriod] {
+        [ReconciliationPeriod(.google, month), ReconciliationPeriod.appleFiscal(forCalendarMonth: month)].compactMap { $0 }
+    }
+
+    static func run(_ context: JobContext) throws {
+        let month = context.arguments.values["period"] ?? previousMonth(before: context.asOf)
+        guard periods(ofMonth: month).count == 2 else { throw JobError.usage("--period must be YYYY-MM") }
+        if context.arguments.flags.contains("reopen") {
+            guard let reason = context.arguments.values["reason"], !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw JobError.usage("--reopen needs --reason")
+            }
+            try reopen(month, reason: reason, context)
+            return
+        }
+        let open = try context.database.query("SELECT id FROM period_close WHERE period = $1 AND reopened_at IS NULL", [month])
+        guard open.count == 0 else {
+            context.note("skipped", "\(month) is already closed")
+            return
+        }
+        let reports = URL(fileURLWithPath: context.arguments.values["reports"] ?? "Reports/out")
+        let reportFiles = try snapshotFiles(under: reports)
+        context.setCount("report_files_hashed", reportFiles.count)
+        guard !context.dryRun else { return }
+        try context.database.transaction { db in
+            let closedAt = try db.query("SELECT clock_timestamp() AS t").first.map { try $0.decode(Date.self, "t") } ?? context.asOf
+            let closeID = try db.query(
+                "INSERT INTO period_close (period, closed_at, closed_by) VALUES ($1, $2, $3) RETURNING id",
+                [month, closedAt, context.jobName]).first.map { try $0.decode(Int64.self, "id") } ?? 0
+            var snapshot = reportFiles.map { ("reports/" + $0.name, $0.bytes) }
+            for period in periods(ofMonth: month) {
+                let result = try Reconciler(database: db).reconcile(period, knownAt: closedAt)
+                let items = ReconciliationCSV.items(result.items)
+                let runID = try ReconciliationStore(database: db, actor: context.jobName)
+                    .saveInOpenTransaction(result, sha256: SHA256Digest.hex(items), jobRunID: context.runID)
+                _ = try db.execute("""
+                    INSERT INTO period_lock (close_id, provider, report_period, starts_at, ends_at, run_id)
+                    VALUES ($1, $2::billing_provider, $3, to_timestamp($4), to_timestamp($5), $6)
+                    """, [closeID, period.provider.databaseLabel, period.label, period.start, period.end, runID])
+                let stem = Reconcile.fileStem(period)
+                snapshot.append((stem + ".csv", items))
+                snapshot.append((stem + "_totals.csv", ReconciliationCSV.totals(ReconciliationTotals(result.items))))
+                context.count("\(period.provider.rawValue)_items", by: result.items.count)
+                context.note("\(period.provider.rawValue)_period", period.label)
+            }
+            for (name, bytes) in snapshot {
+                _ = try db.execute("""
+                    INSERT INTO period_snapshot (close_id, name, content_sha256, byte_count, content) VALUES ($1, $2, $3, $4, $5)
+                    """, [closeID, name, SHA256Digest.hex(bytes), Int64(bytes.count), Data(bytes)])
+            }
+            _ = try db.execute("""
+                INSERT INTO audit_log (actor, action, entity, entity_id, detail)
+                VALUES ($1, 'close', 'period_close', $2, jsonb_build_object('period', $3::text, 'snapshots', $4::int8))
+                """, [context.jobName, String(closeID), month, Int64(snapshot.count)])
+            context.setCount("snapshots", snapshot.count)
+            context.note("close_id", String(closeID))
+        }
+    }
+
+    static func reopen(_ month: String, reason: String, _ context: JobContext) throws {
+        guard !context.dryRun else { return }
+        let reopened = try context.database.transaction { db -> Int64? in
+            guard let row = try db.query("""
+                UPDATE period_close SET reopened_at = clock_timestamp(), reopen_reason = $2
+                WHERE period = $1 AND reopened_at IS NULL RETURNING id
+                """, [month, reason]).first else { return nil }
+            let id = try row.decode(Int64.self, "id")
+            _ = try db.execute("""
+                INSERT INTO audit_log (actor, action, entity, entity_id, detail)
+                VALUES ($1, 'reopen', 'period_close', $2, jsonb_build_object('period', $3::text, 'reason', $4::text))
+                """, [context.jobName, String(id), month, reason])
+            return id
+        }
+        guard let reopened else { throw JobError.usage("\(month) is not closed") }
+        context.count("reopened")
+        context.note("close_id", String(reopened))
+    }
+
+    /// The calendar month (UTC) before the one holding `date`, as YYYY-MM.
+    static func previousMonth(before date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.year, .month], from: date)
+        let (year, month) = (parts.year ?? 1970, parts.month ?? 1)
+        return month == 1 ? String(format: "%04d-12", year - 1) : String(format: "%04d-%02d", year, month - 1)
+    }
+
+    /// Every regular file under `folder` (recursively, by relative path in order); none when it does not exist.
+    static func snapshotFiles(under folder: URL) throws -> [(name: String, bytes: [UInt8])] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { return [] }
+        let base = folder.standardizedFileURL.path
+        var result: [(name: String, bytes: [UInt8])] = []
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) ?? .init() {
+            guard (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true else { continue }
+            let path = url.standardizedFileURL.path
+            let name = path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : url.lastPathComponent
+            result.append((name, [UInt8](try Data(contentsOf: url))))
+        }
+        return result.sorted { $0.name < $1.name }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Postgres
+
+/// Gathers Google units per period: earnings rows by order (estimated-sales rows for a month without earnings
+/// files) and the database's GOOGLE rows with an order ID and a non-zero amount.
+struct GoogleSource {
+    let database: PostgresConnection
+    /// Database rows recorded after this instant are left out.
+    let knownAt: Date
+
+    /// The report side of `periods`, by period label, and the files read. A month with earnings files uses them;
+    /// a month with only estimated-sales files uses those.
+    func report(_ periods: [ReconciliationPeriod], only: Set<Int64>?) throws -> ([String: [UnitKey: UnitSide]], [ReportFileRef]) {
+        let labels = periods.map(\.label)
+        let files = try ReportFileRef.current(database, kinds: ["googleEarnings", "googleEstimatedSales"], periods: labels, only: only)
+        let earningsPeriods = Set(files.filter { $0.kind == "googleEarnings" }.map(\.period))
+        let used = files.filter { $0.kind == "googleEarnings" || !earningsPeriods.contains($0.period) }
+        var result: [String: [UnitKey: UnitSide]] = [:]
+        let earningsIDs = used.filter { $0.kind == "googleEarnings" }.map { String($0.id) }
+        let salesIDs = used.filter { $0.kind == "googleEstimatedSales" }.map { String($0.id) }
+        if !earningsIDs.isEmpty {
+            for row in try database.query("""
+                SELECT f.period, r.order_id, r.transaction_type, coalesce(r.refund_type, '') AS refund_type, r.product_id, r.buyer_country, r.buyer_currency,
+                       r.amount_buyer_micros, extract(epoch FROM r.transaction_at)::int8 AS at
+                FROM google_earnings_row r JOIN report_file f ON f.id = r.report_file_id
+                WHERE r.report_file_id = ANY($1::int8[]) ORDER BY r.report_file_id, r.line
+                """, [PostgresTextArray(earningsIDs)]).rows {
+                let type = try row.decode(String.self, "transaction_type")
+                let (side, part) = Self.earningsPart(type, refundType: try row.decode(String.self, "refund_type"))
+                let key = UnitKey(order: try row.decode(String.self, "order_id"), side: side)
+                var unit = result[try row.decode(String.self, "period"), default: [:]][key] ?? UnitSide()
+                let amount = try row.decode(Int64.self, "amount_buyer_micros")
+                switch part {
+                case .gross:
+                    unit.gross += amount
+                    if type == "Charge" || type == "Charge refund" { unit.count += 1 }
+                    if unit.currency.isEmpty { unit.currency = try row.decode(String.self, "buyer_currency") }
+                case .fee: unit.fee += amount
+                case .tax: unit.tax += amount
+                }
+                if unit.productId.isEmpty { unit.productId = try row.decode(String.self, "product_id") }
+                if unit.country.isEmpty { unit.country = try row.decode(String.self, "buyer_country") }
+                unit.at = min(unit.at, try row.decode(Int64.self, "at"))
+                unit.isTest = false
+                result[try row.decode(String.self, "period"), default: [:]][key] = unit
+            }
+        }
+        if !salesIDs.isEmpty {
+            for row in try database.query("""
+                SELECT f.period, r.order_number, r.financial_status, r.sku_id, r.country_of_buyer, r.currency_of_sale,
+                       r.charged_amount_micros, r.taxes_collected_micros, extract(epoch FROM r.order_charged_at)::int8 AS at
+                FROM google_estimated_sales_row r JOIN report_file f ON f.id = r.report_file_id
+                WHERE r.report_file_id = ANY($1::int8[]) ORDER BY r.report_file_id, r.line
+                """, [PostgresTextArray(salesIDs)]).rows {
+                let refund = try row.decode(String.self, "financial_status") == "Refund"
+                let key = UnitKey(order: try row.decode(String.self, "order_number"), side: refund ? "refund" : "charge")
+                let period = try row.decode(String.self, "period")
+                var unit = result[period, default: [:]][key] ?? UnitSide()
+                let sign: Int64 = refund ? -1 : 1
+                let charged = try row.decode(Int64.self, "charged_amount_micros")
+                let taxes = try row.decode(Int64.self, "taxes_collected_micros")
+                // Refund rows may be written with either sign: the unit's side decides.
+                unit.gross += sign * abs(charged)
+                unit.tax -= sign * abs(taxes)
+                unit.count += 1
+                if unit.currency.isEmpty { unit.currency = try row.decode(String.self, "currency_of_sale") }
+                if unit.productId.isEmpty { unit.productId = try row.decode(String.self, "sku_id") }
+                if unit.country.isEmpty { unit.country = try row.decode(String.self, "country_of_buyer") }
+                unit.at = min(unit.at, try row.decode(Int64.self, "at"))
+                unit.isTest = false
+                result[period, default: [:]][key] = unit
+            }
+        }
+        return (result, used)
+    }
+
+    enum Part { case gross, fee, tax }
+
+    /// Which unit and part an earnings Transaction Type feeds. Unknown types count as fees of the charge, so that
+    /// they stay in the totals. A `… refund` row without a Refund Type is the reversal of a rebill set (the order's
+    /// rows reversed, then `… rebill` rows): it belongs to the charge, not to a refund.
+    static func earningsPart(_ type: String, refundType: String) -> (String, Part) {
+        if refundType.isEmpty, type.hasSuffix(" refund") {
+            let (_, part) = earningsPart(String(type.dropLast(" refund".count)), refundType: "")
+            return ("charge", part)
+        }
+        switch type {
+        case "Charge", "Charge rebill": return ("charge", .gross)
+        case "Google fee", "Google fee rebill": return ("charge", .fee)
+        case "Tax", "Tax rebill": return ("charge", .tax)
+        case "Charge refund": return ("refund", .gross)
+        case "Google fee refund": return ("refund", .fee)
+        case "Tax refund": return ("refund", .tax)
+        default: return ("charge", .fee)
+        }
+    }
+
+    /// The database side of `periods`, by period label: every GOOGLE row with an order ID and a non-zero amount
+    /// effective in one of them and recorded by `knownAt`.
+    func database(_ periods: [ReconciliationPeriod]) throws -> [String: [UnitKey: UnitSide]] {
+        guard let first = periods.map(\.start).min(), let last = periods.map(\.end).max() else { return [:] }
+        var result: [String: [UnitKey: UnitSide]] = [:]
+        let rows = try database.query("""
+            SELECT b.transaction_key, b.order_id, b.amount_micros, b.currency_code,
+                   coalesce(b.country_code, c.country_code, '') AS country, coalesce(b.product_id, c.product_id, '') AS product,
+                   b.is_test, extract(epoch FROM b.effective_at)::int8 AS at
+            FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
+            WHERE b.provider = 'GOOGLE' AND b.order_id IS NOT NULL AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
+              AND b.event_type::text = ANY(\(MoneyEvents.sqlArray))
+              AND b.effective_at >= to_timestamp($1) AND b.effective_at < to_timestamp($2) AND b.recorded_at <= $3
+            ORDER BY b.transaction_key
+            """, [first, last, knownAt]).rows
+        for row in rows {
+            let at = try row.decode(Int64.self, "at")
+            guard let period = periods.first(where: { $0.contains(at) }) else { continue }
+            let amount = try row.decode(Int64.self, "amount_micros")
+            let key = UnitKey(order: try row.decode(String.self, "order_id"), side: amount > 0 ? "charge" : "refund")
+            var unit = result[period.label, default: [:]][key] ?? UnitSide()
+            unit.gross += amount
+            unit.count += 1
+            if unit.currency.isEmpty { unit.currency = try row.decode(String.self, "currency_code") }
+            if unit.productId.isEmpty { unit.productId = try row.decode(String.self, "product") }
+            if unit.country.isEmpty { unit.country = CountryCodes.alpha2(try row.decode(String.self, "country")) }
+            unit.at = min(unit.at, at)
+            let isTest = try row.decode(Bool.self, "is_test")
+            unit.isTest = unit.isTest && isTest
+            unit.keys.append(try row.decode(String.self, "transaction_key"))
+            result[period.label, default: [:]][key] = unit
+        }
+        return result
+    }
+}

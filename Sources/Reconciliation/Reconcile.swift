@@ -1,0 +1,106 @@
+import Crypto
+import Foundation
+import JobKit
+import Postgres
+
+/// The `reconcile` job: compares the staged store reports of a period with billing_transaction, categorises every
+/// unit, stores the run and writes its CSV files under `--out`. Without `--provider`/`--period`: every provider's
+/// latest period with staged files (nothing to do when none are staged). A closed period is recomputed on its
+/// close basis and must reproduce the closed files byte for byte.
+public enum Reconcile {
+    /// The job's own options.
+    public static let options: [JobOption] = [
+        .value("provider", placeholder: "apple|google", help: "the store (default: every store with staged files)"),
+        .value("period", placeholder: "YYYY-MM", help: "Google: calendar month; Apple: fiscal period as reportDate (01 = October)"),
+        .value("calendar-month", placeholder: "YYYY-MM", help: "Apple: the fiscal period ending in this calendar month"),
+        .value("out", placeholder: "folder", help: "folder for the CSV files (default: $RECONCILE_OUT; neither: results only in the database)"),
+    ]
+
+    /// The job definition.
+    public static func definition() -> JobDefinition {
+        JobDefinition(name: "reconcile", summary: "reconcile the stores' staged reports against billing_transaction",
+                      options: options) { context in
+            try run(context)
+        }
+    }
+
+    static func run(_ context: JobContext) throws {
+        let periods = try requestedPeriods(context)
+        guard !periods.isEmpty else {
+            context.note("skipped", "no staged report files")
+            return
+        }
+        let out = (context.arguments.values["out"] ?? context.environment.optional("RECONCILE_OUT")).map { URL(fileURLWithPath: $0) }
+        var failures: [String] = []
+        for period in periods {
+            let closed = try ClosedPeriods(database: context.database).lock(for: period)
+            let result = try Reconciler(database: context.database)
+                .reconcile(period, knownAt: closed?.closedAt ?? context.asOf, only: closed?.files)
+            let items = ReconciliationCSV.items(result.items)
+            let totals = ReconciliationTotals(result.items)
+            let sha = SHA256Digest.hex(items)
+            let prefix = "\(period.provider.rawValue)_"
+            for (category, count) in totals.counts { context.count(prefix + category.rawValue, by: count) }
+            context.count(prefix + "prior_period_adjustments", by: result.items.filter(\.priorPeriodAdjustment).count)
+            context.count("periods")
+            if let closed {
+                if closed.itemsSHA256 != sha {
+                    failures.append("\(period): closed period no longer reproduces (snapshot \(closed.itemsSHA256), now \(sha))")
+                    continue
+                }
+                context.count("closed_periods_reproduced")
+            } else if !context.dryRun {
+                let id = try ReconciliationStore(database: context.database, actor: context.jobName)
+                    .save(result, sha256: sha, jobRunID: context.runID)
+                context.note("\(prefix)run_id", String(id))
+            }
+            if !context.dryRun, let out {
+                try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+                let stem = fileStem(period)
+                try AtomicFile.write(items, to: out.appendingPathComponent(stem + ".csv"))
+                try AtomicFile.write(ReconciliationCSV.totals(totals), to: out.appendingPathComponent(stem + "_totals.csv"))
+            }
+            for (currency, line) in totals.currencies.sorted(by: { $0.key < $1.key }) where line.variance != line.explained {
+                failures.append("\(period) \(currency): variance \(line.variance) but categories explain \(line.explained)")
+            }
+            context.note("\(prefix)period", period.label)
+        }
+        if !failures.isEmpty { throw JobError.failed(failures.joined(separator: "; ")) }
+    }
+
+    /// The file name (without extension) of a period's items file.
+    public static func fileStem(_ period: ReconciliationPeriod) -> String {
+        "reconciliation_\(period.provider.rawValue)_\(period.label)"
+    }
+
+    /// The periods to reconcile: the one asked for, or every provider's latest staged period.
+    static func requestedPeriods(_ context: JobContext) throws -> [ReconciliationPeriod] {
+        let values = context.arguments.values
+        var providers = ReconciliationPeriod.Provider.allCases
+        if let name = values["provider"] {
+            guard let provider = ReconciliationPeriod.Provider(rawValue: name) else { throw JobError.usage("--provider must be apple or google") }
+            providers = [provider]
+        }
+        if let month = values["calendar-month"] {
+            guard values["period"] == nil, providers == [.apple] || values["provider"] == nil,
+                  let period = ReconciliationPeriod.appleFiscal(forCalendarMonth: month) else {
+                throw JobError.usage("--calendar-month YYYY-MM maps to an Apple fiscal period: give it alone or with --provider apple")
+            }
+            return [period]
+        }
+        if let label = values["period"] {
+            guard values["provider"] != nil else { throw JobError.usage("--period needs --provider (the calendars differ)") }
+            return try providers.map {
+                guard let period = ReconciliationPeriod($0, label) else { throw JobError.usage("--period \(label) is not YYYY-MM") }
+                return period
+            }
+        }
+        return try providers.compactMap { provider in
+            let kinds = provider == .apple ? ["appleFinancial"] : ["googleEarnings", "googleEstimatedSales"]
+            let row = try context.database.query(
+                "SELECT max(period) AS p FROM report_file WHERE kind = ANY($1::text[]) AND replaced_by IS NULL AND period ~ '^[0-9]{4}-[0-9]{2}$'",
+                [PostgresTextArray(kinds)]).first
+            return try row?.decodeIfPresent(String.self, "p").flatMap { ReconciliationPeriod(provider, $0) }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Postgres
+
+/// What one reconcile of one provider's period found.
+public struct ReconciliationResult: Sendable {
+    public var period: ReconciliationPeriod
+    /// Rows recorded after this instant were left out.
+    public var knownAt: Date
+    /// The period's items, then its prior-period adjustments.
+    public var items: [ReconciliationItem]
+    /// The staging files read: the period's and its neighbours' (a closed period is recomputed from exactly these).
+    public var files: [ReportFileRef]
+}
+
+/// Reconciles one provider's period: gathers both sides of the period and its neighbours, categorises every unit,
+/// and lists the prior-period adjustments (rows of a closed period recorded after its close) that land in it.
+public struct Reconciler {
+    let database: PostgresConnection
+    let categorizerWindow: Int64
+
+    /// Creates a reconciler reading `database`.
+    public init(database: PostgresConnection, windowSeconds: Int64 = ReconciliationWindow.timingSeconds) {
+        self.database = database
+        categorizerWindow = windowSeconds
+    }
+
+    /// Reconciles `period` with the database as known at `knownAt`; `only` restricts the staged files read (the
+    /// period's and its neighbours') to those ids: a closed period's basis.
+    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>? = nil) throws -> ReconciliationResult {
+        let previous = period.previous ?? period
+        let next = period.next ?? period
+        let periods = [previous, period, next]
+        var items: [ReconciliationItem]
+        var files: [ReportFileRef]
+        switch period.provider {
+        case .google:
+            let source = GoogleSource(database: database, knownAt: knownAt)
+            let (report, read) = try source.report(periods, only: only)
+            let databaseSide = try source.database(periods)
+            func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
+                var s = GoogleCategorizer.Sides()
+                s.report = report[p.label] ?? [:]
+                s.database = databaseSide[p.label] ?? [:]
+                return s
+            }
+            items = GoogleCategorizer(windowSeconds: categorizerWindow).items(
+                current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end)
+            files = read
+        case .apple:
+            let source = AppleSource(database: database, knownAt: knownAt)
+            let (cells, read) = try source.cells(periods, only: only)
+            items = AppleCategorizer(windowSeconds: categorizerWindow).items(
+                current: cells[period.label] ?? [:], previous: cells[previous.label] ?? [:], next: cells[next.label] ?? [:],
+                start: period.start, end: period.end)
+            files = read
+        }
+        items += try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt)
+        return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: files.sorted())
+    }
+}
