@@ -96,17 +96,22 @@ priced_row AS (
         WHERE r.kind = 'GRACE' AND n.subscription_id = r.subscription_id AND n.effective_at > r.effective_at
         ORDER BY n.effective_at, n.id LIMIT 1) n ON true
 ),
+-- Each priced row holds from its instant until the subscription's next one (rows at the same instant: the charge
+-- first, then by id; the last holds), so a snapshot reads the row whose span contains it.
+priced_span AS (
+    SELECT p.subscription_id, p.effective_at, p.kind, p.period_end_at, p.currency_code, p.twelfths,
+           lead(p.effective_at) OVER (PARTITION BY p.subscription_id ORDER BY p.effective_at, (p.kind = 'CHARGE') DESC, p.id) AS next_at
+    FROM priced_row p
+),
 -- Each subscription's contribution at each snapshot (absent = 0), from its latest state row at or before it.
 contribution AS (
     SELECT sn.n, s.subscription_id, s.billing_account_id, s.provider, r.currency_code,
            CASE WHEN r.kind = 'CHARGE' AND sn.at < r.period_end_at THEN r.twelfths
                 WHEN r.kind = 'GRACE' THEN r.twelfths
                 ELSE 0 END AS twelfths
-    FROM snapshot sn CROSS JOIN subscriber s
-    JOIN LATERAL (
-        SELECT p.kind, p.period_end_at, p.currency_code, p.twelfths FROM priced_row p
-        WHERE p.subscription_id = s.subscription_id AND p.effective_at <= sn.at
-        ORDER BY p.effective_at DESC, (p.kind = 'CHARGE') ASC, p.id DESC LIMIT 1) r ON true
+    FROM snapshot sn
+    JOIN priced_span r ON r.effective_at <= sn.at AND (r.next_at IS NULL OR sn.at < r.next_at)
+    JOIN subscriber s ON s.subscription_id = r.subscription_id
 ),
 -- Per billing account and snapshot: v now, p at the previous snapshot, and whether it contributed before.
 account AS (
