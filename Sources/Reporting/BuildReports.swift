@@ -18,7 +18,9 @@ public enum BuildReports {
             summary: "write the finance reports (Reports/*.sql) as CSV files and one XLSX workbook with charts",
             options: ReportOptions.all
         ) { context in
-            let settings = try ReportOptions.settings(context.arguments, asOf: context.asOf)
+            var folders: [String: String] = [:]
+            for name in ["REPORT_OUT_DIR", "REPORT_SQL_DIR"] { folders[name] = context.environment.optional(name) }
+            let settings = try ReportOptions.settings(context.arguments, asOf: context.asOf, environment: folders)
             try run(catalogue: catalogue, settings: settings, context: context)
         }
     }

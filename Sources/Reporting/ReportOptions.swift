@@ -11,17 +11,19 @@ public enum ReportOptions {
         .value("to", placeholder: "YYYY-MM", help: "last month reported (default and latest: the as-of month)"),
         .value("currency", placeholder: "ISO", help: "reporting currency, an ISO 4217 code (default USD)"),
         .value("basis", placeholder: "corrected|known", help: "corrected: every row effective by --as-of (default); known: only rows also recorded by then"),
-        .value("out", placeholder: "DIR", help: "output folder (default Reports/out/<as-of date>/)"),
+        .value("out", placeholder: "DIR", help: "output folder (default $REPORT_OUT_DIR/<as-of date>/, else Reports/out/<as-of date>/)"),
         .value("format", placeholder: "csv,xlsx", help: "what to write (default csv,xlsx)"),
-        .value("sql-dir", placeholder: "DIR", help: "folder of the report SQL files (default Reports)"),
+        .value("sql-dir", placeholder: "DIR", help: "folder of the report SQL files (default $REPORT_SQL_DIR, else Reports)"),
         .flag("raw-ids", help: "write identifiers unmasked"),
     ]
 
     /// The default span: 24 months ending at the last month.
     public static let defaultMonths = 24
 
-    /// The settings of a run as of `asOf` from parsed `arguments`; throws `JobError.usage` (exit 2) naming the bad option.
-    public static func settings(_ arguments: JobArguments, asOf: Date) throws -> ReportSettings {
+    /// The settings of a run as of `asOf` from parsed `arguments` (folders default to `REPORT_OUT_DIR` and
+    /// `REPORT_SQL_DIR` of `environment`, else paths relative to the working directory); throws `JobError.usage`
+    /// (exit 2) naming the bad option.
+    public static func settings(_ arguments: JobArguments, asOf: Date, environment: [String: String] = [:]) throws -> ReportSettings {
         let values = arguments.values
         let asOfMonth = ReportMonth(containing: asOf)
         func month(_ name: String) throws -> ReportMonth? {
@@ -50,10 +52,10 @@ public enum ReportOptions {
             throw JobError.usage("--format is csv, xlsx or csv,xlsx, not '\(values["format"] ?? "")'")
         }
         let asOfDate = String(PostgresTimestamp.iso8601(asOf).prefix(10))
-        let out = values["out"] ?? "Reports/out/\(asOfDate)"
+        let out = values["out"] ?? ((environment["REPORT_OUT_DIR"] ?? "Reports/out") + "/" + asOfDate)
         return ReportSettings(asOf: asOf, firstMonth: first, lastMonth: last, currency: currency, basis: basis,
                               outputFolder: URL(fileURLWithPath: out, isDirectory: true),
-                              sqlFolder: URL(fileURLWithPath: values["sql-dir"] ?? "Reports", isDirectory: true),
+                              sqlFolder: URL(fileURLWithPath: values["sql-dir"] ?? environment["REPORT_SQL_DIR"] ?? "Reports", isDirectory: true),
                               writeCSV: formats.contains("csv"), writeXLSX: formats.contains("xlsx"),
                               rawIdentifiers: arguments.flags.contains("raw-ids"))
     }

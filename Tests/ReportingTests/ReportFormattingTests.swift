@@ -21,6 +21,9 @@ struct ReportFormattingTests {
         #expect(settings.firstMonth.description == "2024-12" && settings.lastMonth.description == "2026-11")
         #expect(settings.currency == "USD" && settings.basis == .corrected && settings.writeCSV && settings.writeXLSX && !settings.rawIdentifiers)
         #expect(settings.outputFolder.path.hasSuffix("Reports/out/2026-11-29"))
+        let deployed = try ReportOptions.settings(try JobArguments.parse([], options: ReportOptions.all), asOf: asOf,
+                                                  environment: ["REPORT_OUT_DIR": "/var/lib/iap/reports", "REPORT_SQL_DIR": "/opt/iap/Reports"])
+        #expect(deployed.outputFolder.path == "/var/lib/iap/reports/2026-11-29" && deployed.sqlFolder.path == "/opt/iap/Reports")
         let one = try ReportOptions.settings(try JobArguments.parse(["--period", "2026-03", "--format", "csv", "--basis", "known",
                                                                      "--currency", "EUR"], options: ReportOptions.all), asOf: asOf)
         #expect(one.firstMonth == one.lastMonth && one.lastMonth.description == "2026-03" && !one.writeXLSX && one.basis == .known)
