@@ -123,6 +123,11 @@ let package = Package(
         .target(name: "Explain", dependencies: ["JobKit", "Postgres", "HTTP", "BillingCore"]),
         job("explain", ["JobKit", "Explain"]),
         .testTarget(name: "ExplainTests", dependencies: ["Explain", "JobKit", "Postgres", "ProjectionStore", "BillingCore", "TestSupport"]),
+
+        // build-reports: the finance reports as CSV and one XLSX workbook with charts (issue 15).
+        .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto"]),
+        job("build-reports", ["JobKit", "Reporting"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "JobKit", "Postgres", "XLSX", "Archive", "TestSupport", "WorldGen"]),
     ],
     swiftLanguageModes: [.v6]
 )

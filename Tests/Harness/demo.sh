@@ -63,6 +63,15 @@ psql -q -P footer=off -c "SELECT refund_kind, event_type, count(*) AS rows, coun
   FROM billing_transaction WHERE refund_kind IS NOT NULL GROUP BY refund_kind, event_type ORDER BY refund_kind, event_type"
 echo "== job runs"
 psql -q -P footer=off -c "SELECT job_name, status, counts FROM job_run ORDER BY id"
+echo "== finance reports (build-reports, the nightly chain's step)"
+reports_date=$(psql -qtAX -c "SELECT to_char(as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD') FROM job_run
+  WHERE job_name = 'build-reports' AND status = 'succeeded' ORDER BY id DESC LIMIT 1")
+if [ -n "$reports_date" ] && [ -d "Reports/out/$reports_date" ]; then
+  (cd "Reports/out/$reports_date" && for f in *.csv *.xlsx; do printf '   %-28s %10s bytes\n' "$f" "$(wc -c <"$f")"; done)
+  echo "demo: reports (CSV per report, one workbook with charts) are in $root/Reports/out/$reports_date/"
+else
+  echo "demo: build-reports wrote no reports (see $log)"
+fi
 faults=$(grep -c '"kind"' "$world/manifest.json" || true)
 echo "demo: $faults injected faults are listed in $world/manifest.json"
 echo "demo: the world's expected metrics are in $world/expected-metrics.json (definitions: docs/METRICS.md)"

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Independent check of a build-reports output folder: reads reports.xlsx with openpyxl (not our code) and compares
+every report sheet cell by cell with its CSV, and the CSV's SHA-256 with the one the cover sheet lists.
+
+usage: check_xlsx.py OUT_DIR      (OUT_DIR holds reports.xlsx and the <report>.csv files)
+Prints one line per sheet and a final `check_xlsx ok=… sheets=… cells=… charts=…`; exits 1 on any difference.
+"""
+import csv
+import hashlib
+import math
+import os
+import sys
+
+import openpyxl
+
+
+def number(text):
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def main(folder):
+    book = openpyxl.load_workbook(os.path.join(folder, "reports.xlsx"))
+    cover = book["Cover"]
+    # The cover lists each report's sheet title, then "SHA-256 <name>.csv" with the hash of that CSV.
+    titles = set(book.sheetnames)
+    current, csv_of, hash_of = None, {}, {}
+    for key, value in cover.iter_rows(min_col=1, max_col=2, values_only=True):
+        key = (key or "").strip()
+        if key in titles:
+            current = key
+        elif current and key.startswith("SHA-256 ") and key.endswith(".csv"):
+            csv_of[current] = key[len("SHA-256 "):]
+            hash_of[current] = value
+    problems, cells, charts = [], 0, 0
+    for title in book.sheetnames:
+        if title not in csv_of:
+            continue
+        sheet, name = book[title], csv_of[title]
+        path = os.path.join(folder, name)
+        with open(path, "rb") as handle:
+            raw = handle.read()
+        if hashlib.sha256(raw).hexdigest() != hash_of[title]:
+            problems.append(f"{name}: SHA-256 differs from the cover's")
+        records = list(csv.reader(raw.decode("utf-8").splitlines()))
+        rows = list(sheet.iter_rows(values_only=True))
+        if len(rows) != len(records):
+            problems.append(f"{title}: {len(rows)} rows in the sheet, {len(records)} records in {name}")
+        for r, (record, row) in enumerate(zip(records, rows), start=1):
+            row = list(row) + [None] * max(0, len(record) - len(row))
+            for c, field in enumerate(record):
+                cell = row[c]
+                cells += 1
+                if field == "":
+                    ok = cell is None
+                elif isinstance(cell, (int, float)) and not isinstance(cell, bool):
+                    expected = number(field)
+                    ok = expected is not None and (expected == cell or abs(expected - cell) <= 1e-12 * max(1.0, abs(expected)))
+                else:
+                    ok = cell == field
+                if not ok:
+                    problems.append(f"{title}!R{r}C{c + 1}: sheet {cell!r}, CSV {field!r}")
+        charts += len(getattr(sheet, "_charts", []))
+        print(f"{title}: {len(records) - 1} rows x {len(records[0]) if records else 0} columns equal to {name}; "
+              f"frozen at {sheet.freeze_panes}, filter {sheet.auto_filter.ref}, charts {len(getattr(sheet, '_charts', []))}")
+    for problem in problems[:40]:
+        print("DIFF", problem)
+    print(f"check_xlsx ok={'yes' if not problems and csv_of else 'no'} sheets={len(csv_of)} cells={cells} charts={charts} "
+          f"openpyxl={openpyxl.__version__}")
+    return 0 if not problems and csv_of else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1]))

@@ -1,0 +1,143 @@
+import Crypto
+import Foundation
+import JobKit
+import Postgres
+import XLSX
+
+/// The `build-reports` job: runs every report of the catalogue (Reports/<name>.sql) in one read-only snapshot and
+/// writes a CSV per report and one XLSX workbook (cover, a sheet per report with native charts) into the output
+/// folder, each file under a temporary name first.
+public enum BuildReports {
+    /// The workbook's file name.
+    public static let workbookName = "reports.xlsx"
+
+    /// The job definition used by `Jobs/build-reports` (tests pass another `catalogue`).
+    public static func definition(catalogue: [ReportDefinition] = ReportCatalogue.standard) -> JobDefinition {
+        JobDefinition(
+            name: "build-reports",
+            summary: "write the finance reports (Reports/*.sql) as CSV files and one XLSX workbook with charts",
+            options: ReportOptions.all
+        ) { context in
+            var folders: [String: String] = [:]
+            for name in ["REPORT_OUT_DIR", "REPORT_SQL_DIR"] { folders[name] = context.environment.optional(name) }
+            let settings = try ReportOptions.settings(context.arguments, asOf: context.asOf, environment: folders)
+            try run(catalogue: catalogue, settings: settings, context: context)
+        }
+    }
+
+    static func run(catalogue: [ReportDefinition], settings: ReportSettings, context: JobContext) throws {
+        let log = context.logger
+        var present: [(ReportDefinition, String)] = []
+        var missing: [String] = []
+        for definition in catalogue {
+            let url = settings.sqlFolder.appendingPathComponent(definition.fileName)
+            guard let sql = try? String(contentsOf: url, encoding: .utf8) else {
+                if definition.required { missing.append(url.path) } else {
+                    log.info("report \(definition.name): \(url.path) is absent; optional, skipped")
+                    context.count("reports_skipped")
+                }
+                continue
+            }
+            present.append((definition, sql))
+        }
+        guard missing.isEmpty else { throw JobError.failed("required report SQL missing: \(missing.joined(separator: ", "))") }
+        context.note("period", "\(settings.firstMonth)..\(settings.lastMonth)")
+        context.note("out", settings.outputFolder.path)
+
+        let database = context.database
+        try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        do {
+            // The reports' CTE row estimates are far too high, so PostgreSQL would JIT-compile every report (8-15 s of
+            // LLVM time each, even on a 20-subscription world, for no gain): off for this transaction.
+            try database.execute("SET LOCAL jit = off")
+            try checkFX(settings: settings, context: context)
+            if context.dryRun {
+                for (definition, _) in present {
+                    log.info("dry run: would write \(definition.name) (\(definition.sheet)) to \(settings.outputFolder.path)")
+                }
+                context.setCount("reports", present.count)
+            } else {
+                try write(present, settings: settings, context: context)
+            }
+            try database.execute("COMMIT")
+        } catch {
+            _ = try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `fx_missing.sql` when present; any (month, currency) it returns fails the run, naming each.
+    static func checkFX(settings: ReportSettings, context: JobContext) throws {
+        let url = settings.sqlFolder.appendingPathComponent(ReportCatalogue.fxMissing + ".sql")
+        guard let sql = try? String(contentsOf: url, encoding: .utf8) else {
+            context.logger.info("\(url.path) is absent: no FX pre-check")
+            return
+        }
+        let table = try ReportQuery.run(ReportCatalogue.fxMissing, sql: sql, binding: .contract, settings: settings, database: context.database)
+        guard !table.rows.isEmpty else { return }
+        let month = table.index(of: "month") ?? 0, currency = table.index(of: "currency") ?? min(1, table.columns.count - 1)
+        let pairs = table.rows.map { "\($0[month] ?? "?") \($0[currency] ?? "?")" }
+        context.setCount("fx_missing", pairs.count)
+        throw JobError.failed("no FX rate to \(settings.currency) for \(pairs.count) month/currency pair(s): \(pairs.joined(separator: ", "))")
+    }
+
+    static func write(_ present: [(ReportDefinition, String)], settings: ReportSettings, context: JobContext) throws {
+        let files = try StagedFiles(folder: settings.outputFolder)
+        do {
+            var book: ReportWorkbook?
+            if settings.writeXLSX {
+                let path = files.stage(workbookName).path
+                book = try ReportWorkbook(path: path, created: Int64(settings.asOf.timeIntervalSince1970.rounded(.down)),
+                                          title: "Subscription finance reports as of \(PostgresTimestamp.iso8601(settings.asOf))",
+                                          temporaryDirectory: settings.outputFolder.path)
+            }
+            var results: [ReportResult] = []
+            var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet)] = []
+            for (definition, sql) in present {
+                let table = try ReportQuery.run(definition.name, sql: sql, binding: definition.binding, settings: settings, database: context.database)
+                let formatter = ReportFormatter(report: definition.name, columns: table.columns, rawIdentifiers: settings.rawIdentifiers)
+                var csv = CSVEncoder()
+                csv.append(formatter.columns.map(\.name))
+                let sheet = try book?.addReportSheet(definition.sheet, columns: formatter.columns)
+                let sheetRows = min(table.rows.count, ReportWorkbook.maxDataRows)
+                for (number, row) in table.rows.enumerated() {
+                    let cells = try formatter.format(row, rowNumber: number + 1)
+                    if settings.writeCSV { csv.append(cells.map(\.csv)) }
+                    if let sheet, number < sheetRows { try sheet.writeRow(cells.map(\.cell), row: number + 1) }
+                }
+                if settings.writeCSV { try files.write(csv.bytes, as: definition.name + ".csv") }
+                results.append(ReportResult(definition: definition, rows: table.rows.count, sqlSHA256: SHA256Digest.hex(Array(sql.utf8)),
+                                            csvSHA256: SHA256Digest.hex(csv.bytes), truncatedInSheet: sheetRows < table.rows.count, notes: []))
+                context.setCount("rows_" + definition.name, table.rows.count)
+                context.count("reports")
+                context.logger.info("report \(definition.name): \(table.rows.count) rows")
+                if let sheet { drawn.append((definition, table, formatter, sheet)) }
+            }
+            if let book {
+                for (index, (definition, table, formatter, sheet)) in drawn.enumerated() {
+                    var row = 1
+                    for chart in definition.charts {
+                        switch try ChartBlock.make(chart, table: table, formatter: formatter, reportingCurrency: settings.currency) {
+                        case .success(let block):
+                            try book.drawChart(block, report: definition.name, on: sheet, row: row, column: formatter.columns.count + 1)
+                            row += 20
+                            context.count("charts")
+                            if let note = block.note { results[index].notes.append("chart '\(chart.title)': \(note)") }
+                        case .failure(let skipped):
+                            results[index].notes.append("chart '\(chart.title)' not drawn: \(skipped.reason)")
+                            context.logger.info("report \(definition.name): chart '\(chart.title)' not drawn: \(skipped.reason)")
+                            context.count("charts_skipped")
+                        }
+                    }
+                }
+                try book.writeCover(title: "Subscription finance reports", rows: try ReportCover.rows(settings: settings, results: results))
+                try book.close()
+            }
+            try files.commit()
+        } catch {
+            files.discard()
+            throw error
+        }
+        if settings.writeXLSX { context.note("workbook", settings.outputFolder.appendingPathComponent(workbookName).path) }
+    }
+}

@@ -1,0 +1,76 @@
+import JobKit
+import Postgres
+import XLSX
+
+/// Turns a report row into its CSV fields and spreadsheet cells, by column name (the report contract): amounts in the
+/// row's currency with its ISO 4217 minor units (half to even, from the SQL's already rounded micros), identifiers
+/// masked unless raw, instants as ISO 8601 UTC. A value that breaks its column's contract fails the run, naming it.
+public struct ReportFormatter {
+    /// The report's name, for messages.
+    public let report: String
+    /// The written columns.
+    public let columns: [OutputColumn]
+    /// Where the row's currency is, if the report has one.
+    let currencyIndex: Int?
+    /// Keep identifiers unmasked.
+    let rawIdentifiers: Bool
+
+    /// A formatter for a report with SQL `columns`.
+    public init(report: String, columns sqlColumns: [String], rawIdentifiers: Bool) {
+        self.report = report
+        self.columns = OutputColumn.layout(sqlColumns)
+        self.currencyIndex = sqlColumns.firstIndex(of: "currency")
+        self.rawIdentifiers = rawIdentifiers
+    }
+
+    /// Decimal places of an amount in `row`: the currency's ISO 4217 minor units, or 6 (exact micros) when the
+    /// report has no currency column or the row's is NULL.
+    func places(_ row: [String?]) -> Int {
+        guard let currencyIndex, let currency = row[currencyIndex] else { return 6 }
+        return CurrencyDigits.places(of: currency)
+    }
+
+    /// The CSV field (nil: empty) and the sheet cell of every written column of `row` (`rowNumber` from 1, for messages).
+    public func format(_ row: [String?], rowNumber: Int) throws -> [(csv: String?, cell: Cell)] {
+        var output: [(csv: String?, cell: Cell)] = []
+        output.reserveCapacity(columns.count)
+        for column in columns {
+            guard let text = row[column.source] else { output.append((nil, .empty)); continue }
+            func bad(_ what: String) -> JobError {
+                JobError.failed("report \(report) row \(rowNumber) column \(column.name): '\(text)' is not \(what)")
+            }
+            switch column.content {
+            case .amount:
+                guard let micros = Int64(text) else { throw bad("integer micros") }
+                let amount = try DecimalAmount(micros: micros, places: places(row))
+                output.append((amount.exactDecimal, .money(micros: micros, places: amount.places)))
+            case .micros:
+                guard let micros = Int64(text) else { throw bad("integer micros") }
+                guard micros.magnitude <= 1 << 53 else { throw bad("an integer a spreadsheet holds exactly (|micros| ≤ 2^53)") }
+                output.append((text, .integer(micros)))
+            case .value(let role):
+                switch role {
+                case .count:
+                    guard let value = Int64(text), value.magnitude <= 1 << 53 else { throw bad("a whole number") }
+                    output.append((text, .integer(value)))
+                case .rate:
+                    guard let value = Double(text), value.isFinite else { throw bad("a decimal fraction") }
+                    output.append((text, .percent(value, places: 2)))
+                case .days:
+                    guard let value = Double(text), value.isFinite else { throw bad("a decimal number of days") }
+                    output.append((text, .number(value)))
+                case .instant:
+                    guard let date = PostgresTimestamp.parse(text) else { throw bad("an instant") }
+                    let iso = PostgresTimestamp.iso8601(date)
+                    output.append((iso, .text(iso)))
+                case .identifier:
+                    let shown = rawIdentifiers ? text : IdentifierMask.mask(text)
+                    output.append((shown, .text(shown)))
+                case .currency, .text, .micros:
+                    output.append((text, .text(text)))
+                }
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Output files written under temporary names in their final folder and renamed into place only when every one of
+/// them is complete, so a final name never holds a half-written file; `discard()` removes the temporary ones.
+final class StagedFiles {
+    private(set) var staged: [(temporary: URL, final: URL)] = []
+    let folder: URL
+
+    /// Files staged in `folder` (created if needed).
+    init(folder: URL) throws {
+        self.folder = folder
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// The temporary path for final file `name`: `.<name>.partial-<pid>` in the same folder (same file system, so
+    /// the rename is atomic).
+    func stage(_ name: String) -> URL {
+        let final = folder.appendingPathComponent(name)
+        let temporary = folder.appendingPathComponent(".\(name).partial-\(getpid())")
+        staged.append((temporary, final))
+        return temporary
+    }
+
+    /// Writes `bytes` to the temporary file of `name`.
+    func write(_ bytes: [UInt8], as name: String) throws {
+        try Data(bytes).write(to: stage(name))
+    }
+
+    /// Renames every staged file to its final name.
+    func commit() throws {
+        for (temporary, final) in staged {
+            guard rename(temporary.path, final.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: final.path,
+                                                               NSLocalizedDescriptionKey: "cannot rename \(temporary.path) to \(final.path): errno \(errno)"])
+            }
+        }
+        staged.removeAll()
+    }
+
+    /// Removes every staged file not yet committed.
+    func discard() {
+        for (temporary, _) in staged { try? FileManager.default.removeItem(at: temporary) }
+        staged.removeAll()
+    }
+}
