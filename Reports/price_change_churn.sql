@@ -78,21 +78,28 @@ known_change AS (
       AND (p.basis = 'corrected' OR c.created_at <= p.as_of)
 ),
 -- Told: the store's notice (PRICE_CHANGE_PENDING, amount = the new price) of a known change of the product billed then
--- (the latest charge, a free trial's included) in the subscriber's country; the earliest notice per change.
+-- (the latest charge, a free trial's included) in the subscriber's country; the earliest notice per change. The target
+-- is the renewal after the notice: that charge's period end, or one period later when the notice came after it (a
+-- renewal the history lacks). A notice that finds auto-renew already off is recorded as PRICE_CHANGE_CANCELED without a
+-- price (Google): it is the change of that product, region and currency whose old price the subscriber pays.
 told AS (
     SELECT DISTINCT ON (n.subscription_id, k.provider, k.product_id, k.region_code, k.currency_code, k.old_amount_micros,
                         k.new_amount_micros, k.mode)
            n.subscription_id, k.provider, k.product_id, k.region_code, k.currency_code, k.old_amount_micros,
-           k.new_amount_micros, k.mode, n.effective_at AS start_at, l.period_end_at AS target_at
+           k.new_amount_micros, k.mode, n.effective_at AS start_at,
+           CASE WHEN l.period_end_at > n.effective_at THEN l.period_end_at
+                ELSE l.period_end_at + l.billing_period::interval END AS target_at
     FROM hist n
     JOIN LATERAL (
-        SELECT h.product_id, h.period_end_at FROM hist h
+        SELECT h.product_id, h.period_end_at, h.billing_period, h.amount_micros, h.currency_code FROM hist h
         WHERE h.subscription_id = n.subscription_id AND h.product_id IS NOT NULL AND h.effective_at <= n.effective_at
           AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
         ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) l ON true
     JOIN known_change k ON k.provider = n.provider AND k.product_id = l.product_id AND k.region_code = n.country_code
-                       AND k.currency_code = n.currency_code AND k.new_amount_micros = n.amount_micros
-    WHERE n.event_type = 'PRICE_CHANGE_PENDING'
+                       AND k.currency_code = COALESCE(n.currency_code, l.currency_code)
+                       AND (k.new_amount_micros = n.amount_micros
+                            OR (n.amount_micros IS NULL AND k.old_amount_micros = l.amount_micros))
+    WHERE n.event_type = 'PRICE_CHANGE_PENDING' OR (n.event_type = 'PRICE_CHANGE_CANCELED' AND n.amount_micros IS NULL)
     ORDER BY n.subscription_id, k.provider, k.product_id, k.region_code, k.currency_code, k.old_amount_micros,
              k.new_amount_micros, k.mode, n.effective_at
 ),
@@ -127,10 +134,11 @@ outcome AS (
            pc.effective_at IS NOT NULL AS churned_due_to_change,
            en.effective_at AS ended_at, en.reason AS end_reason
     FROM member m
-    -- The plan's billing period: the latest charge at or before start_at.
+    -- The plan's billing period: the latest charge (a free trial's included) at or before start_at.
     LEFT JOIN LATERAL (
         SELECT h.factor, h.billing_period FROM hist h
-        WHERE h.subscription_id = m.subscription_id AND h.is_charge AND h.effective_at <= m.start_at
+        WHERE h.subscription_id = m.subscription_id AND h.factor IS NOT NULL AND h.effective_at <= m.start_at
+          AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
         ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) pl ON true
     LEFT JOIN LATERAL (
         SELECT h.effective_at FROM hist h
