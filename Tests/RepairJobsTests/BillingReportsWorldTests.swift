@@ -19,8 +19,11 @@ import WorldGen
         ("billing_open", "open_count", { $0.billingOpen ?? 0 }),
     ]
 
-    /// The cohort columns the history reproduces exactly (see Reports/README.md, "Price-change churn", for the rest).
+    /// The cohort columns compared. The baseline is not: the world opens it at the change's announcement, an instant
+    /// the history does not hold (the report opens it at the cohort's first notice; Reports/README-billing-price.md).
     static let cohortColumns: [(String, @Sendable (PriceChangeCohort) -> Int64)] = [
+        ("affected_count", { Int64($0.affected) }), ("notified_count", { Int64($0.notified) }),
+        ("other_churn_count", { Int64($0.otherChurn) }),
         ("consented_count", { Int64($0.consented) }), ("applied_count", { Int64($0.applied) }),
         ("churned_due_to_change_count", { Int64($0.churnedDueToChange) }),
         ("mrr_lost_micros", { $0.mrrLostMicros }), ("mrr_gained_micros", { $0.mrrGainedMicros }),
