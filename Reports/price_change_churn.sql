@@ -77,6 +77,35 @@ known_change AS (
     WHERE c.old_amount_micros IS NOT NULL AND c.product_id IS NOT NULL AND c.announced_at <= p.as_of
       AND (p.basis = 'corrected' OR c.created_at <= p.as_of)
 ),
+-- A change no subscription_price_change row names (its only notices reached subscribers in a free trial, who have no
+-- old price): known from its earliest notice, with the old price the latest paid price of that product, country and
+-- currency (other than the new price) before it, and the mode a consent increase (PRICE_INCREASE) or a decrease.
+inferred_change AS (
+    SELECT DISTINCT ON (n.provider, l.product_id, n.country_code, n.currency_code, n.amount_micros)
+           n.provider, l.product_id, n.country_code AS region_code, n.currency_code, o.amount_micros AS old_amount_micros,
+           n.amount_micros AS new_amount_micros,
+           CASE WHEN n.amount_micros < o.amount_micros THEN 'PRICE_DECREASE' ELSE 'PRICE_INCREASE' END AS mode
+    FROM hist n
+    JOIN LATERAL (
+        SELECT h.product_id FROM hist h
+        WHERE h.subscription_id = n.subscription_id AND h.product_id IS NOT NULL AND h.effective_at <= n.effective_at
+          AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+        ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) l ON true
+    JOIN LATERAL (
+        SELECT h.amount_micros FROM hist h
+        WHERE h.provider = n.provider AND h.product_id = l.product_id AND h.country_code = n.country_code
+          AND h.currency_code = n.currency_code AND h.is_charge AND h.amount_micros <> n.amount_micros
+          AND h.effective_at <= n.effective_at
+        ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) o ON true
+    WHERE n.event_type = 'PRICE_CHANGE_PENDING'
+      AND NOT EXISTS (SELECT 1 FROM known_change k WHERE k.provider = n.provider AND k.product_id = l.product_id
+                        AND k.region_code = n.country_code AND k.currency_code = n.currency_code
+                        AND k.new_amount_micros = n.amount_micros)
+    ORDER BY n.provider, l.product_id, n.country_code, n.currency_code, n.amount_micros, n.effective_at, n.id
+),
+change AS (
+    SELECT * FROM known_change UNION SELECT * FROM inferred_change
+),
 -- Told: the store's notice (PRICE_CHANGE_PENDING, amount = the new price) of a known change of the product billed then
 -- (the latest charge, a free trial's included) in the subscriber's country; the earliest notice per change. The target
 -- is the renewal after the notice: that charge's period end, or one period later when the notice came after it (a
@@ -95,7 +124,7 @@ told AS (
         WHERE h.subscription_id = n.subscription_id AND h.product_id IS NOT NULL AND h.effective_at <= n.effective_at
           AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
         ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) l ON true
-    JOIN known_change k ON k.provider = n.provider AND k.product_id = l.product_id AND k.region_code = n.country_code
+    JOIN change k ON k.provider = n.provider AND k.product_id = l.product_id AND k.region_code = n.country_code
                        AND k.currency_code = COALESCE(n.currency_code, l.currency_code)
                        AND (k.new_amount_micros = n.amount_micros
                             OR (n.amount_micros IS NULL AND k.old_amount_micros = l.amount_micros))
