@@ -46,9 +46,6 @@ WITH params AS (
            $4::text AS reporting_currency,
            $5::text AS basis
 ),
-subscriber AS (
-    SELECT subscription_id FROM billing_transaction GROUP BY subscription_id HAVING NOT bool_or(is_test)
-),
 -- The history rows read, as known on the chosen basis.
 hist AS NOT MATERIALIZED (
     SELECT b.subscription_id, b.id, b.provider::text AS provider, b.event_type::text AS event_type, b.effective_at,
@@ -60,8 +57,10 @@ hist AS NOT MATERIALIZED (
            b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
                AND b.amount_micros > 0 AS is_charge,
            b.event_type IN ('EXPIRED', 'REFUNDED', 'REVOKED') AS is_end
-    FROM billing_transaction b JOIN subscriber s USING (subscription_id), params p
+    FROM billing_transaction b, params p
     WHERE b.effective_at <= p.as_of AND (p.basis = 'corrected' OR b.recorded_at <= p.as_of)
+      -- a test purchase (any of its rows is_test) counts nowhere
+      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = b.subscription_id AND t.is_test)
 ),
 charge AS (
     SELECT h.*, lag(h.amount_micros) OVER w AS previous_micros, lag(h.product_id) OVER w AS previous_product,
