@@ -27,7 +27,8 @@
 --     ended); other_churn: the subscriber's first other ending (EXPIRED for another reason, REFUNDED, REVOKED) inside
 --     the window.
 --   * baseline: subscribers of the same provider and product in OTHER countries (never affected by this cohort),
---     paying (latest charge paid and its period running) at the cohort's window start (its first start_at); baseline
+--     paying (latest charge, of any product, is of this product, paid, its period running, no ending, grace, hold or
+--     pause since) at the cohort's window start (its first start_at); baseline
 --     churn = those whose first ending falls between the window start and the cohort's window end (the latest target +
 --     one period, capped at as_of).
 --   * rates: cohort_churn_rate = (churned_due_to_change + other_churn) / affected; baseline_churn_rate =
@@ -199,16 +200,18 @@ cohort AS (
     FROM outcome o
     GROUP BY 1, 2, 3, 4, 5, 6, 7
 ),
--- Baseline: same provider and product, other countries, paying at the cohort's window start.
+-- Baseline: same provider, other countries, paying at the cohort's window start for its product (the latest charge of
+-- any product is of the cohort's: a subscriber who moved to another plan is not a peer).
 baseline AS (
     SELECT c.provider, c.product_id, c.region_code, c.currency_code, c.old_amount_micros, c.new_amount_micros, c.mode,
            count(*) AS peers, count(*) FILTER (WHERE en.effective_at <= c.window_end) AS churned
     FROM cohort c
     JOIN LATERAL (
-        SELECT DISTINCT ON (h.subscription_id) h.subscription_id, h.country_code, h.effective_at, h.period_end_at
+        SELECT DISTINCT ON (h.subscription_id) h.subscription_id, h.product_id, h.country_code, h.effective_at, h.period_end_at
         FROM hist h
-        WHERE h.provider = c.provider AND h.product_id = c.product_id AND h.is_charge AND h.effective_at <= c.window_start
+        WHERE h.provider = c.provider AND h.is_charge AND h.effective_at <= c.window_start
         ORDER BY h.subscription_id, h.effective_at DESC, h.id DESC) l ON l.period_end_at > c.window_start
+                                                                 AND l.product_id = c.product_id
                                                                  AND l.country_code IS DISTINCT FROM c.region_code
     LEFT JOIN LATERAL (
         SELECT e.effective_at FROM hist e

@@ -19,13 +19,14 @@ import WorldGen
         ("billing_open", "open_count", { $0.billingOpen ?? 0 }),
     ]
 
-    /// The cohort columns compared. The baseline is not: the world opens it at the change's announcement, an instant
-    /// the history does not hold (the report opens it at the cohort's first notice; Reports/README-billing-price.md).
+    /// The cohort columns compared: every one the world computes, the baseline included (both sides use the cohort's
+    /// observed window; Reports/README-billing-price.md).
     static let cohortColumns: [(String, @Sendable (PriceChangeCohort) -> Int64)] = [
         ("affected_count", { Int64($0.affected) }), ("notified_count", { Int64($0.notified) }),
         ("other_churn_count", { Int64($0.otherChurn) }),
         ("consented_count", { Int64($0.consented) }), ("applied_count", { Int64($0.applied) }),
         ("churned_due_to_change_count", { Int64($0.churnedDueToChange) }),
+        ("baseline_peers_count", { Int64($0.baselinePeers) }), ("baseline_churned_count", { Int64($0.baselineChurned) }),
         ("mrr_lost_micros", { $0.mrrLostMicros }), ("mrr_gained_micros", { $0.mrrGainedMicros }),
     ]
 
@@ -84,9 +85,10 @@ import WorldGen
                 cohortMismatches.append("\(cohort.changeId) \(column): expected \(value(cohort)), report \(row?[column] ?? "no row")")
             }
         }
+        let baselines = expected.priceChangeCohorts.map { "\($0.changeId) \($0.baselineChurned)/\($0.baselinePeers)" }
         let reasons = excludedByReason.keys.sorted().map { "\($0)=\(excludedByReason[$0]?.count ?? 0)" }.joined(separator: " ")
         print("billing reports seed \(seed): grace cells \(graceCells), cohorts \(expected.priceChangeCohorts.count), "
-              + "excluded subscriptions \(excluded.count) [\(reasons)]")
+              + "baselines (churned/peers) \(baselines.joined(separator: ", ")), excluded subscriptions \(excluded.count) [\(reasons)]")
         #expect(graceCells > 0 && !reported.isEmpty)
         #expect(graceMismatches.isEmpty, "\(graceMismatches.count) grace cells differ: \(graceMismatches.prefix(30).joined(separator: "\n"))")
         #expect(cohortMismatches.isEmpty, "\(cohortMismatches.count) cohort cells differ: \(cohortMismatches.joined(separator: "\n"))")
