@@ -105,7 +105,7 @@ struct ExpectedMetricsBuilder {
             if !failure.recoveredInGrace && !failure.recoveredFromHold && !failure.churned { cell.billingOpen += 1 }
             cells[key(failure.atMs)] = cell
         }
-        cohorts.add(story, subscriptionId: subscriptionId, timeline: timeline)
+        cohorts.add(story, subscriptionId: subscriptionId)
     }
 }
 

@@ -9,8 +9,8 @@ import BillingCore
 ///   opt-in increase (EXPIRED · PRICE_INCREASE).
 /// - other_churn: affected subscriptions that ended for another reason (voluntary or billing expiry, refund,
 ///   revocation) between being told and one billing period after the renewal the change targeted.
-/// - baseline_peers: non-test subscriptions of the same store and product outside the change's region, paid at
-///   `announced_at`; baseline_churned: those that ended between `announced_at` and one period after `effective_at`.
+/// - baseline_peers / baseline_churned: over the cohort's observed window (its first member's start to the latest
+///   member's targeted renewal plus one period, capped at as-of); see `PriceChangeBaseline`.
 struct PriceChangeCohorts {
     let catalogue: WorldCatalogue
     let asOfMs: Int64
@@ -18,6 +18,10 @@ struct PriceChangeCohorts {
     private(set) var transitions: [PriceChangeTransition] = []
     private var lostTwelfths: [Int64]
     private var gainedTwelfths: [Int64]
+    /// Each cohort's observed window: the earliest member start and the latest member window end.
+    private var windows: [(startMs: Int64, endMs: Int64)?]
+    /// The stories added, with the changes each was touched by (the baseline needs every cohort's window first).
+    private var peers: [(story: Story, touched: Set<Int>)] = []
 
     init(catalogue: WorldCatalogue, asOfMs: Int64) {
         self.catalogue = catalogue
@@ -33,10 +37,11 @@ struct PriceChangeCohorts {
         }
         lostTwelfths = Array(repeating: 0, count: cohorts.count)
         gainedTwelfths = Array(repeating: 0, count: cohorts.count)
+        windows = Array(repeating: nil, count: cohorts.count)
     }
 
     /// Adds one non-test story.
-    mutating func add(_ story: Story, subscriptionId: String, timeline: StoryTimeline) {
+    mutating func add(_ story: Story, subscriptionId: String) {
         var open: Int?
         var declined: Int?
         var touched: [Int: (fromMs: Int64, untilMs: Int64)] = [:]
@@ -51,6 +56,8 @@ struct PriceChangeCohorts {
             let period = BillingPeriodMath(catalogue.plans[plan].billingPeriod) ?? .month
             touched[change] = (at, period.end(from: target))
             cohorts[change].affected += 1
+            let window = windows[change] ?? (at, period.end(from: target))
+            windows[change] = (min(window.startMs, at), max(window.endMs, period.end(from: target)))
         }
         func ended(_ at: Int64) {
             if let change = open { record(change, .canceled, at, "ended"); open = nil }
@@ -101,28 +108,7 @@ struct PriceChangeCohorts {
                 break
             }
         }
-        addBaseline(story, timeline: timeline, touched: Set(touched.keys))
-    }
-
-    /// Counts `story` as a baseline peer of every change of its store and product it was not touched by.
-    private mutating func addBaseline(_ story: Story, timeline: StoryTimeline, touched: Set<Int>) {
-        let market = catalogue.markets[story.market]
-        let endMs = story.steps.last.flatMap { last -> Int64? in
-            switch last.step {
-            case .expire, .refund, .familyRevoke: return last.atMs
-            default: return nil
-            }
-        }
-        for (index, change) in catalogue.priceChanges.enumerated() where !touched.contains(index) {
-            guard change.provider == (story.isApple ? "APPLE" : "GOOGLE"), change.region != market.googleRegion,
-                  let step = story.steps.last(where: { $0.atMs <= change.announcedAtMs }),
-                  catalogue.plans[step.plan].code == change.planCode, timeline.twelfths(at: change.announcedAtMs) > 0 else { continue }
-            cohorts[index].baselinePeers += 1
-            let period = BillingPeriodMath(catalogue.plans[step.plan].billingPeriod) ?? .month
-            if let endMs, endMs >= change.announcedAtMs, endMs <= min(asOfMs, period.end(from: change.effectiveAtMs)) {
-                cohorts[index].baselineChurned += 1
-            }
-        }
+        peers.append((story, Set(touched.keys)))
     }
 
     /// The cohorts with their MRR sums rounded half to even (once each).
@@ -131,6 +117,17 @@ struct PriceChangeCohorts {
             var cohort = cohorts[index]
             cohort.mrrLostMicros = Int64(ExactRounding.halfEven(Int128(lostTwelfths[index]), 12))
             cohort.mrrGainedMicros = Int64(ExactRounding.halfEven(Int128(gainedTwelfths[index]), 12))
+            if let window = windows[index] {
+                let baseline = PriceChangeBaseline(catalogue: catalogue, change: index, startMs: window.startMs,
+                                                   endMs: min(asOfMs, window.endMs))
+                for peer in peers where !peer.touched.contains(index) {
+                    switch baseline.count(peer.story) {
+                    case .churned: cohort.baselinePeers += 1; cohort.baselineChurned += 1
+                    case .stayed: cohort.baselinePeers += 1
+                    case .notPeer: break
+                    }
+                }
+            }
             return cohort
         }
     }

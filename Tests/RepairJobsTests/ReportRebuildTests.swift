@@ -57,7 +57,7 @@ import WorldGen
         }
         let excluded = excludedByReason.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         let identifiers = Set(harness.world.manifest.faults.filter { excluded.contains($0.subscriptionId) }.map(\.storeIdentifier))
-        try excludeFromHistory(db, subscriptions: excluded, storeIdentifiers: identifiers)
+        try Self.excludeFromHistory(db, subscriptions: excluded, storeIdentifiers: identifiers)
 
         let expected = WorldWriter.expectedMetrics(harness.world, excluding: excluded)
         let report = ReportSQL(asOf: asOf, firstMonth: (expected.months.first ?? "") + "-01T00:00:00Z", lastMonth: asOf)
@@ -158,7 +158,7 @@ import WorldGen
     }
 
     /// Removes the history rows of `subscriptions` (the world's ids, or the store identities a chain-created row has).
-    private func excludeFromHistory(_ db: PostgresConnection, subscriptions: Set<String>, storeIdentifiers: Set<String>) throws {
+    static func excludeFromHistory(_ db: PostgresConnection, subscriptions: Set<String>, storeIdentifiers: Set<String>) throws {
         func list(_ values: Set<String>) -> String {
             values.isEmpty ? "NULL" : values.sorted().map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ",")
         }

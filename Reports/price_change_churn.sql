@@ -1,0 +1,271 @@
+-- Price-change churn: what each price change did to the subscribers it reached, against those it did not reach.
+--
+-- One row per price-change cohort: provider x product x region x currency x old price -> new price x mode
+-- (PRICE_INCREASE = consent needed: Apple consent / Google opt-in; OPT_OUT_PRICE_INCREASE = Google opt-out;
+-- PRICE_DECREASE). Definitions in Reports/README.md, section "Price-change churn".
+--
+-- Parameters (always bound, in this order; cast in the params CTE):
+--   $1  timestamptz  as_of               nothing effective after it is read; windows are capped at it
+--   $2  timestamptz  first_month         cohorts whose first notice (or first new-price charge) falls in this month
+--   $3  timestamptz  last_month          ... up to this month (inclusive, clamped to the as-of month)
+--   $4  text         reporting_currency  not used: every figure is in the cohort's own currency
+--   $5  text         basis               'corrected' (every row effective <= as_of) or 'known' (and recorded_at <= as_of)
+--
+-- Sources: subscription_price_change (which subscriber was told of which change; product, region, currency, prices,
+-- mode, announced_at) and billing_transaction (the history rows: consent, charges, endings with their reason);
+-- subscription only to leave test purchases out; never a current-status column.
+-- Definitions (per cohort; a subscriber counts once per cohort):
+--   * affected: told of the change (a subscription_price_change row of the cohort announced by as_of), or, for a
+--     decrease applied without notice (Apple), charged the new price on a renewal whose previous paid charge of the
+--     same product, country and currency was the old price. start_at = when told, else that renewal.
+--   * consented: a PRICE_CHANGE_ACCEPTED row (Apple consent, Google opt-in confirmation) at or after start_at.
+--   * applied: a renewal or recovery charged the new price at or after start_at.
+--   * target: the renewal the change was aimed at (expected_charge_at, else the applying renewal); window: start_at to
+--     target + one billing period of the subscriber's plan, capped at as_of.
+--   * churned_due_to_change: EXPIRED with reason PRICE_INCREASE_NOT_CONSENTED at or after start_at (Apple
+--     expirationIntent 3; Google's system cancellation of an unconfirmed opt-in increase, dated when the paid period
+--     ended); other_churn: the subscriber's first other ending (EXPIRED for another reason, REFUNDED, REVOKED) inside
+--     the window.
+--   * baseline: subscribers of the same provider and product in OTHER countries (never affected by this cohort),
+--     paying (latest charge, of any product, is of this product, paid, its period running, no ending, grace, hold or
+--     pause since) at the cohort's window start (its first start_at); baseline
+--     churn = those whose first ending falls between the window start and the cohort's window end (the latest target +
+--     one period, capped at as_of).
+--   * rates: cohort_churn_rate = (churned_due_to_change + other_churn) / affected; baseline_churn_rate =
+--     baseline_churned / baseline_peers; excess_churn_rate = cohort - baseline, with a 95% Newcombe hybrid score
+--     interval (Wilson score intervals of each proportion, z = 1.959964) in excess_churn_ci_low_rate /
+--     excess_churn_ci_high_rate; 6 decimals; NULL when a denominator is 0.
+--   * mrr_lost_micros: monthly-normalised old price of change-caused churn; mrr_gained_micros: monthly-normalised
+--     (new - old) of every applied change (negative for a decrease); net_mrr_micros = gained - lost. Each sums exact
+--     twelfths of a micro and is rounded half to even once.
+
+WITH params AS (
+    SELECT $1::timestamptz AS as_of,
+           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AS first_month,
+           LEAST(date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC'),
+                 date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC')) AS last_month,
+           $4::text AS reporting_currency,
+           $5::text AS basis
+),
+-- The history rows read, as known on the chosen basis.
+hist AS NOT MATERIALIZED (
+    SELECT b.subscription_id, b.id, b.provider::text AS provider, b.event_type::text AS event_type, b.effective_at,
+           b.amount_micros, b.currency_code, b.country_code, b.product_id, b.reason, b.billing_period,
+           CASE b.billing_period
+               WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
+               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS factor,
+           b.period_end_at,
+           b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+               AND b.amount_micros > 0 AS is_charge,
+           b.event_type IN ('EXPIRED', 'REFUNDED', 'REVOKED') AS is_end
+    FROM billing_transaction b, params p
+    WHERE b.effective_at <= p.as_of AND (p.basis = 'corrected' OR b.recorded_at <= p.as_of)
+      -- a test purchase (any of its rows is_test) counts nowhere
+      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = b.subscription_id AND t.is_test)
+),
+charge AS (
+    SELECT h.*, lag(h.amount_micros) OVER w AS previous_micros, lag(h.product_id) OVER w AS previous_product,
+           lag(h.currency_code) OVER w AS previous_currency
+    FROM hist h WHERE h.is_charge
+    WINDOW w AS (PARTITION BY h.subscription_id ORDER BY h.effective_at, h.id)
+),
+-- The changes the history knows (one per provider, product, region, currency, old -> new price and mode).
+known_change AS (
+    SELECT DISTINCT c.provider::text AS provider, c.product_id, c.region_code, c.currency_code, c.old_amount_micros,
+           c.new_amount_micros, c.mode::text AS mode
+    FROM subscription_price_change c, params p
+    WHERE c.old_amount_micros IS NOT NULL AND c.product_id IS NOT NULL AND c.announced_at <= p.as_of
+      AND (p.basis = 'corrected' OR c.created_at <= p.as_of)
+),
+-- A change no subscription_price_change row names (its only notices reached subscribers in a free trial, who have no
+-- old price): known from its earliest notice, with the old price the latest paid price of that product, country and
+-- currency (other than the new price) before it, and the mode a consent increase (PRICE_INCREASE) or a decrease.
+inferred_change AS (
+    SELECT DISTINCT ON (n.provider, l.product_id, n.country_code, n.currency_code, n.amount_micros)
+           n.provider, l.product_id, n.country_code AS region_code, n.currency_code, o.amount_micros AS old_amount_micros,
+           n.amount_micros AS new_amount_micros,
+           CASE WHEN n.amount_micros < o.amount_micros THEN 'PRICE_DECREASE' ELSE 'PRICE_INCREASE' END AS mode
+    FROM hist n
+    JOIN LATERAL (
+        SELECT h.product_id FROM hist h
+        WHERE h.subscription_id = n.subscription_id AND h.product_id IS NOT NULL AND h.effective_at <= n.effective_at
+          AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+        ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) l ON true
+    JOIN LATERAL (
+        SELECT h.amount_micros FROM hist h
+        WHERE h.provider = n.provider AND h.product_id = l.product_id AND h.country_code = n.country_code
+          AND h.currency_code = n.currency_code AND h.is_charge AND h.amount_micros <> n.amount_micros
+          AND h.effective_at <= n.effective_at
+        ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) o ON true
+    WHERE n.event_type = 'PRICE_CHANGE_PENDING'
+      AND NOT EXISTS (SELECT 1 FROM known_change k WHERE k.provider = n.provider AND k.product_id = l.product_id
+                        AND k.region_code = n.country_code AND k.currency_code = n.currency_code
+                        AND k.new_amount_micros = n.amount_micros)
+    ORDER BY n.provider, l.product_id, n.country_code, n.currency_code, n.amount_micros, n.effective_at, n.id
+),
+change AS (
+    SELECT * FROM known_change UNION SELECT * FROM inferred_change
+),
+-- Told: the store's notice (PRICE_CHANGE_PENDING, amount = the new price) of a known change of the product billed then
+-- (the latest charge, a free trial's included) in the subscriber's country; the earliest notice per change. The target
+-- is the renewal after the notice: that charge's period end, or one period later when the notice came after it (a
+-- renewal the history lacks). A notice that finds auto-renew already off is recorded as PRICE_CHANGE_CANCELED without a
+-- price (Google): it is the change of that product, region and currency whose old price the subscriber pays.
+told AS (
+    SELECT DISTINCT ON (n.subscription_id, k.provider, k.product_id, k.region_code, k.currency_code, k.old_amount_micros,
+                        k.new_amount_micros, k.mode)
+           n.subscription_id, k.provider, k.product_id, k.region_code, k.currency_code, k.old_amount_micros,
+           k.new_amount_micros, k.mode, n.effective_at AS start_at,
+           CASE WHEN l.period_end_at > n.effective_at THEN l.period_end_at
+                ELSE l.period_end_at + l.billing_period::interval END AS target_at
+    FROM hist n
+    JOIN LATERAL (
+        SELECT h.product_id, h.period_end_at, h.billing_period, h.amount_micros, h.currency_code FROM hist h
+        WHERE h.subscription_id = n.subscription_id AND h.product_id IS NOT NULL AND h.effective_at <= n.effective_at
+          AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+        ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) l ON true
+    JOIN change k ON k.provider = n.provider AND k.product_id = l.product_id AND k.region_code = n.country_code
+                       AND k.currency_code = COALESCE(n.currency_code, l.currency_code)
+                       AND (k.new_amount_micros = n.amount_micros
+                            OR (n.amount_micros IS NULL AND k.old_amount_micros = l.amount_micros))
+    WHERE n.event_type = 'PRICE_CHANGE_PENDING' OR (n.event_type = 'PRICE_CHANGE_CANCELED' AND n.amount_micros IS NULL)
+    ORDER BY n.subscription_id, k.provider, k.product_id, k.region_code, k.currency_code, k.old_amount_micros,
+             k.new_amount_micros, k.mode, n.effective_at
+),
+-- Decreases applied without notice: a renewal at a lower price than the previous charge of the same product.
+untold AS (
+    SELECT DISTINCT ON (ch.subscription_id, ch.product_id, ch.country_code, ch.currency_code, ch.previous_micros, ch.amount_micros)
+           ch.subscription_id, ch.provider, ch.product_id, ch.country_code AS region_code, ch.currency_code,
+           ch.previous_micros AS old_amount_micros, ch.amount_micros AS new_amount_micros, 'PRICE_DECREASE' AS mode,
+           ch.effective_at AS start_at, ch.effective_at AS target_at
+    FROM charge ch
+    WHERE ch.event_type IN ('RENEWED', 'RECOVERED') AND ch.previous_product = ch.product_id
+      AND ch.previous_currency = ch.currency_code AND ch.amount_micros < ch.previous_micros
+    ORDER BY ch.subscription_id, ch.product_id, ch.country_code, ch.currency_code, ch.previous_micros, ch.amount_micros,
+             ch.effective_at
+),
+member AS (
+    SELECT t.*, true AS was_told FROM told t
+    UNION ALL
+    SELECT u.*, false FROM untold u
+    WHERE NOT EXISTS (SELECT 1 FROM told t WHERE t.subscription_id = u.subscription_id AND t.currency_code = u.currency_code
+                      AND t.old_amount_micros = u.old_amount_micros AND t.new_amount_micros = u.new_amount_micros)
+),
+-- Each member with its outcome.
+outcome AS (
+    SELECT m.*, pl.factor, pl.billing_period,
+           COALESCE(m.target_at, ap.effective_at) AS aimed_at,
+           LEAST((SELECT as_of FROM params),
+                 COALESCE(m.target_at, ap.effective_at, m.start_at) + COALESCE(pl.billing_period, 'P1M')::interval) AS window_end,
+           EXISTS (SELECT 1 FROM hist a WHERE a.subscription_id = m.subscription_id AND a.event_type = 'PRICE_CHANGE_ACCEPTED'
+                   AND a.effective_at >= m.start_at) AS consented,
+           ap.effective_at IS NOT NULL AS applied,
+           pc.effective_at IS NOT NULL AS churned_due_to_change,
+           en.effective_at AS ended_at, en.reason AS end_reason
+    FROM member m
+    -- The plan's billing period: the latest charge (a free trial's included) at or before start_at.
+    LEFT JOIN LATERAL (
+        SELECT h.factor, h.billing_period FROM hist h
+        WHERE h.subscription_id = m.subscription_id AND h.factor IS NOT NULL AND h.effective_at <= m.start_at
+          AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+        ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) pl ON true
+    LEFT JOIN LATERAL (
+        SELECT h.effective_at FROM hist h
+        WHERE h.subscription_id = m.subscription_id AND h.is_charge AND h.event_type IN ('RENEWED', 'RECOVERED')
+          AND h.amount_micros = m.new_amount_micros AND h.currency_code = m.currency_code AND h.effective_at >= m.start_at
+        ORDER BY h.effective_at, h.id LIMIT 1) ap ON true
+    LEFT JOIN LATERAL (
+        SELECT h.effective_at FROM hist h
+        WHERE h.subscription_id = m.subscription_id AND h.event_type = 'EXPIRED'
+          AND h.reason = 'PRICE_INCREASE_NOT_CONSENTED' AND h.effective_at >= m.start_at
+        ORDER BY h.effective_at, h.id LIMIT 1) pc ON true
+    LEFT JOIN LATERAL (
+        SELECT h.effective_at, h.reason FROM hist h
+        WHERE h.subscription_id = m.subscription_id AND h.is_end AND h.effective_at >= m.start_at
+          AND h.reason IS DISTINCT FROM 'PRICE_INCREASE_NOT_CONSENTED'
+        ORDER BY h.effective_at, h.id LIMIT 1) en ON true
+),
+cohort AS (
+    SELECT o.provider, o.product_id, o.region_code, o.currency_code, o.old_amount_micros, o.new_amount_micros, o.mode,
+           min(o.start_at) AS window_start,
+           LEAST((SELECT as_of FROM params), max(o.aimed_at + COALESCE(o.billing_period, 'P1M')::interval)) AS window_end,
+           count(*) AS affected_count,
+           count(*) FILTER (WHERE o.was_told) AS notified_count,
+           count(*) FILTER (WHERE o.consented) AS consented_count,
+           count(*) FILTER (WHERE o.applied) AS applied_count,
+           count(*) FILTER (WHERE o.churned_due_to_change) AS churned_due_to_change_count,
+           count(*) FILTER (WHERE NOT o.churned_due_to_change AND o.ended_at <= o.window_end) AS other_churn_count,
+           COALESCE(sum(o.old_amount_micros * o.factor) FILTER (WHERE o.churned_due_to_change), 0) AS lost_twelfths,
+           COALESCE(sum((o.new_amount_micros - o.old_amount_micros) * o.factor) FILTER (WHERE o.applied), 0) AS gained_twelfths
+    FROM outcome o
+    GROUP BY 1, 2, 3, 4, 5, 6, 7
+),
+-- Baseline: same provider, other countries, paying at the cohort's window start for its product (the latest charge of
+-- any product is of the cohort's: a subscriber who moved to another plan is not a peer).
+baseline AS (
+    SELECT c.provider, c.product_id, c.region_code, c.currency_code, c.old_amount_micros, c.new_amount_micros, c.mode,
+           count(*) AS peers, count(*) FILTER (WHERE en.effective_at <= c.window_end) AS churned
+    FROM cohort c
+    JOIN LATERAL (
+        SELECT DISTINCT ON (h.subscription_id) h.subscription_id, h.product_id, h.country_code, h.effective_at, h.period_end_at
+        FROM hist h
+        WHERE h.provider = c.provider AND h.is_charge AND h.effective_at <= c.window_start
+        ORDER BY h.subscription_id, h.effective_at DESC, h.id DESC) l ON l.period_end_at > c.window_start
+                                                                 AND l.product_id = c.product_id
+                                                                 AND l.country_code IS DISTINCT FROM c.region_code
+    LEFT JOIN LATERAL (
+        SELECT e.effective_at FROM hist e
+        WHERE e.subscription_id = l.subscription_id AND e.is_end AND e.effective_at >= c.window_start
+        ORDER BY e.effective_at, e.id LIMIT 1) en ON true
+    WHERE NOT EXISTS (SELECT 1 FROM hist x WHERE x.subscription_id = l.subscription_id AND x.effective_at > l.effective_at
+                      AND x.effective_at <= c.window_start AND (x.is_end OR x.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED')))
+      AND NOT EXISTS (SELECT 1 FROM member m WHERE m.subscription_id = l.subscription_id AND m.provider = c.provider
+                      AND m.product_id = c.product_id AND m.currency_code = c.currency_code
+                      AND m.old_amount_micros = c.old_amount_micros AND m.new_amount_micros = c.new_amount_micros)
+    GROUP BY 1, 2, 3, 4, 5, 6, 7
+),
+-- Wilson score bounds (z = 1.959964) of each proportion.
+rated AS (
+    SELECT c.*, COALESCE(b.peers, 0) AS baseline_peers, COALESCE(b.churned, 0) AS baseline_churned,
+           w1.p AS p1, w1.lo AS lo1, w1.hi AS hi1, w2.p AS p2, w2.lo AS lo2, w2.hi AS hi2
+    FROM cohort c
+    LEFT JOIN baseline b USING (provider, product_id, region_code, currency_code, old_amount_micros, new_amount_micros, mode)
+    CROSS JOIN LATERAL (SELECT (c.churned_due_to_change_count + c.other_churn_count)::numeric AS x, c.affected_count::numeric AS n) a1
+    CROSS JOIN LATERAL (SELECT COALESCE(b.churned, 0)::numeric AS x, COALESCE(b.peers, 0)::numeric AS n) a2
+    CROSS JOIN LATERAL (
+        SELECT a1.x / NULLIF(a1.n, 0) AS p,
+               (a1.x + 1.920729) / NULLIF(a1.n + 3.841459, 0)
+                   - 1.959964 * sqrt(a1.x * (a1.n - a1.x) / NULLIF(a1.n, 0) + 0.960365) / NULLIF(a1.n + 3.841459, 0) AS lo,
+               (a1.x + 1.920729) / NULLIF(a1.n + 3.841459, 0)
+                   + 1.959964 * sqrt(a1.x * (a1.n - a1.x) / NULLIF(a1.n, 0) + 0.960365) / NULLIF(a1.n + 3.841459, 0) AS hi) w1
+    CROSS JOIN LATERAL (
+        SELECT a2.x / NULLIF(a2.n, 0) AS p,
+               (a2.x + 1.920729) / NULLIF(a2.n + 3.841459, 0)
+                   - 1.959964 * sqrt(a2.x * (a2.n - a2.x) / NULLIF(a2.n, 0) + 0.960365) / NULLIF(a2.n + 3.841459, 0) AS lo,
+               (a2.x + 1.920729) / NULLIF(a2.n + 3.841459, 0)
+                   + 1.959964 * sqrt(a2.x * (a2.n - a2.x) / NULLIF(a2.n, 0) + 0.960365) / NULLIF(a2.n + 3.841459, 0) AS hi) w2
+    WHERE date_trunc('month', c.window_start AT TIME ZONE 'UTC') BETWEEN (SELECT first_month FROM params)
+                                                                     AND (SELECT last_month FROM params)
+),
+-- twelfths of a micro -> micros, half to even, once.
+money AS (
+    SELECT r.*, (SELECT CASE WHEN 2 * (t - 12 * q) > 12 THEN q + 1 WHEN 2 * (t - 12 * q) = 12 THEN q + (q % 2 + 2) % 2 ELSE q END
+                 FROM (SELECT r.lost_twelfths AS t, floor(r.lost_twelfths / 12.0)::numeric AS q) z) AS lost,
+                (SELECT CASE WHEN 2 * (t - 12 * q) > 12 THEN q + 1 WHEN 2 * (t - 12 * q) = 12 THEN q + (q % 2 + 2) % 2 ELSE q END
+                 FROM (SELECT r.gained_twelfths AS t, floor(r.gained_twelfths / 12.0)::numeric AS q) z) AS gained
+    FROM rated r
+)
+SELECT m.provider, COALESCE(m.product_id, '') AS product_id, COALESCE(m.region_code, '') AS region, m.currency_code AS currency,
+       m.old_amount_micros AS old_price_micros, m.new_amount_micros AS new_price_micros, m.mode,
+       to_char(m.window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS window_start,
+       to_char(m.window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS window_end,
+       m.affected_count::bigint AS affected_count, m.notified_count::bigint AS notified_count,
+       m.consented_count::bigint AS consented_count, m.applied_count::bigint AS applied_count,
+       m.churned_due_to_change_count::bigint AS churned_due_to_change_count, m.other_churn_count::bigint AS other_churn_count,
+       m.baseline_peers::bigint AS baseline_peers_count, m.baseline_churned::bigint AS baseline_churned_count,
+       round(m.p1, 6) AS cohort_churn_rate, round(m.p2, 6) AS baseline_churn_rate, round(m.p1 - m.p2, 6) AS excess_churn_rate,
+       round(m.p1 - m.p2 - sqrt((m.p1 - m.lo1) ^ 2 + (m.hi2 - m.p2) ^ 2), 6) AS excess_churn_ci_low_rate,
+       round(m.p1 - m.p2 + sqrt((m.hi1 - m.p1) ^ 2 + (m.p2 - m.lo2) ^ 2), 6) AS excess_churn_ci_high_rate,
+       m.lost::bigint AS mrr_lost_micros, m.gained::bigint AS mrr_gained_micros, (m.gained - m.lost)::bigint AS net_mrr_micros
+FROM money m
+ORDER BY m.provider, product_id, region, m.currency_code, m.old_amount_micros, m.new_amount_micros, m.mode
