@@ -9,8 +9,8 @@ enum Layering {
         ("store plumbing", ["StoreAuth", "StoreCalls"]),
         ("store clients", ["AppStore", "GooglePlay"]),
         ("client assembly", ["StoreAccess"]),
-        ("job libraries", ["RepairJobs", "Monitoring", "ReportImport", "Explain"]),
-        ("jobs", ["migrate", "nightly", "requery-at-risk", "replay-events", "recover-notifications", "ack-rescue", "sweep-voided", "expire-lapsed", "drift-counts", "import-exports", "explain"]),
+        ("job libraries", ["RepairJobs", "Monitoring", "ReportImport", "Explain", "Retention", "NotificationCheck"]),
+        ("jobs", ["migrate", "nightly", "requery-at-risk", "replay-events", "recover-notifications", "ack-rescue", "sweep-voided", "expire-lapsed", "drift-counts", "import-exports", "explain", "retention", "check-notifications"]),
     ]
 
     /// Each C module and the only targets that may import it (its wrapper; OpenSSL also has the test-only
