@@ -5,7 +5,8 @@
 ///    their charges: their inbound events (sandbox environment, or a Google event naming one of their tokens), the
 ///    dead letters of those events, their billing transactions, the entitlements they are the source of, and the
 ///    subscriptions (identities, tokens, price changes, history intervals and drift rows go with them by cascade).
-///    Any other inbound event from the sandbox environment older than the cutoff goes too.
+///    Any other inbound event from the sandbox environment older than the cutoff goes too, unless a kept billing
+///    transaction names it (its `inbound_event_id` would change).
 /// 2. Idempotency keys past their `expires_at`.
 /// 3. Raw payloads older than the payload cutoff: in billing_transaction.raw_payload and in processed inbound
 ///    events' payload, every compact JWS, `purchaseToken` / `linkedPurchaseToken` value and Pub/Sub `message.data`
@@ -47,6 +48,8 @@ enum RetentionRules {
                   WHERE w.received_at < [sandbox_cutoff]
                     AND (w.environment = 'SANDBOX'
                          OR (w.provider = 'GOOGLE' AND split_part(w.provider_business_key, ':', 1) IN (SELECT purchase_token FROM tokens)))
+                    AND NOT EXISTS (SELECT 1 FROM billing_transaction b WHERE b.inbound_event_id = w.id
+                                      AND b.subscription_id NOT IN (SELECT id FROM doomed))
                   RETURNING w.id::text AS id),
                 letters AS (
                   DELETE FROM dead_letter l WHERE l.source = 'inbound_webhook_event' AND l.source_id IN (SELECT id FROM gone) RETURNING 1)

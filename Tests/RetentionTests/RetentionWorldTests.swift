@@ -34,6 +34,17 @@ import WorldGen
             SELECT 'k' || n, 'purchase', $1::timestamptz - interval '3 days', $1::timestamptz + (n - 4) * interval '1 day'
             FROM generate_series(1, 5) n
             """, [options.asOf])
+        // Raw payloads as the store answers carry them: a compact JWS (Apple) or a purchase token (Google), on 40 old
+        // production charges (the world's own raw payloads hold only event ids).
+        _ = try database.execute("""
+            UPDATE billing_transaction b SET raw_payload = CASE WHEN b.provider = 'APPLE'
+                THEN jsonb_build_object('signedTransactionInfo', 'eyJhbGciOiJFUzI1NiIsIng1YyI6W119.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJl',
+                                        'notificationUUID', b.raw_payload ->> 'notificationUUID')
+                ELSE jsonb_build_object('purchaseToken', 'opaque-token-' || b.id, 'messageId', b.raw_payload ->> 'messageId') END
+            WHERE b.id IN (SELECT b2.id FROM billing_transaction b2 JOIN subscription s ON s.id = b2.subscription_id
+                           WHERE NOT (s.is_sandbox OR s.is_test_purchase) AND b2.effective_at < $1::timestamptz - interval '200 days'
+                           ORDER BY b2.id LIMIT 40)
+            """, [options.asOf])
         _ = try database.execute(snapshotSQL)
         var variables = ProcessInfo.processInfo.environment
         variables["DATABASE_URL"] = nil
@@ -97,6 +108,7 @@ import WorldGen
             #expect((real[name] ?? 0) > 0, "\(name): \(real)")
         }
         #expect(real["expired_idempotency_keys"] == 3)
+        #expect(real["redacted_transaction_payloads"] == 40, "exactly the seeded payloads carry secrets")
 
         // What was deleted is exactly what was counted; what remains kept every normalised column.
         let deletedOrChanged = try Self.changes(db, column: "columns")
