@@ -48,9 +48,15 @@ echo "   listening on 127.0.0.1:$port"
 client_rate=$((DEMO_RATE * 95 / 100))
 export STORE_RATE_LIMITS="apple.getAllSubscriptionStatuses=$client_rate,google.subscriptionsv2.get=$client_rate"
 
-echo "== nightly chain"
+# --- ops (issue 16): drift counts before the chain -------------------------------------------------------
+drift_before="$local_dir/drift/before" drift_after="$local_dir/drift/after"
+rm -rf "$local_dir/drift"; mkdir -p "$drift_before" "$drift_after"
+"$bin/drift-counts" --textfile-dir "$drift_before" --log-format json 2>>"$log" >/dev/null || true
+# --- end ops ---------------------------------------------------------------------------------------------
+
+echo "== nightly chain (a status line per step, then the summary table)"
 status=0
-"$bin/nightly" --log-format json 2>>"$log" | tail -n 1 || status=$?
+"$bin/nightly" --log-format json 2>>"$log" | sed '$d' || status=$?
 
 echo
 echo "== what the chain found and repaired (drift_event by kind)"
@@ -60,8 +66,22 @@ psql -q -P footer=off -c "SELECT endpoint, outcome, count(*) AS calls FROM store
 echo "== refunds and revocations in the history (billing_transaction by refund kind)"
 psql -q -P footer=off -c "SELECT refund_kind, event_type, count(*) AS rows, count(amount_micros) AS with_amount, count(DISTINCT currency_code) AS currencies
   FROM billing_transaction WHERE refund_kind IS NOT NULL GROUP BY refund_kind, event_type ORDER BY refund_kind, event_type"
+# --- ops (issue 16): drift before/after, recall against the manifest, job runs in 80 columns -----------------
+"$bin/drift-counts" --textfile-dir "$drift_after" --log-format json 2>>"$log" >/dev/null || true
+echo "== drift counts before and after the chain (non-zero series; ratios and ages left out)"
+awk 'FNR == 1 { side++ } /^#/ || /_ratio_24h|_seconds/ { next } {
+       key = $1; sub(/^iap_/, "", key); gsub(/"/, "", key); value[key, side] = $2; keys[key] = 1 }
+     END { printf "%-60s %8s %8s\n", "series", "before", "after"
+           for (k in keys) if (value[k, 1] + 0 != 0 || value[k, 2] + 0 != 0)
+             printf "%-60s %8d %8d\n", substr(k, 1, 60), value[k, 1], value[k, 2] }' \
+  "$drift_before/iap_drift_counts.prom" "$drift_after/iap_drift_counts.prom" | { IFS= read -r head; echo "$head"; sort; }
+echo "== repair recall against the manifest (by fault kind)"
+"$bin/world" --recall --out "$world" --as-of "$AS_OF" --log-format json 2>>"$log" | sed '$d'
 echo "== job runs"
-psql -q -P footer=off -c "SELECT job_name, status, counts FROM job_run ORDER BY id"
+psql -q -P footer=off -c "SELECT job_name AS job, replace(status, 'threshold_breached', 'breached') AS status,
+  round(extract(epoch FROM finished_at - started_at)::numeric, 1) AS secs,
+  left(regexp_replace(counts::text, '[{}\" ]', '', 'g'), 32) AS counts FROM job_run ORDER BY id"
+# --- end ops ---------------------------------------------------------------------------------------------
 faults=$(grep -c '"kind"' "$world/manifest.json" || true)
 echo "demo: $faults injected faults are listed in $world/manifest.json"
 echo "demo: the world's expected metrics are in $world/expected-metrics.json (definitions: docs/METRICS.md)"
