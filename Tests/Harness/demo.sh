@@ -70,7 +70,7 @@ psql -q -P footer=off -c "SELECT refund_kind, event_type, count(*) AS rows, coun
 "$bin/drift-counts" --textfile-dir "$drift_after" --log-format json 2>>"$log" >/dev/null || true
 echo "== drift counts before and after the chain (non-zero series; ratios and ages left out)"
 awk 'FNR == 1 { side++ } /^#/ || /_ratio_24h|_seconds/ { next } {
-       key = $1; sub(/^iap_/, "", key); gsub(/"/, "", key); value[key, side] = $2; keys[key] = 1 }
+       key = $1; sub(/^iap_/, "", key); gsub(/"|[a-z_]+=/, "", key); value[key, side] = $2; keys[key] = 1 }
      END { printf "%-60s %8s %8s\n", "series", "before", "after"
            for (k in keys) if (value[k, 1] + 0 != 0 || value[k, 2] + 0 != 0)
              printf "%-60s %8d %8d\n", substr(k, 1, 60), value[k, 1], value[k, 2] }' \
