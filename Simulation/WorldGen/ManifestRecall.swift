@@ -89,19 +89,25 @@ public enum ManifestRecall {
             if fault.kind == .voidedPurchaseNotApplied || fault.kind == .refundNotReflected { return try entitlementOff(fault, db) }
             return true
         case "inbound_webhook_event", "inbound_webhook_event.processed_at":
+            // By the store's event id (the provider's unique index), or by the row id the world gave it.
+            let event = fault.eventId ?? ""
             return try count(db, """
-                SELECT count(*)::int AS n FROM inbound_webhook_event
-                WHERE (provider_event_id = $1 OR id::text = $1) AND processed_at IS NOT NULL AND processing_error IS NULL
-                """, [fault.eventId ?? ""]) == 1
+                SELECT count(*)::int AS n FROM (
+                  SELECT id FROM inbound_webhook_event WHERE provider = $1::billing_provider AND provider_event_id = $2
+                  UNION SELECT id FROM inbound_webhook_event WHERE id = $3::uuid) e
+                JOIN inbound_webhook_event w ON w.id = e.id
+                WHERE w.processed_at IS NOT NULL AND w.processing_error IS NULL
+                """, [fault.provider, event, UUID(uuidString: event)?.uuidString]) == 1
         case "notification":
             // The lost last notification: the subscription (found by its store identity: a lost first purchase is created
             // afresh, under a new id) must exist and have been verified against the store by this chain (a later
             // re-query finding no drift then shows it equals the store).
             return try count(db, """
                 SELECT count(*)::int AS n FROM subscription s
-                WHERE s.last_verified_at IS NOT NULL AND (s.id = $1::uuid
-                   OR s.id IN (SELECT subscription_id FROM apple_subscription_identity WHERE original_transaction_id = $2)
-                   OR s.id IN (SELECT subscription_id FROM google_purchase_token WHERE purchase_token = $2))
+                JOIN (SELECT $1::uuid AS id
+                      UNION SELECT subscription_id FROM apple_subscription_identity WHERE original_transaction_id = $2
+                      UNION SELECT subscription_id FROM google_purchase_token WHERE purchase_token = $2) k ON k.id = s.id
+                WHERE s.last_verified_at IS NOT NULL
                 """, [fault.subscriptionId, fault.storeIdentifier]) == 1
         default:
             if fault.kind == .voidedPurchaseNotApplied {
