@@ -26,7 +26,8 @@ extension ManifestRecall {
                          + String(format: "%8d  %9d  %8d", injected, reachableCount, repairedByKind[kind] ?? 0))
         }
         if !split.excluded.isEmpty {
-            lines.append("  unreachable by reason: " + split.excluded.keys.sorted().map { "\($0) \(split.excluded[$0] ?? 0)" }.joined(separator: ", "))
+            lines.append("  unreachable by reason:")
+            lines += split.excluded.keys.sorted().map { "    " + $0.padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: "%6d", split.excluded[$0] ?? 0) }
         }
         return lines
     }
