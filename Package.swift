@@ -62,7 +62,7 @@ let package = Package(
         simulation("StoreSimulator", ["HTTP", "HTTPServer", "Crypto", "StoreAuth", "StoreCalls", "RateLimiting", "StoreTruth", "BillingCore", "SeededRandom", "TestCertificates"]),
         .executableTarget(name: "store-simulator", dependencies: ["StoreSimulator"], path: "Simulation/StoreSimulatorMain"),
         simulation("WorldGen", ["BillingCore", "Postgres", "StoreTruth", "Crypto", "ProjectionStore", "Archive", "JobKit", "SeededRandom"]),
-        .executableTarget(name: "world", dependencies: ["WorldGen", "JobKit"], path: "Simulation/WorldMain"),
+        .executableTarget(name: "world", dependencies: ["WorldGen", "JobKit", "StoreTruth"], path: "Simulation/WorldMain"),
 
         job("migrate"),
         job("requery-at-risk", ["JobKit", "Postgres", "RepairJobs"]),
@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "StoreClientTests", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "StoreSimulator", "StoreTruth", "HTTP",
                                                             "HTTPServer", "Crypto", "StoreAuth", "RateLimiting", "BillingCore", "SimulatorFixtures", "Postgres", "TestSupport", "TestCertificates"]),
         .testTarget(name: "WorldGenTests", dependencies: ["WorldGen", "StoreTruth", "BillingCore", "Postgres", "ProjectionStore", "TestSupport", "Archive"]),
-        .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess", "StoreCalls", "RateLimiting", "TestCertificates"]),
+        .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess", "StoreCalls", "RateLimiting", "TestCertificates", "NotificationCheck", "Monitoring"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
         .testTarget(name: "PackageGraphTests"),
         .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports", "Archive"], resources: [.copy("Fixtures")]),
@@ -122,6 +122,12 @@ let package = Package(
         // explain: one subscription's timeline (issue 16).
         .target(name: "Explain", dependencies: ["JobKit", "Postgres", "HTTP", "BillingCore"]),
         job("explain", ["JobKit", "Explain"]),
+        // Operations (issue 16): retention and the notification self-check.
+        .target(name: "Retention", dependencies: ["JobKit", "Postgres"]),
+        job("retention", ["JobKit", "Retention"]),
+        .target(name: "NotificationCheck", dependencies: ["JobKit", "Postgres", "StoreAccess", "AppStore", "StoreCalls"]),
+        job("check-notifications", ["JobKit", "NotificationCheck"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "JobKit", "Postgres", "TestSupport", "WorldGen"]),
         .testTarget(name: "ExplainTests", dependencies: ["Explain", "JobKit", "Postgres", "ProjectionStore", "BillingCore", "TestSupport"]),
 
         // build-reports: the finance reports as CSV and one XLSX workbook with charts (issue 15).

@@ -1,3 +1,3 @@
 import JobKit
 
-JobRunner.main(NightlyChain.definition)
+JobRunner.main(NightlyChain.definition())

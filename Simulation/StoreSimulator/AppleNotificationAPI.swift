@@ -88,15 +88,17 @@ enum AppleNotificationAPI {
         return try session.sign(payload)
     }
 
-    /// POST /inApps/v1/notifications/test — records a TEST notification and answers its token.
-    static func requestTest(_ context: RequestContext) -> HTTPResponse {
+    /// POST /inApps/v1/notifications/test — records a TEST notification, delivers it to the configured notification
+    /// URL (if any) and answers its token; Get Test Notification Status then shows that delivery's attempt.
+    static func requestTest(_ context: RequestContext) throws -> HTTPResponse {
         let now = Responses.milliseconds(context.now)
         let payload: JSONValue = .object([
             "notificationType": .string("TEST"), "notificationUUID": .string(context.state.makeUUID()),
             "version": .string("2.0"), "signedDate": .integer(now), "data": .object(context.app.envelope),
         ])
-        let attempt: JSONValue = .object(["attemptDate": .integer(now), "sendAttemptResult": .string("SUCCESS")])
-        let notification = AppleNotificationTruth(payload: payload, transactionInfo: nil, renewalInfo: nil, sendAttempts: [attempt])
+        var notification = AppleNotificationTruth(payload: payload, transactionInfo: nil, renewalInfo: nil, sendAttempts: [])
+        let result = try context.configuration.notificationURL.map { try TestNotificationSender.deliver(notification, to: $0, context) }
+        notification.sendAttempts = [.object(["attemptDate": .integer(now), "sendAttemptResult": .string(result ?? "SUCCESS")])]
         let token = context.state.addTestNotification(notification, nowMilliseconds: now)
         return Responses.json(200, .object(["testNotificationToken": .string(token)]))
     }

@@ -20,7 +20,7 @@ public struct SimulatorCommandLine: Sendable {
                  [--google-service-account-public <pem file> --google-client-email <email>]
                  [--limits on|off] [--limits-config "apple.getAllSubscriptionStatuses=50,google.voidedpurchases.list=1/30,…"]
                  [--faults "5xx=0.05,timeout=0.02,reset=0.01,truncated=0.01,content-type=0.01,signature=0.01,bundle=0.01,stale=0.01,timeout-seconds=35"]
-                 [--seed N] [--google-bucket <name>]
+                 [--seed N] [--google-bucket <name>] [--notification-url <url>]
         Prints {"port":N,"root_cert":"<file>"} on stdout when listening; on SIGTERM/SIGINT prints counters on stderr.
         """
 
@@ -44,7 +44,7 @@ public struct SimulatorCommandLine: Sendable {
         }
         let known: Set<String> = ["--truth", "--port", "--root-cert-out", "--apple-key-public", "--apple-key-id", "--apple-issuer-id",
                                   "--google-service-account-public", "--google-client-email", "--limits", "--limits-config",
-                                  "--faults", "--seed", "--google-bucket"]
+                                  "--faults", "--seed", "--google-bucket", "--notification-url"]
         if let unknown = values.keys.sorted().first(where: { !known.contains($0) }) { throw .invalidOption("unknown option \(unknown)") }
         guard let truth = values["--truth"] else { throw .invalidOption("--truth <folder> is required") }
         result.truthFolder = truth
@@ -68,6 +68,7 @@ public struct SimulatorCommandLine: Sendable {
             configuration.seed = seed
         }
         if let bucket = values["--google-bucket"] { configuration.googleBucket = bucket }
+        configuration.notificationURL = values["--notification-url"]
         result.configuration = configuration
         return result
     }

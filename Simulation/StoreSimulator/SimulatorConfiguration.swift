@@ -24,13 +24,16 @@ public struct SimulatorConfiguration: Sendable {
     public var accessTokenLifetimeSeconds: Int
     /// HTTP status for Google over-quota answers: 429 RESOURCE_EXHAUSTED, or 403 rateLimitExceeded (the older quota).
     public var googleQuotaStatus: Int
+    /// Where Request a Test Notification delivers its TEST notification: `{"signedPayload": …}` POSTed as App Store
+    /// Server Notifications V2 are, the answer recorded as the send attempt. Nil: not delivered, recorded as SUCCESS.
+    public var notificationURL: String?
 
     /// Makes a configuration; the defaults enforce the published limits, inject no faults and use the system clock.
     public init(appleKey: AppStoreConnectKey? = nil, googleAccount: GoogleServiceAccountIdentity? = nil,
                 rateLimits: RateLimitConfiguration = RateLimitConfiguration(), faults: FaultConfiguration = .none,
                 seed: UInt64 = 1, clock: SimulatorClock = .system, rootCertificateOutput: String? = nil,
                 reportsFolder: URL? = nil, googleBucket: String = "pubsite_prod_rev_simulator",
-                accessTokenLifetimeSeconds: Int = 3600, googleQuotaStatus: Int = 429) {
+                accessTokenLifetimeSeconds: Int = 3600, googleQuotaStatus: Int = 429, notificationURL: String? = nil) {
         self.appleKey = appleKey
         self.googleAccount = googleAccount
         self.rateLimits = rateLimits
@@ -42,5 +45,6 @@ public struct SimulatorConfiguration: Sendable {
         self.googleBucket = googleBucket
         self.accessTokenLifetimeSeconds = accessTokenLifetimeSeconds
         self.googleQuotaStatus = googleQuotaStatus
+        self.notificationURL = notificationURL
     }
 }

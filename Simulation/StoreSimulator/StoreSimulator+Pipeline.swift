@@ -13,7 +13,7 @@ extension StoreSimulator {
             case .appleNotificationHistory: return try AppleNotificationAPI.history(context)
             case .appleRefundHistory: return try AppleLookupAPI.refundHistory(context)
             case .appleOrderLookup: return try AppleLookupAPI.orderLookup(context)
-            case .appleTestNotification: return AppleNotificationAPI.requestTest(context)
+            case .appleTestNotification: return try AppleNotificationAPI.requestTest(context)
             case .appleTestNotificationStatus: return try AppleNotificationAPI.testStatus(context)
             case .appleFinanceReports: return AppStoreConnectReportsAPI.finance(context, files: files)
             case .appleSalesReports: return AppStoreConnectReportsAPI.sales(context, files: files)

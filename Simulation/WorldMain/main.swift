@@ -1,5 +1,6 @@
 import Foundation
 import JobKit
+import StoreTruth
 import WorldGen
 
 /// `world`: generates a deterministic simulated world into a truth folder and the database.
@@ -15,6 +16,7 @@ let definition = JobDefinition(
         .value("apple-share", placeholder: "0…1", help: "share of Apple subscriptions (default 0.55)"),
         .value("test-share", placeholder: "0…1", help: "share of test purchases (default 0.01)"),
         .value("batch", placeholder: "n", help: "subscriptions per COPY batch (default 25000)"),
+        .flag("recall", help: "do not generate: print the repair recall of the world in --out against the database"),
     ],
     run: { context in
         let values = context.arguments.values
@@ -24,6 +26,15 @@ let definition = JobDefinition(
             return value
         }
         guard let out = values["out"] else { throw JobError.usage("--out <folder> is required") }
+        if context.arguments.flags.contains("recall") {
+            let folder = URL(fileURLWithPath: out)
+            let manifest = try JSONDecoder().decode(WorldManifest.self, from: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+            let truth = try StoreTruthFolder.read(from: folder)
+            for line in try ManifestRecall.report(manifest.faults, truth: truth, database: context.database, asOf: context.asOf) {
+                print(line)
+            }
+            return
+        }
         var options = WorldOptions(seed: try number("seed", UInt64(1)), subscriptions: try number("subscriptions", 10_000),
                                    months: try number("months", 12), asOf: context.asOf)
         options.appleShare = try number("apple-share", options.appleShare)

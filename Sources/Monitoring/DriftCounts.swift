@@ -23,7 +23,7 @@ public enum DriftCounts {
     /// Every metric family, in the order they are written.
     public static func collect(_ input: CollectorInput) throws -> [MetricFamily] {
         try DriftCollector.collect(input) + EntitlementCollector.collect(input) + PendingCollector.collect(input)
-            + AcknowledgementCollector.collect(input) + WebhookCollector.collect(input)
+            + AcknowledgementCollector.collect(input) + WebhookCollector.collect(input) + RevocationCollector.collect(input)
             + StoreQueryCollector.collect(input) + JobAgeCollector.collect(input)
     }
 

@@ -30,7 +30,7 @@ import Testing
     @Test(.enabled(if: analyzer != nil, "systemd-analyze is not installed"))
     func systemdAnalyzeVerifyAcceptsTheUnitsAndRejectsABrokenOne() throws {
         let units = try Self.units()
-        #expect(units.count == 14)
+        #expect(units.count == 18)
         let (status, output) = try Self.verify(units)
         #expect(status == 0, "\(output)")
         #expect(output.isEmpty, "no warnings: \(output)")
@@ -96,10 +96,11 @@ import Testing
     @Test func everyCronLineHasFiveScheduleFieldsAndACommand() throws {
         let text = try String(contentsOf: Self.deploy.appendingPathComponent("cron.example"), encoding: .utf8)
         let lines = Self.cronLines(text)
-        #expect(lines.count == 7)
+        #expect(lines.count == 9)
         #expect(lines.flatMap(Self.cronProblems) == [])
         let jobs = lines.compactMap { $0.split(separator: " ").last.map(String.init) }
-        #expect(Set(jobs) == ["nightly", "replay-events", "ack-rescue", "drift-counts", "import-exports", "reconcile", "close-period"])
+        #expect(Set(jobs) == ["nightly", "replay-events", "ack-rescue", "drift-counts", "import-exports", "reconcile", "close-period", "retention",
+                                "check-notifications"])
         let script = Self.deploy.appendingPathComponent("iap-job.sh")
         #expect(FileManager.default.isExecutableFile(atPath: script.path))
     }

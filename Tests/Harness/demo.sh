@@ -49,9 +49,15 @@ echo "   listening on 127.0.0.1:$port"
 client_rate=$((DEMO_RATE * 95 / 100))
 export STORE_RATE_LIMITS="apple.getAllSubscriptionStatuses=$client_rate,google.subscriptionsv2.get=$client_rate"
 
-echo "== nightly chain"
+# --- ops (issue 16): drift counts before the chain -------------------------------------------------------
+drift_before="$local_dir/drift/before" drift_after="$local_dir/drift/after"
+rm -rf "$local_dir/drift"; mkdir -p "$drift_before" "$drift_after"
+"$bin/drift-counts" --textfile-dir "$drift_before" --log-format json 2>>"$log" >/dev/null || true
+# --- end ops ---------------------------------------------------------------------------------------------
+
+echo "== nightly chain (a status line per step, then the summary table)"
 status=0
-"$bin/nightly" --log-format json 2>>"$log" | tail -n 1 || status=$?
+"$bin/nightly" --log-format json 2>>"$log" | sed '$d' || status=$?
 
 echo
 echo "== what the chain found and repaired (drift_event by kind)"
@@ -61,8 +67,24 @@ psql -q -P footer=off -c "SELECT endpoint, outcome, count(*) AS calls FROM store
 echo "== refunds and revocations in the history (billing_transaction by refund kind)"
 psql -q -P footer=off -c "SELECT refund_kind, event_type, count(*) AS rows, count(amount_micros) AS with_amount, count(DISTINCT currency_code) AS currencies
   FROM billing_transaction WHERE refund_kind IS NOT NULL GROUP BY refund_kind, event_type ORDER BY refund_kind, event_type"
+# --- ops (issue 16): drift before/after, recall against the manifest, job runs in 80 columns -----------------
+"$bin/drift-counts" --textfile-dir "$drift_after" --log-format json 2>>"$log" >/dev/null || true
+echo "== drift counts before and after the chain (non-zero series; ratios and ages left out)"
+awk 'FNR == 1 { side++ } /^#/ || /_ratio_24h|_seconds/ { next } {
+       key = $1; sub(/^iap_/, "", key); gsub(/"|[a-z_]+=/, "", key); value[key, side] = $2; keys[key] = 1 }
+     END { printf "%-60s %8s %8s\n", "series", "before", "after"
+           for (k in keys) if (value[k, 1] + 0 != 0 || value[k, 2] + 0 != 0)
+             printf "%-60s %8d %8d\n", substr(k, 1, 60), value[k, 1], value[k, 2] }' \
+  "$drift_before/iap_drift_counts.prom" "$drift_after/iap_drift_counts.prom" | { IFS= read -r head; echo "$head"; sort; }
+echo "== repair recall against the manifest (by fault kind)"
+"$bin/world" --recall --out "$world" --log-format json 2>>"$log" | sed '$d'
+echo "  (a first nightly recovers one day of Apple's notification history; older ones need"
+echo "  'recover-notifications --since <date>': docs/RUNBOOK.md, \"Recover an outage window\")"
 echo "== job runs"
-psql -q -P footer=off -c "SELECT job_name, status, counts FROM job_run ORDER BY id"
+psql -q -P footer=off -c "SELECT job_name AS job, replace(status, 'threshold_breached', 'breached') AS status,
+  round(extract(epoch FROM finished_at - started_at)::numeric, 1) AS secs,
+  left(regexp_replace(counts::text, '[{}\" ]', '', 'g'), 32) AS counts FROM job_run ORDER BY id"
+# --- end ops ---------------------------------------------------------------------------------------------
 echo "== finance reports (build-reports, the nightly chain's step)"
 reports_date=$(psql -qtAX -c "SELECT to_char(as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD') FROM job_run
   WHERE job_name = 'build-reports' AND status = 'succeeded' ORDER BY id DESC LIMIT 1")

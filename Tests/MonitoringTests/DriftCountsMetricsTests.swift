@@ -38,7 +38,7 @@ import Testing
         try f.subscription("APPLE", "PENDING", createdAt: MonitoringFixture.ago(hours: 30))
         try f.subscription("APPLE", "PENDING", createdAt: MonitoringFixture.ago(hours: 2))
         // Google acknowledgements: purchased 4 days ago (overdue; the row itself is new), token 2.5 days old without
-        // history (due within 24 h), purchased 1 day ago (not yet), acknowledged long ago (not counted).
+        // history (due within 24 h), purchased 1 day ago (later), acknowledged long ago (not counted).
         let overdue = try f.subscription("GOOGLE", "CANCELED", createdAt: MonitoringFixture.asOf, acknowledgement: "PENDING")
         try f.token(overdue, "tok_over", createdAt: MonitoringFixture.asOf)
         try f.transaction(overdue, key: "GOOGLE:tok_over:GPA.1", effectiveAt: MonitoringFixture.ago(hours: 96))
@@ -48,6 +48,10 @@ import Testing
         try f.token(later, "tok_later", createdAt: MonitoringFixture.ago(hours: 200))
         try f.transaction(later, key: "GOOGLE:tok_later:GPA.2", effectiveAt: MonitoringFixture.ago(hours: 24))
         try f.subscription("GOOGLE", "CANCELED", createdAt: MonitoringFixture.ago(hours: 500), acknowledgement: "ACKNOWLEDGED")
+        // Paid (a period is known), except one abandoned before payment: no acknowledgement is due for it.
+        try f.db.execute("UPDATE subscription SET current_period_start_at = $1, current_period_end_at = $2 WHERE id = ANY($3::uuid[])",
+                         [MonitoringFixture.ago(hours: 96), MonitoringFixture.asOf, "{\(overdue),\(soon),\(later)}"])
+        try f.subscription("GOOGLE", "EXPIRED", createdAt: MonitoringFixture.ago(hours: 90), acknowledgement: "PENDING")
         // Webhooks: unprocessed 30 min old, failed 2 days old, failed 3 h old, one processed.
         try f.webhook("APPLE", receivedAt: MonitoringFixture.ago(hours: 0.5), processed: false)
         try f.webhook("GOOGLE", receivedAt: MonitoringFixture.ago(hours: 48), processed: false, error: "boom")
@@ -113,6 +117,7 @@ import Testing
         let m = try metrics()
         #expect(m.value("iap_google_unacknowledged_subscriptions", ["deadline": "overdue"]) == 1)
         #expect(m.value("iap_google_unacknowledged_subscriptions", ["deadline": "within_24h"]) == 1)
+        #expect(m.value("iap_google_unacknowledged_subscriptions", ["deadline": "later"]) == 1)
     }
 
     @Test func webhooksByStateAndAgeAndDeadLetters() throws {
@@ -144,6 +149,6 @@ import Testing
     @Test func theExpositionFollowsTheNamingConventions() throws {
         let m = try metrics()
         #expect(m.conventionViolations() == [])
-        #expect(m.order.count == 12)
+        #expect(m.order.count == 13)
     }
 }

@@ -47,7 +47,7 @@ struct RequeryHarness {
     /// otherwise it is frozen at the world's as-of, like the in-process clients.
     init(name: String, options: WorldOptions, faults: FaultConfiguration = .none,
          limits: RateLimitConfiguration = RateLimitConfiguration(enabled: false), clientTimeout: Double = 5,
-         systemClock: Bool = false) throws {
+         systemClock: Bool = false, notificationURL: String? = nil) throws {
         world = try World.generate(options)
         databaseName = name
         (configuration, database) = try TestDatabase.migrated(name)
@@ -60,7 +60,8 @@ struct RequeryHarness {
         simulator = try StoreSimulator(truth: world.truth, configuration: SimulatorConfiguration(
             appleKey: AppStoreConnectKey(keyId: "KEY123", issuerId: "issuer-uuid", publicKeyPEM: try appleSigner.publicKeyPEM()),
             googleAccount: GoogleServiceAccountIdentity(clientEmail: email, publicKeyPEM: try googleSigner.publicKeyPEM()),
-            rateLimits: limits, faults: faults, seed: 3, clock: systemClock ? .system : ManualClock(options.asOf).clock))
+            rateLimits: limits, faults: faults, seed: 3, clock: systemClock ? .system : ManualClock(options.asOf).clock,
+            notificationURL: notificationURL))
         server = try LoopbackHTTPServer(handler: simulator)
         try server.start()
         let base = "http://127.0.0.1:\(server.port)"

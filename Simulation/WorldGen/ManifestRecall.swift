@@ -1,16 +1,17 @@
 import Foundation
 import Postgres
-import WorldGen
+import StoreTruth
 
 /// Recall over a world's manifest after the chain: which injected faults are repaired, and which could not be by
-/// design (each reason is a documented limit of the stores' APIs, counted rather than hidden).
-enum ManifestRecall {
+/// design (each reason is a documented limit of the stores' APIs, counted rather than hidden). Used by the tests and
+/// by `world --recall` in the demo.
+public enum ManifestRecall {
     /// Faults the chain can reach, and the count of those it cannot, by reason.
-    struct Reachable {
-        var faults: [InjectedFault] = []
-        var excluded: [String: Int] = [:]
+    public struct Reachable: Sendable {
+        public var faults: [InjectedFault] = []
+        public var excluded: [String: Int] = [:]
         /// The excluded faults, by reason.
-        var excludedFaults: [String: [InjectedFault]] = [:]
+        public var excludedFaults: [String: [InjectedFault]] = [:]
     }
 
     /// Splits the manifest into reachable faults and documented exclusions:
@@ -20,14 +21,19 @@ enum ManifestRecall {
     /// - `void_older_than_30_days`: voidedpurchases.list reaches back 30 days;
     /// - `apple_history_window`: the notification is older than the 170 days the chain's history window covers, or,
     ///   for a sandbox purchase, than the 30 days Apple's sandbox history keeps.
-    static func reachable(_ world: GeneratedWorld, database: PostgresConnection, asOf: Date) throws -> Reachable {
+    public static func reachable(_ world: GeneratedWorld, database: PostgresConnection, asOf: Date) throws -> Reachable {
+        try reachable(world.manifest.faults, truth: world.truth, database: database, asOf: asOf)
+    }
+
+    /// The same split for a world read back from its folder (`manifest.json` and the truth files).
+    public static func reachable(_ faults: [InjectedFault], truth: StoreTruth, database: PostgresConnection, asOf: Date) throws -> Reachable {
         let present = Set(try database.query("SELECT id::text AS id FROM subscription").rows.map { try $0.decode(String.self, "id") })
         let expiredGoogle = Set(try database.query("""
             SELECT id::text AS id FROM subscription WHERE provider = 'GOOGLE' AND current_period_end_at < $1::timestamptz - interval '60 days'
             """, [asOf]).rows.map { try $0.decode(String.self, "id") })
         let asOfMs = Int64(asOf.timeIntervalSince1970 * 1_000)
         var notificationMs: [String: Int64] = [:]
-        for notification in world.truth.apple.notifications {
+        for notification in truth.apple.notifications {
             if let uuid = notification.payload["notificationUUID"]?.stringValue, let at = notification.payload["signedDate"]?.int64Value {
                 let sandbox = notification.payload["data"]?["environment"]?.stringValue == "Sandbox"
                 // Reported as the age relative to the window its environment keeps: sandbox notifications count as
@@ -36,13 +42,13 @@ enum ManifestRecall {
             }
         }
         var voidedMs: [String: Int64] = [:]
-        for item in world.truth.google.voidedPurchases {
+        for item in truth.google.voidedPurchases {
             guard let token = item["purchaseToken"]?.stringValue,
                   let at = item["voidedTimeMillis"]?.stringValue.flatMap({ Int64($0) }) ?? item["voidedTimeMillis"]?.int64Value else { continue }
             voidedMs[token] = max(voidedMs[token] ?? 0, at)
         }
         var result = Reachable()
-        for fault in world.manifest.faults {
+        for fault in faults {
             let reason: String?
             if fault.provider == "GOOGLE" && !present.contains(fault.subscriptionId) {
                 reason = "google_purchase_never_received"
@@ -67,7 +73,7 @@ enum ManifestRecall {
     }
 
     /// The faults not repaired, each described; empty means recall 100 %.
-    static func unrepaired(_ faults: [InjectedFault], database: PostgresConnection) throws -> [String] {
+    public static func unrepaired(_ faults: [InjectedFault], database: PostgresConnection) throws -> [String] {
         try faults.compactMap { fault in
             try isRepaired(fault, database) ? nil
                 : "\(fault.kind.rawValue) \(fault.provider) \(fault.subscriptionId) \(fault.field): \(fault.databaseValue ?? "nil") → \(fault.correctValue ?? "nil")"
@@ -83,23 +89,29 @@ enum ManifestRecall {
             if fault.kind == .voidedPurchaseNotApplied || fault.kind == .refundNotReflected { return try entitlementOff(fault, db) }
             return true
         case "inbound_webhook_event", "inbound_webhook_event.processed_at":
-            return try RepairCheck.int(db, """
-                SELECT count(*)::int AS n FROM inbound_webhook_event
-                WHERE (provider_event_id = $1 OR id::text = $1) AND processed_at IS NOT NULL AND processing_error IS NULL
-                """, [fault.eventId ?? ""]) == 1
+            // By the store's event id (the provider's unique index), or by the row id the world gave it.
+            let event = fault.eventId ?? ""
+            return try count(db, """
+                SELECT count(*)::int AS n FROM (
+                  SELECT id FROM inbound_webhook_event WHERE provider = $1::billing_provider AND provider_event_id = $2
+                  UNION SELECT id FROM inbound_webhook_event WHERE id = $3::uuid) e
+                JOIN inbound_webhook_event w ON w.id = e.id
+                WHERE w.processed_at IS NOT NULL AND w.processing_error IS NULL
+                """, [fault.provider, event, UUID(uuidString: event)?.uuidString]) == 1
         case "notification":
             // The lost last notification: the subscription (found by its store identity: a lost first purchase is created
             // afresh, under a new id) must exist and have been verified against the store by this chain (a later
             // re-query finding no drift then shows it equals the store).
-            return try RepairCheck.int(db, """
+            return try count(db, """
                 SELECT count(*)::int AS n FROM subscription s
-                WHERE s.last_verified_at IS NOT NULL AND (s.id = $1::uuid
-                   OR s.id IN (SELECT subscription_id FROM apple_subscription_identity WHERE original_transaction_id = $2)
-                   OR s.id IN (SELECT subscription_id FROM google_purchase_token WHERE purchase_token = $2))
+                JOIN (SELECT $1::uuid AS id
+                      UNION SELECT subscription_id FROM apple_subscription_identity WHERE original_transaction_id = $2
+                      UNION SELECT subscription_id FROM google_purchase_token WHERE purchase_token = $2) k ON k.id = s.id
+                WHERE s.last_verified_at IS NOT NULL
                 """, [fault.subscriptionId, fault.storeIdentifier]) == 1
         default:
             if fault.kind == .voidedPurchaseNotApplied {
-                let refunds = try RepairCheck.int(db, """
+                let refunds = try count(db, """
                     SELECT count(*)::int AS n FROM billing_transaction
                     WHERE subscription_id = $1::uuid AND event_type IN ('REFUNDED', 'REVOKED') AND reason IS NOT NULL
                     """, [fault.subscriptionId])
@@ -109,8 +121,12 @@ enum ManifestRecall {
         }
     }
 
+    private static func count(_ db: PostgresConnection, _ sql: String, _ parameters: [any PostgresEncodable]) throws -> Int {
+        try db.query(sql, parameters).first?.decode(Int.self, "n") ?? 0
+    }
+
     private static func entitlementOff(_ fault: InjectedFault, _ db: PostgresConnection) throws -> Bool {
-        try RepairCheck.int(db, "SELECT count(*)::int AS n FROM entitlement WHERE source_subscription_id = $1::uuid AND is_active",
+        try count(db, "SELECT count(*)::int AS n FROM entitlement WHERE source_subscription_id = $1::uuid AND is_active",
                             [fault.subscriptionId]) == 0
     }
 }
