@@ -12,10 +12,13 @@ public enum RecoverNotifications {
     public static let overlap: TimeInterval = 3_600
     /// How far back the sandbox history reaches (30 days, less a minute against clock skew).
     static let sandboxReach: TimeInterval = 30 * 86_400 - 60
+    /// How far back the production history reaches (180 days, less a minute): a first run recovers all of it, so a new
+    /// installation (or a database restored empty) starts from everything Apple still holds.
+    public static let productionReach: TimeInterval = 180 * 86_400 - 60
 
     /// The job's own options.
     public static let options: [JobOption] = [
-        .value("since", placeholder: "instant", help: "window start (default: the last successful run's as-of minus 1 h, or 24 h back)"),
+        .value("since", placeholder: "instant", help: "window start (default: the last successful run's as-of minus 1 h; on a first run, 180 days back)"),
         .value("until", placeholder: "instant", help: "window end (default: --as-of)"),
     ]
 
@@ -87,10 +90,10 @@ public enum RecoverNotifications {
         }
     }
 
-    /// The last successful run's as-of minus the overlap, or 24 hours before `asOf` on the first run.
+    /// The last successful run's as-of minus the overlap, or Apple's whole production reach on the first run.
     static func defaultSince(_ database: PostgresConnection, asOf: Date) throws -> Date {
         let last = try JobRunHistory.lastSuccessfulAsOf("recover-notifications", in: database)
-        return min(last.map { $0.addingTimeInterval(-overlap) } ?? asOf.addingTimeInterval(-86_400), asOf.addingTimeInterval(-overlap))
+        return min(last.map { $0.addingTimeInterval(-overlap) } ?? asOf.addingTimeInterval(-productionReach), asOf.addingTimeInterval(-overlap))
     }
 
     static func stored(_ database: PostgresConnection, uuid: String) throws -> Bool {
