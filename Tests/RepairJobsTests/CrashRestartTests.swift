@@ -87,8 +87,8 @@ import WorldGen
 
     /// The job's uninterrupted run on a fresh world.
     static func reference(_ job: CrashJob, _ plan: CrashPlan) throws -> Reference {
-        let started = Date()
         let (harness, process, _, outputs) = try start(job, plan, tag: "\(job.name)-reference")
+        let started = Date()
         defer { harness.server.stop(); harness.database.close() }
         process.waitUntilExit()
         let seconds = Date().timeIntervalSince(started)

@@ -7,9 +7,9 @@ struct JobProcess {
     let executable: URL
     let environment: [String: String]
 
-    /// The environment for `harness`: its database, the simulator's URLs, key files under `folder`, and
-    /// `STORE_RATE_LIMITS` set to `rateLimits`.
-    init(_ name: String, harness: RequeryHarness, folder: URL, rateLimits: String = "") throws {
+    /// The environment for `harness`: its database, the simulator's URLs, key files under `folder`,
+    /// `STORE_RATE_LIMITS` set to `rateLimits`, and `extra` variables.
+    init(_ name: String, harness: RequeryHarness, folder: URL, rateLimits: String = "", extra: [String: String] = [:]) throws {
         executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let appleKey = folder.appendingPathComponent("apple.p8")
@@ -42,6 +42,7 @@ struct JobProcess {
         variables["GOOGLE_API_BASE_URL"] = base
         variables["GOOGLE_TOKEN_URL"] = base + "/token"
         variables["STORE_RATE_LIMITS"] = rateLimits
+        variables.merge(extra) { $1 }
         environment = variables
     }
 

@@ -25,11 +25,11 @@ struct StateDigest: Equatable {
     /// Canonical rows (sorted JSON objects, sorted) per table.
     let rows: [String: [String]]
 
-    /// Reads every table of `database` but the excluded ones.
-    init(_ database: PostgresConnection) throws {
+    /// Reads every table of `database` but the excluded ones and `excluding`.
+    init(_ database: PostgresConnection, excluding: Set<String> = []) throws {
         let tables = try database.query("""
             SELECT table_name::text AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1
-            """).rows.map { try $0.decode(String.self, "t") }.filter { !Self.excludedTables.contains($0) }
+            """).rows.map { try $0.decode(String.self, "t") }.filter { !Self.excludedTables.contains($0) && !excluding.contains($0) }
         let names = try Self.names(database)
         var rows: [String: [String]] = [:]
         for table in tables {

@@ -1,0 +1,145 @@
+import Foundation
+import Postgres
+import StoreSimulator
+import Testing
+import WorldGen
+
+/// The repair jobs as processes against a simulator that misbehaves on 20 % of requests, spread over every fault kind
+/// (5xx, resets, 429 storms, answers slower than the client's timeout, truncated and oversized bodies, the wrong
+/// content type, invalid, expired and wrong-app signatures, states older than stored). Every job ends with exit 0, 1
+/// or 3 and one JSON summary line; its peak RSS stays bounded; nothing the clean run would not write is written and no
+/// subscription goes back to an older state; a rerun with the faults switched off ends where the clean run ends.
+///
+/// `Benchmarks/reliability/hostile.sh` runs the same test on a larger world (`HOSTILE_SUBSCRIPTIONS`,
+/// `HOSTILE_OVERSIZED_BYTES`) and prints one line per job.
+@Suite(.serialized) struct HostileStoreTests {
+    static func folder(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(getpid())/\(name)")
+    }
+
+    /// 20 % in all, the same share for each kind.
+    static func faults(oversizedBytes: Int) -> String {
+        let share = 0.2 / Double(TransportFault.allCases.count)
+        return TransportFault.allCases.map { "\($0.rawValue)=\(share)" }.joined(separator: ",")
+            + ",timeout-seconds=1.5,storm-seconds=0.5,oversized-bytes=\(oversizedBytes)"
+    }
+
+    /// The chain's writing jobs with their arguments; requery-at-risk's run key names the pass.
+    static func chain(_ asOf: Date, pass: String) -> [(String, [String])] {
+        let at = PostgresTimestamp.iso8601(asOf)
+        return [
+            ("replay-events", ["--as-of", at]),
+            ("recover-notifications", ["--as-of", at, "--since", PostgresTimestamp.iso8601(asOf.addingTimeInterval(-170 * 86_400))]),
+            ("sweep-voided", ["--as-of", at]),
+            ("ack-rescue", ["--as-of", at]),
+            ("requery-at-risk", ["--as-of", at, "--fresh-hours", "0", "--threads", "2", "--batch-size", "5", "--run-key", pass]),
+            ("expire-lapsed", ["--as-of", at]),
+        ]
+    }
+
+    /// One job run: exit status, summary line, peak RSS in KiB (VmHWM, polled while it runs).
+    struct JobResult {
+        let name: String
+        let status: Int32
+        let summary: String
+        let peakKiB: Int
+        let seconds: Double
+    }
+
+    /// Runs the chain's jobs one after another as processes with a 1 s store timeout.
+    static func runChain(_ harness: RequeryHarness, asOf: Date, pass: String) throws -> [JobResult] {
+        try chain(asOf, pass: pass).map { name, arguments in
+            let job = try JobProcess(name, harness: harness, folder: folder(pass), extra: ["STORE_TIMEOUT_SECONDS": "1"])
+            try #require(job.isBuilt, "build the jobs first (make test does)")
+            let started = Date()
+            let process = try job.start(arguments, logs: folder(pass), tag: name)
+            var peak = 0
+            while process.isRunning {
+                peak = max(peak, PeakMemory.highWaterKiB(of: process.processIdentifier) ?? 0)
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            process.waitUntilExit()
+            let summary = (try? String(contentsOf: folder(pass).appendingPathComponent("\(name).out"), encoding: .utf8)) ?? ""
+            return JobResult(name: name, status: process.terminationStatus, summary: summary.trimmingCharacters(in: .whitespacesAndNewlines),
+                             peakKiB: peak, seconds: Date().timeIntervalSince(started))
+        }
+    }
+
+    @Test func twentyPercentFaultsOfEveryKindProjectNothingWrongAndARerunConverges() throws {
+        let environment = ProcessInfo.processInfo.environment
+        var options = WorldOptions(seed: 71, subscriptions: environment["HOSTILE_SUBSCRIPTIONS"].flatMap(Int.init) ?? 200,
+                                   months: 6, testShare: 0.03)
+        options.faultShares = Dictionary(uniqueKeysWithValues: ProjectionFault.allCases.map { ($0, 0.05) })
+        let oversizedBytes = environment["HOSTILE_OVERSIZED_BYTES"].flatMap(Int.init) ?? (4 << 20)
+
+        let clean = try RequeryHarness(name: "hostile_clean", options: options, systemClock: true)
+        defer { clean.server.stop(); clean.database.close() }
+        for result in try Self.runChain(clean, asOf: options.asOf, pass: "clean") {
+            #expect(result.status == 0, "clean \(result.name): \(result.summary)")
+        }
+        let expected = try StateDigest(clean.database, excluding: ["drift_event"])
+
+        let harness = try RequeryHarness(name: "hostile_faults", options: options, storeFaults: Self.faults(oversizedBytes: oversizedBytes),
+                                         clientTimeout: 1, systemClock: true)
+        defer { harness.server.stop(); harness.database.close() }
+        let db = harness.database
+        let initialStates = try Self.storeStates(db)
+        let results = try Self.runChain(harness, asOf: options.asOf, pass: "hostile")
+        let injected = harness.injectedFaults
+        for result in results {
+            #expect([0, 1, 3].contains(result.status), "\(result.name) exited \(result.status): \(result.summary)")
+            let line = try #require(result.summary.split(separator: "\n").last.map(String.init), "\(result.name) printed no summary")
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["job"] as? String == result.name, "one JSON summary line naming the job: \(line)")
+            if result.status != 0 {
+                #expect(line.contains("\"error\"") || line.contains("\"failed\""), "a failing run says why: \(line)")
+            }
+            #expect(result.peakKiB < 512 * 1024, "\(result.name) peaked at \(result.peakKiB) KiB")
+            print("hostile job=\(result.name) exit=\(result.status) peak_rss_kib=\(result.peakKiB) "
+                  + String(format: "seconds=%.1f", result.seconds) + " summary=\(line)")
+        }
+        print("hostile injected=\(injected.sorted { $0.key < $1.key })")
+        let storeFaults = injected.filter { $0.key != "stale" && $0.key != "signature" && $0.key != "bundle" && $0.key != "expired" }
+        #expect(storeFaults.count >= 6, "transport faults of most kinds were injected: \(injected)")
+        #expect(injected.values.reduce(0, +) > 20, "\(injected)")
+
+        // Nothing unverified: every history row written under faults is one the clean run wrote too.
+        let hostile = try StateDigest(db, excluding: ["drift_event"])
+        for table in ["billing_transaction", "subscription_price_change", "apple_subscription_identity", "google_purchase_token"] {
+            let allowed = Set(expected.rows[table] ?? [])
+            let foreign = (hostile.rows[table] ?? []).filter { !allowed.contains($0) }
+            #expect(foreign.isEmpty, "\(table): \(foreign.count) rows the clean run never wrote, e.g. \(foreign.prefix(1))")
+        }
+        // Nothing older: no subscription's store state went back before what was stored.
+        let older = try Self.storeStates(db).filter { id, state in (initialStates[id] ?? .distantPast) > state }
+        #expect(older.isEmpty, "\(older.count) subscriptions went back to an older store state")
+
+        // A rerun against the healthy store converges to the clean run's state.
+        harness.simulator.injectFaults(false)
+        for result in try Self.runChain(harness, asOf: options.asOf, pass: "rerun") {
+            #expect(result.status == 0, "rerun \(result.name): \(result.summary)")
+        }
+        let differences = try StateDigest(db, excluding: ["drift_event"]).differences(from: expected)
+        #expect(differences.isEmpty, "the rerun without faults differs from the clean run: \(differences)")
+        print("hostile rerun equal=\(differences.isEmpty)")
+    }
+
+    /// Each subscription's `last_store_state_at` (the store time of the newest state projected).
+    static func storeStates(_ db: PostgresConnection) throws -> [String: Date] {
+        var states: [String: Date] = [:]
+        for row in try db.query("SELECT id::text AS id, last_store_state_at AS at FROM subscription WHERE last_store_state_at IS NOT NULL").rows {
+            states[try row.decode(String.self, "id")] = try row.decode(Date.self, "at")
+        }
+        return states
+    }
+}
+
+/// A process's peak resident set size from `/proc/<pid>/status` (`VmHWM`).
+enum PeakMemory {
+    /// KiB, or nil once the process is gone.
+    static func highWaterKiB(of pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+}
