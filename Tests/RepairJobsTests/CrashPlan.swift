@@ -25,8 +25,9 @@ struct CrashJob: Sendable {
     /// build-reports, close-period and retention join this list (and `CRASH_JOBS`) when they land.
     static let all: [CrashJob] = [
         CrashJob(name: "replay-events", trigger: .storeCalls, settleSeconds: 0) { asOf, _ in ["--as-of", iso(asOf)] },
+        // 29 days back: inside the 30 days of sandbox history the simulator (on the real clock) still serves.
         CrashJob(name: "recover-notifications", trigger: .storeCalls, settleSeconds: 0) { asOf, _ in
-            ["--as-of", iso(asOf), "--since", iso(asOf.addingTimeInterval(-170 * 86_400))]
+            ["--as-of", iso(asOf), "--since", iso(asOf.addingTimeInterval(-29 * 86_400))]
         },
         CrashJob(name: "sweep-voided", trigger: .storeCalls, settleSeconds: 0) { asOf, _ in ["--as-of", iso(asOf)] },
         CrashJob(name: "ack-rescue", trigger: .storeCalls, settleSeconds: 0) { asOf, _ in ["--as-of", iso(asOf)] },
@@ -41,6 +42,13 @@ struct CrashJob: Sendable {
     ]
 
     private static func iso(_ date: Date) -> String { PostgresTimestamp.iso8601(date) }
+}
+
+/// The start of the current UTC hour: job processes sign their store tokens with the real time, so the simulator runs
+/// on the real clock, and a world as of a fixed past date would ask for windows the stores no longer keep (Apple's
+/// 30 days of sandbox notification history, Google's 30 days of voided purchases).
+func recentAsOf(_ now: Date = Date()) -> Date {
+    Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
 }
 
 /// The crash run's size, from the environment so the benchmark script can run the full plan through the same test:
@@ -61,6 +69,7 @@ struct CrashPlan {
         let seed = environment["CRASH_SEED"].flatMap(UInt64.init) ?? 2026
         var options = WorldOptions(seed: seed, subscriptions: subscriptions, months: 4, testShare: 0.03)
         options.faultShares = Dictionary(uniqueKeysWithValues: ProjectionFault.allCases.map { ($0, 0.04) })
+        options.asOf = recentAsOf()
         return CrashPlan(jobs: jobs, points: points, options: options, seed: seed)
     }
 }

@@ -15,7 +15,7 @@ import Postgres
 struct StateDigest: Equatable {
     /// Run bookkeeping, not compared: the run log, the store-call log, the limiter's buckets, re-query claims
     /// and leases, and the migration ledger.
-    static let excludedTables: Set<String> = ["job_run", "store_query", "rate_limit_bucket", "requery_work_item", "schema_migrations"]
+    static let excludedTables: Set<String> = ["job_run", "store_query", "rate_limit_bucket", "requery_work_item", "schema_migration"]
     /// Columns that hold a surrogate key or the wall-clock time a row was written, in every table.
     static let ignoredColumns: Set<String> = ["id", "job_run_id", "created_at", "updated_at", "last_verified_at", "recorded_at",
                                               "imported_at", "detected_at", "received_at", "processing_attempts", "processing_error"]
@@ -24,6 +24,25 @@ struct StateDigest: Equatable {
 
     /// Canonical rows (sorted JSON objects, sorted) per table.
     let rows: [String: [String]]
+
+    private init(rows: [String: [String]]) {
+        self.rows = rows
+    }
+
+    /// The same state with the `effective_at` of every Apple `EXPIRED` history row left out: a known order
+    /// dependence of the projection (an expiry that ends a billing failure is dated when the store gave up, any other
+    /// at the expiry), so its date depends on whether the stored state was a billing failure when the row was written.
+    var withoutExpiryDates: StateDigest {
+        var copy = rows
+        copy["billing_transaction"] = (rows["billing_transaction"] ?? []).map { row in
+            guard row.contains("\"event_type\":\"EXPIRED\""), row.contains("\"provider\":\"APPLE\""),
+                  var object = (try? JSONSerialization.jsonObject(with: Data(row.utf8))) as? [String: Any] else { return row }
+            object.removeValue(forKey: "effective_at")
+            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return row }
+            return String(decoding: data, as: UTF8.self)
+        }.sorted()
+        return StateDigest(rows: copy)
+    }
 
     /// Reads every table of `database` but the excluded ones and `excluding`.
     init(_ database: PostgresConnection, excluding: Set<String> = []) throws {
