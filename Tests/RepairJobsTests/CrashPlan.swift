@@ -44,11 +44,12 @@ struct CrashJob: Sendable {
     private static func iso(_ date: Date) -> String { PostgresTimestamp.iso8601(date) }
 }
 
-/// The start of the current UTC hour: job processes sign their store tokens with the real time, so the simulator runs
-/// on the real clock, and a world as of a fixed past date would ask for windows the stores no longer keep (Apple's
-/// 30 days of sandbox notification history, Google's 30 days of voided purchases).
+/// The start of the current UTC minute: job processes sign their store tokens with the real time, so the simulator
+/// runs on the real clock, and a world as of a past date would ask for windows the stores no longer keep (Apple's 30
+/// days of sandbox notification history, Google's 30 days of voided purchases, which sweep-voided asks for with a
+/// 10-minute margin: a test using this must finish its runs within 10 minutes).
 func recentAsOf(_ now: Date = Date()) -> Date {
-    Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+    Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
 }
 
 /// The crash run's size, from the environment so the benchmark script can run the full plan through the same test:

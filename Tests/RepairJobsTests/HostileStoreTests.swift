@@ -106,10 +106,13 @@ import WorldGen
         #expect(injected.values.reduce(0, +) > 20, "\(injected)")
 
         // Nothing unverified: every history row written under faults is one the clean run wrote too.
-        // (Apple expiry dates are compared without their effective_at: see `StateDigest.withoutExpiryDates`.)
-        let hostile = try StateDigest(db, excluding: ["drift_event"]).withoutExpiryDates
-        let cleanRows = expected.withoutExpiryDates
-        for table in ["billing_transaction", "subscription_price_change", "apple_subscription_identity", "google_purchase_token"] {
+        // (Without the fields whose value depends on the jobs' order: see `StateDigest.withoutOrderDependentFields`.)
+        let hostile = try StateDigest(db, excluding: ["drift_event"]).withoutOrderDependentFields
+        let cleanRows = expected.withoutOrderDependentFields
+        // An identity's latest transaction may be a genuine earlier one (a stale answer newer than what was stored),
+        // so identities are held to the same original transactions only.
+        #expect(Self.originals(hostile).isSubset(of: Self.originals(cleanRows)), "an Apple identity the clean run does not know")
+        for table in ["billing_transaction", "subscription_price_change", "google_purchase_token"] {
             let allowed = Set(cleanRows.rows[table] ?? [])
             let foreign = (hostile.rows[table] ?? []).filter { !allowed.contains($0) }
             #expect(foreign.isEmpty, "\(table): \(foreign.count) rows the clean run never wrote, e.g. \(foreign.prefix(1))")
@@ -125,13 +128,25 @@ import WorldGen
         }
         let rerun = try StateDigest(db, excluding: ["drift_event"])
         let differences = rerun.differences(from: expected)
-        let beyondKnown = rerun.withoutExpiryDates.differences(from: expected.withoutExpiryDates)
+        let known: Set<String> = ["entitlement_interval"]
+        let beyondKnown = rerun.withoutOrderDependentFields.without(known)
+            .differences(from: expected.withoutOrderDependentFields.without(known))
         #expect(beyondKnown.isEmpty, "the rerun without faults differs from the clean run: \(beyondKnown)")
-        withKnownIssue("an Apple EXPIRED row's effective_at depends on the order its repairs ran in (see ConcurrentJobsTests)",
-                       isIntermittent: true) {
+        withKnownIssue("""
+            path dependence of the projection: an Apple EXPIRED row's effective_at depends on the order its repairs ran in \
+            (see ConcurrentJobsTests), and entitlement_interval keeps an interval for a genuine intermediate state (a stale \
+            answer) that the clean run, jumping straight to the latest state, never records
+            """, isIntermittent: true) {
             #expect(differences.isEmpty, "the rerun without faults differs from the clean run: \(differences)")
         }
-        print("hostile rerun equal=\(differences.isEmpty) equal_but_expiry_dates=\(beyondKnown.isEmpty)")
+        print("hostile rerun equal=\(differences.isEmpty) equal_but_order_dependent=\(beyondKnown.isEmpty)")
+    }
+
+    /// The original transaction ids of the Apple identities in `digest`.
+    static func originals(_ digest: StateDigest) -> Set<String> {
+        Set((digest.rows["apple_subscription_identity"] ?? []).map { row in
+            row.firstMatch(of: /"original_transaction_id":"[^"]*"/).map { String($0.output) } ?? row
+        })
     }
 
     /// Each subscription's `last_store_state_at` (the store time of the newest state projected).
