@@ -7,3 +7,6 @@ eval "$(Tests/Harness/pg-cluster.sh env)"
 out=Benchmarks/out/reliability
 mkdir -p "$out"
 swift build --build-tests >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+# Runs the test binary directly (not `swift test`), so a script does not hold SwiftPM's lock on .build.
+bin=$(swift build --show-bin-path)
+run_tests() { "$bin/iap-pipelinePackageTests.xctest" --testing-library swift-testing --filter "$1"; }

@@ -7,7 +7,7 @@ runs=${RUNS:-3}
 status=0
 echo "### seven jobs at once: $CONCURRENT_SUBSCRIPTIONS subscriptions, $(date -u +%Y-%m-%d)"
 for i in $(seq 1 "$runs"); do
-  swift test --skip-build --filter ConcurrentJobsTests >"$out/concurrency-$i.log" 2>&1 || status=$?
+  run_tests ConcurrentJobsTests >"$out/concurrency-$i.log" 2>&1 || status=$?
   grep '^concurrency ' "$out/concurrency-$i.log" || { echo "run $i: no figures"; tail -20 "$out/concurrency-$i.log"; }
 done
 echo "test exit status: $status (logs: $out/concurrency-*.log)"

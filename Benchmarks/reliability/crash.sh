@@ -8,7 +8,7 @@ export CRASH_POINTS=${CRASH_POINTS:-20} CRASH_SUBSCRIPTIONS=${CRASH_SUBSCRIPTION
 [ -n "${CRASH_JOBS:-}" ] && export CRASH_JOBS
 log="$out/crash.log"
 status=0
-swift test --skip-build --filter CrashRestartTests >"$log" 2>&1 || status=$?
+run_tests CrashRestartTests >"$log" 2>&1 || status=$?
 echo "### kill -9 and rerun: $CRASH_POINTS points per job, $CRASH_SUBSCRIPTIONS subscriptions, seed $CRASH_SEED, $(date -u +%Y-%m-%d)"
 echo "| job | uninterrupted run | kills | landed mid-run | rerun equal to uninterrupted |"
 echo "|---|---|---|---|---|"

@@ -6,7 +6,7 @@ source "$(dirname "$0")/common.sh"
 export HOSTILE_SUBSCRIPTIONS=${HOSTILE_SUBSCRIPTIONS:-1000} HOSTILE_OVERSIZED_BYTES=${HOSTILE_OVERSIZED_BYTES:-16777216}
 log="$out/hostile.log"
 status=0
-swift test --skip-build --filter HostileStoreTests >"$log" 2>&1 || status=$?
+run_tests HostileStoreTests >"$log" 2>&1 || status=$?
 echo "### hostile store: 20 % faults, $HOSTILE_SUBSCRIPTIONS subscriptions, oversized bodies of $HOSTILE_OVERSIZED_BYTES bytes, $(date -u +%Y-%m-%d)"
 echo "| job | exit | peak RSS (MiB) | seconds |"
 echo "|---|---|---|---|"

@@ -51,6 +51,34 @@ import WorldGen
         #expect(try RepairCheck.int(db, "SELECT count(*)::int AS n FROM drift_event") == 0, "the recovered subscriptions equal the store")
     }
 
+    @Test func aNotificationStoredButNeverAttemptedIsProjectedByTheNextRun() throws {
+        var options = WorldOptions(seed: 47, subscriptions: 200, months: 5, appleShare: 0.8, testShare: 0)
+        options.faultShares = [.appleNotificationNotStored: 0.1]
+        let harness = try RequeryHarness(name: "repair_recover_resume", options: options)
+        defer { harness.server.stop(); harness.database.close() }
+        let db = harness.database
+        let arguments = ["--as-of", PostgresTimestamp.iso8601(options.asOf),
+                         "--since", PostgresTimestamp.iso8601(options.asOf.addingTimeInterval(-170 * 86_400))]
+        let job = RecoverNotifications.definition(stores: harness.stores, verifier: harness.verifier)
+        let (code, summary) = harness.run(job, arguments)
+        #expect(code == .succeeded, "\(summary)")
+        let after = try Dump.all(db)
+        // What a run killed between storing a notification and projecting it leaves: the event, unprocessed and never
+        // attempted, and none of the history rows it would have written.
+        let event = try #require(try db.query("""
+            SELECT e.id::text AS id FROM inbound_webhook_event e
+            WHERE e.provider = 'APPLE' AND EXISTS (SELECT 1 FROM billing_transaction b WHERE b.inbound_event_id = e.id)
+              AND e.received_at = $1::timestamptz ORDER BY e.provider_event_id LIMIT 1
+            """, [options.asOf]).first?.decode(String.self, "id"), "a recovered notification that wrote history")
+        let removed = try db.execute("DELETE FROM billing_transaction WHERE inbound_event_id = $1::uuid", [event])
+        _ = try db.execute("UPDATE inbound_webhook_event SET processed_at = NULL, processing_attempts = 0 WHERE id = $1::uuid", [event])
+        #expect(removed > 0)
+
+        let (rerun, rerunSummary) = harness.run(job, arguments)
+        #expect(rerun == .succeeded && rerunSummary.contains("\"resumed\":1"), "\(rerunSummary)")
+        #expect(try Dump.all(db) == after, "the resumed notification wrote what the first run wrote")
+    }
+
     @Test func defaultWindowStartsAnHourBeforeTheLastSuccessfulRun() throws {
         let options = WorldOptions(seed: 43, subscriptions: 60, months: 2, testShare: 0)
         let harness = try RequeryHarness(name: "repair_recover_window", options: options)
