@@ -49,6 +49,12 @@ struct StateDigest: Equatable {
         return StateDigest(rows: copy)
     }
 
+    /// The same state without the rows that mention any of `names` (e.g. `subscription:<store key>`).
+    func excludingRows(mentioning names: Set<String>) -> StateDigest {
+        guard !names.isEmpty else { return self }
+        return StateDigest(rows: rows.mapValues { $0.filter { row in !names.contains { row.contains("\"\($0)\"") } } })
+    }
+
     /// The same state without `tables`.
     func without(_ tables: Set<String>) -> StateDigest {
         StateDigest(rows: rows.filter { !tables.contains($0.key) })
