@@ -58,7 +58,8 @@ func recentAsOf(_ now: Date = Date()) -> Date {
 struct CrashPlan {
     let jobs: [CrashJob]
     let points: Int
-    let options: WorldOptions
+    /// The world; `asOf` is moved to the current minute before each job (see `recentAsOf`).
+    var options: WorldOptions
     let seed: UInt64
 
     /// The plan the environment asks for (the small CI plan when nothing is set).

@@ -29,13 +29,17 @@ struct StateDigest: Equatable {
         self.rows = rows
     }
 
-    /// The same state without two fields whose value depends on the order the jobs ran in (known, see RELIABILITY.md):
+    /// The same state without three fields whose value depends on the order the jobs ran in (known, see RELIABILITY.md):
     /// the `effective_at` of every Apple `EXPIRED` history row (an expiry that ends a billing failure is dated when the
     /// store gave up, any other at the expiry, so the date depends on whether the stored state was a billing failure
     /// when the row was written), and `subscription.last_store_state_at` (ack-rescue stamps what it writes with its
-    /// as-of, requery-at-risk with the store's time, and the column only moves forward).
+    /// as-of, requery-at-risk with the store's time, and the column only moves forward), and the `at` of a price
+    /// change's transition (dated at the as-of by one path, at the store's time by another).
     var withoutOrderDependentFields: StateDigest {
         var copy = rows
+        copy["subscription_price_change_transition"] = (rows["subscription_price_change_transition"] ?? []).map {
+            $0.replacing(/"at":("[^"]*"|null),?/, with: "")
+        }.sorted()
         copy["subscription"] = (rows["subscription"] ?? []).map {
             $0.replacing(/"last_store_state_at":("[^"]*"|null),?/, with: "")
         }.sorted()
