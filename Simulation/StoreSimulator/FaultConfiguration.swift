@@ -6,6 +6,10 @@ public struct FaultConfiguration: Sendable, Equatable {
     public var rates: [TransportFault: Double]
     /// How long a `timeout` fault delays the answer; set it above the client's timeout.
     public var timeoutSeconds: Double
+    /// How long a `429` storm lasts on its endpoint.
+    public var stormSeconds: Double = 1
+    /// The body size an `oversized` fault pads a response to.
+    public var oversizedBytes: Int = 16 << 20
 
     /// Makes a configuration; throws when a rate is outside 0…1 or the rates sum above 1.
     public init(rates: [TransportFault: Double] = [:], timeoutSeconds: Double = 35) throws(SimulatorError) {
@@ -27,10 +31,13 @@ public struct FaultConfiguration: Sendable, Equatable {
         self.timeoutSeconds = timeoutSeconds
     }
 
-    /// Parses `--faults` text: `kind=rate,…` plus an optional `timeout-seconds=N`, e.g. `5xx=0.05,timeout=0.02`.
+    /// Parses `--faults` text: `kind=rate,…` plus optional `timeout-seconds=N`, `storm-seconds=N` and
+    /// `oversized-bytes=N`, e.g. `5xx=0.05,timeout=0.02,429=0.01,storm-seconds=2`.
     public static func parse(_ text: String) throws(SimulatorError) -> FaultConfiguration {
         var rates: [TransportFault: Double] = [:]
         var timeoutSeconds = 35.0
+        var stormSeconds = 1.0
+        var oversizedBytes = 16.0 * 1024 * 1024
         for item in text.split(separator: ",") where !item.trimmingCharacters(in: .whitespaces).isEmpty {
             let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2, let value = Double(pair[1]) else {
@@ -38,13 +45,23 @@ public struct FaultConfiguration: Sendable, Equatable {
             }
             if pair[0] == "timeout-seconds" {
                 timeoutSeconds = value
+            } else if pair[0] == "storm-seconds" {
+                stormSeconds = value
+            } else if pair[0] == "oversized-bytes" {
+                oversizedBytes = value
             } else if let kind = TransportFault(name: pair[0]) {
                 rates[kind] = value
             } else {
                 throw .invalidOption("--faults: unknown kind \"\(pair[0])\"; known: "
-                    + TransportFault.allCases.map(\.rawValue).joined(separator: ", ") + ", timeout-seconds")
+                    + TransportFault.allCases.map(\.rawValue).joined(separator: ", ") + ", timeout-seconds, storm-seconds, oversized-bytes")
             }
         }
-        return try FaultConfiguration(rates: rates, timeoutSeconds: timeoutSeconds)
+        guard stormSeconds >= 0, oversizedBytes >= 0, oversizedBytes <= Double(1 << 30) else {
+            throw .invalidOption("--faults: storm-seconds must not be negative and oversized-bytes must be within 0…1 GiB")
+        }
+        var configuration = try FaultConfiguration(rates: rates, timeoutSeconds: timeoutSeconds)
+        configuration.stormSeconds = stormSeconds
+        configuration.oversizedBytes = Int(oversizedBytes)
+        return configuration
     }
 }

@@ -18,10 +18,14 @@ struct PayloadSigner: Sendable {
     }
 
     /// The JWS over `payload` (sorted-key JSON); `signedDate` is added as `now` when the truth lacks it.
-    /// `corrupt` flips a bit of the signature; `foreignBundle` re-labels the payload with another bundleId.
-    func sign(_ payload: JSONValue, now: Date, corrupt: Bool = false, foreignBundle: Bool = false) throws -> String {
+    /// `corrupt` flips a bit of the signature; `foreignBundle` re-labels the payload with another bundleId;
+    /// `expired` dates the signature a day after the certificates' validity ends.
+    func sign(_ payload: JSONValue, now: Date, corrupt: Bool = false, foreignBundle: Bool = false, expired: Bool = false) throws -> String {
         var payload = payload
-        if payload["signedDate"] == nil {
+        if expired {
+            let afterValidity = TestCertificateAuthority.defaultValidUntil.addingTimeInterval(86_400)
+            payload = payload.setting("signedDate", .integer(Responses.milliseconds(afterValidity)))
+        } else if payload["signedDate"] == nil {
             payload = payload.setting("signedDate", .integer(Responses.milliseconds(now)))
         }
         if foreignBundle {
@@ -83,7 +87,7 @@ private struct CorruptingSigner: JWTSigner {
 final class SigningSession {
     let signer: PayloadSigner
     let now: Date
-    /// `invalidSignature`, `wrongBundleId` or `staleState` when one was drawn for this request.
+    /// `invalidSignature`, `wrongBundleId`, `expiredSignature` or `staleState` when one was drawn for this request.
     let fault: TransportFault?
     /// Set once the fault actually changed something in the response.
     private(set) var faultApplied = false
@@ -98,8 +102,9 @@ final class SigningSession {
     func sign(_ payload: JSONValue, faultable: Bool = true) throws -> String {
         let corrupt = faultable && fault == .invalidSignature
         let foreign = faultable && fault == .wrongBundleId
-        if corrupt || foreign { faultApplied = true }
-        return try signer.sign(payload, now: now, corrupt: corrupt, foreignBundle: foreign)
+        let expired = faultable && fault == .expiredSignature
+        if corrupt || foreign || expired { faultApplied = true }
+        return try signer.sign(payload, now: now, corrupt: corrupt, foreignBundle: foreign, expired: expired)
     }
 
     /// True when this request should serve stale state; marks the fault applied.

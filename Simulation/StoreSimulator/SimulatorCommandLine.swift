@@ -19,7 +19,7 @@ public struct SimulatorCommandLine: Sendable {
                  [--apple-key-public <pem file> --apple-key-id <id> --apple-issuer-id <id>]
                  [--google-service-account-public <pem file> --google-client-email <email>]
                  [--limits on|off] [--limits-config "apple.getAllSubscriptionStatuses=50,google.voidedpurchases.list=1/30,…"]
-                 [--faults "5xx=0.05,timeout=0.02,reset=0.01,truncated=0.01,content-type=0.01,signature=0.01,bundle=0.01,stale=0.01,timeout-seconds=35"]
+                 [--faults "5xx=0.05,timeout=0.02,reset=0.01,truncated=0.01,content-type=0.01,signature=0.01,bundle=0.01,stale=0.01,429=0.01,oversized=0.01,expired=0.01,timeout-seconds=35,storm-seconds=1,oversized-bytes=16777216"]
                  [--seed N] [--google-bucket <name>] [--notification-url <url>]
         Prints {"port":N,"root_cert":"<file>"} on stdout when listening; on SIGTERM/SIGINT prints counters on stderr.
         """

@@ -8,7 +8,8 @@ import TestCertificates
 /// A loopback App Store Server API, App Store Connect reports, Google Play Developer API, Google OAuth and
 /// Cloud Storage, serving (and mutating) one `StoreTruth`, with rate limits and seeded fault injection.
 ///
-/// Request pipeline: route (404/405) → authentication (401/403) → rate limit (429) → fault draw → endpoint.
+/// Request pipeline: route (404/405) → authentication (401/403) → rate limit (429) → a running `429` storm → fault
+/// draw → endpoint.
 /// Safe to call from many threads.
 public final class StoreSimulator: HTTPHandler {
     /// The configuration it runs with.
@@ -19,6 +20,8 @@ public final class StoreSimulator: HTTPHandler {
     let state: SimulatorState
     let limiter: EndpointBuckets
     let injector: FaultInjector
+    let storm = RateLimitStorm()
+    let faultSwitch = FaultSwitch()
     let counterStore = CounterStore()
     let signer: PayloadSigner
     let appleAuthenticator: AppleAuthenticator?
@@ -50,6 +53,10 @@ public final class StoreSimulator: HTTPHandler {
     /// The root certificate (PEM) clients must trust.
     public var rootCertificatePEM: String { certificateAuthority.rootPEM }
 
+    /// Stops (`false`) or resumes (`true`) fault injection, e.g. to let a rerun meet a healthy store; a running
+    /// `429` storm stops with it. Request numbering, and so the seeded draws, go on.
+    public func injectFaults(_ on: Bool) { faultSwitch.set(on) }
+
     /// What has been served so far.
     public var counters: SimulatorCounters { counterStore.snapshot }
 
@@ -72,8 +79,14 @@ public final class StoreSimulator: HTTPHandler {
         if let retryAt = limiter.admit(endpoint, app: rateLimitKey(route), sandboxRequest: route.sandbox, now: now) {
             return finish(endpoint, .respond(tooManyRequests(endpoint, retryAt: retryAt)), rateLimited: true)
         }
-        let fault = injector.fault(forRequest: number, endpoint: endpoint)
+        if faultSwitch.isOn, let end = storm.activeUntil(endpoint) {
+            return finish(endpoint, .respond(tooManyRequests(endpoint, retryAt: end)), fault: .rateLimitStorm)
+        }
+        let fault = faultSwitch.isOn ? injector.fault(forRequest: number, endpoint: endpoint) : nil
         switch fault {
+        case .rateLimitStorm?:
+            let end = storm.start(endpoint, seconds: configuration.faults.stormSeconds)
+            return finish(endpoint, .respond(tooManyRequests(endpoint, retryAt: end)), fault: fault)
         case .serverError?:
             return finish(endpoint, .respond(serverError(endpoint, variant: injector.variant(forRequest: number))), fault: fault)
         case .connectionReset?:
@@ -91,6 +104,8 @@ public final class StoreSimulator: HTTPHandler {
             return finish(endpoint, .delay(seconds: configuration.faults.timeoutSeconds, then: response), fault: fault)
         case .truncatedBody?:
             return finish(endpoint, .truncateBody(response, bytes: response.body.count / 2), fault: fault)
+        case .oversizedBody?:
+            return finish(endpoint, .respond(OversizedBody.padded(response, to: configuration.faults.oversizedBytes)), fault: fault)
         case .wrongContentType?:
             response.headers = response.headers.filter { $0.name.lowercased() != "content-type" } + [("Content-Type", "text/html")]
             return finish(endpoint, .respond(response), fault: fault)

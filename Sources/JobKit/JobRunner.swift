@@ -66,6 +66,7 @@ public enum JobRunner {
                                  database: database, asOf: asOf, isInteractive: interactive)
         var code = JobExitCode.succeeded
         var message: String?
+        let conflictRetriesBefore = PostgresConflictRetries.total
         do {
             if !arguments.dryRun, !definition.queryTool, try recorder.isAvailable() {
                 context.runID = try recorder.start(job: definition.name, startedAt: started, asOf: asOf,
@@ -79,6 +80,9 @@ public enum JobRunner {
             code = .failed
             message = "\(error)"
         }
+        // Transactions re-run after a deadlock or serialization failure (in-process runs in parallel share the figure).
+        let conflictRetries = PostgresConflictRetries.total - conflictRetriesBefore
+        if conflictRetries > 0 { context.setCount("conflict_retries", conflictRetries) }
         do {
             if !arguments.dryRun, !definition.queryTool, try recorder.isAvailable() {
                 // migrate creates job_run during its own run; record it then, too.

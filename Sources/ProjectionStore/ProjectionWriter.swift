@@ -7,6 +7,7 @@ import Postgres
 /// Everything happens in one transaction, so an error anywhere leaves nothing half-written. Concurrent
 /// writers for one subscription serialise on its row lock (`SELECT … FOR UPDATE`); two writers creating
 /// the same new subscription collide on the identity's unique key and the loser retries, then finds the row.
+/// A transaction the server aborts as a deadlock or serialization failure is run again (`retryingTransaction`).
 public struct ProjectionWriter {
     public let database: PostgresConnection
     /// The `job_run` the drift rows belong to.
@@ -35,7 +36,7 @@ public struct ProjectionWriter {
         while true {
             attempt += 1
             do {
-                return try database.transaction { db in
+                return try database.retryingTransaction { db in
                     let result = try applyOnce(db, key, trigger, references, project)
                     try afterWrite?(db, result)
                     return result

@@ -24,7 +24,8 @@ public struct StoreClients: Sendable {
     /// its own connection made with `database`, so several processes and hosts together stay under one limit.
     public init(settings: StoreSettings, database: PostgresConfiguration?, retryPolicy: RetryPolicy = RetryPolicy(),
                 observer: (@Sendable (StoreCallAttempt) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
-        let http = HTTPClient()
+        let http = HTTPClient(configuration: HTTPClientConfiguration(
+            timeouts: HTTPTimeouts(connect: min(HTTPTimeouts.standard.connect, settings.timeoutSeconds), total: settings.timeoutSeconds)))
         let configuredEnvironment: AppleEnvironment = settings.apple?.environment == "Sandbox" ? .sandbox : .production
         func executor(_ appleEnvironment: AppleEnvironment) throws -> StoreCallExecutor {
             let limits = try StoreRateLimits(appleEnvironment: appleEnvironment, overrides: settings.rateLimitOverrides)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import JobKit
 
 /// Store API settings read from the environment. Secrets (the App Store Connect key, the Google service
@@ -19,6 +20,7 @@ import JobKit
 /// | `GOOGLE_API_BASE_URL`, `GOOGLE_TOKEN_URL`, `GOOGLE_REPORT_BUCKET` | overrides (simulator, report bucket) |
 /// | `STORE_RATE_LIMITS` | per-endpoint overrides, e.g. `apple.getAllSubscriptionStatuses=20` |
 /// | `STORE_RATE_LIMIT_SHARING` | `postgres` (default: one budget across processes and hosts) or `memory` |
+/// | `STORE_TIMEOUT_SECONDS` | the limit for one store exchange, connect included (default 30) |
 public struct StoreSettings: Sendable {
     /// Apple's part; nil when `APPLE_BUNDLE_ID` is not set (the job then skips Apple).
     public struct Apple: Sendable {
@@ -51,6 +53,8 @@ public struct StoreSettings: Sendable {
     public var google: Google?
     public var rateLimitOverrides: String
     public var sharedRateLimits: Bool
+    /// The limit for one store exchange in seconds (`STORE_TIMEOUT_SECONDS`, default 30).
+    public var timeoutSeconds: Double = HTTPTimeouts.standard.total
 
     /// Reads the settings; a missing variable or unreadable secret file is a configuration error naming it.
     public static func read(_ environment: JobEnvironment) throws -> StoreSettings {
@@ -94,7 +98,14 @@ public struct StoreSettings: Sendable {
         guard ["postgres", "memory"].contains(sharing) else {
             throw JobError.configuration("STORE_RATE_LIMIT_SHARING is postgres or memory, not '\(sharing)'")
         }
-        return StoreSettings(apple: apple, google: google, rateLimitOverrides: environment.optional("STORE_RATE_LIMITS") ?? "",
-                             sharedRateLimits: sharing == "postgres")
+        var settings = StoreSettings(apple: apple, google: google, rateLimitOverrides: environment.optional("STORE_RATE_LIMITS") ?? "",
+                                     sharedRateLimits: sharing == "postgres")
+        if let text = environment.optional("STORE_TIMEOUT_SECONDS") {
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw JobError.configuration("STORE_TIMEOUT_SECONDS is a positive number of seconds, not '\(text)'")
+            }
+            settings.timeoutSeconds = seconds
+        }
+        return settings
     }
 }

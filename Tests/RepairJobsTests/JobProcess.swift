@@ -7,9 +7,9 @@ struct JobProcess {
     let executable: URL
     let environment: [String: String]
 
-    /// The environment for `harness`: its database, the simulator's URLs, key files under `folder`, and
-    /// `STORE_RATE_LIMITS` set to `rateLimits`.
-    init(_ name: String, harness: RequeryHarness, folder: URL, rateLimits: String = "") throws {
+    /// The environment for `harness`: its database, the simulator's URLs, key files under `folder`,
+    /// `STORE_RATE_LIMITS` set to `rateLimits`, and `extra` variables.
+    init(_ name: String, harness: RequeryHarness, folder: URL, rateLimits: String = "", extra: [String: String] = [:]) throws {
         executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let appleKey = folder.appendingPathComponent("apple.p8")
@@ -42,16 +42,19 @@ struct JobProcess {
         variables["GOOGLE_API_BASE_URL"] = base
         variables["GOOGLE_TOKEN_URL"] = base + "/token"
         variables["STORE_RATE_LIMITS"] = rateLimits
+        variables.merge(extra) { $1 }
         environment = variables
     }
 
     /// True when the executable has been built (`make test` builds every product).
     var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
 
-    /// Starts the process with `arguments`; its stdout (the summary line) and stderr (logs) go to files in `folder`.
-    func start(_ arguments: [String], logs folder: URL, tag: String) throws -> Process {
+    /// Starts the process with `arguments`; its stdout (the summary line) and stderr (logs) go to files in `folder`;
+    /// it runs in `directory` when given (where a job writes relative output files).
+    func start(_ arguments: [String], logs folder: URL, tag: String, directory: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = executable
+        if let directory { process.currentDirectoryURL = directory }
         process.arguments = ["--log-format", "json"] + arguments
         process.environment = environment
         _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("\(tag).out").path, contents: nil)
@@ -63,8 +66,8 @@ struct JobProcess {
     }
 
     /// Runs the process to its end; returns the exit status and the summary line.
-    func run(_ arguments: [String], logs folder: URL, tag: String) throws -> (status: Int32, summary: String) {
-        let process = try start(arguments, logs: folder, tag: tag)
+    func run(_ arguments: [String], logs folder: URL, tag: String, directory: URL? = nil) throws -> (status: Int32, summary: String) {
+        let process = try start(arguments, logs: folder, tag: tag, directory: directory)
         process.waitUntilExit()
         let summary = (try? String(contentsOf: folder.appendingPathComponent("\(tag).out"), encoding: .utf8)) ?? ""
         return (process.terminationStatus, summary.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -51,6 +51,40 @@ import WorldGen
         #expect(try RepairCheck.int(db, "SELECT count(*)::int AS n FROM drift_event") == 0, "the recovered subscriptions equal the store")
     }
 
+    @Test func aNotificationStoredButNeverAttemptedIsProjectedByTheNextRun() throws {
+        var options = WorldOptions(seed: 47, subscriptions: 200, months: 5, appleShare: 0.8, testShare: 0)
+        options.faultShares = [.appleNotificationNotStored: 0.1]
+        let harness = try RequeryHarness(name: "repair_recover_resume", options: options)
+        defer { harness.server.stop(); harness.database.close() }
+        let db = harness.database
+        let arguments = ["--as-of", PostgresTimestamp.iso8601(options.asOf),
+                         "--since", PostgresTimestamp.iso8601(options.asOf.addingTimeInterval(-170 * 86_400))]
+        let job = RecoverNotifications.definition(stores: harness.stores, verifier: harness.verifier)
+        let (code, summary) = harness.run(job, arguments)
+        #expect(code == .succeeded, "\(summary)")
+        // What a run killed between storing a notification and projecting it leaves: the event, unprocessed and never
+        // attempted, and none of the history rows it would have written. (The subscription row keeps the first run's
+        // projection here, so the rows written again are not compared: CrashRestartTests compares a real kill's.)
+        let event = try #require(try db.query("""
+            SELECT e.id::text AS id FROM inbound_webhook_event e
+            WHERE e.provider = 'APPLE' AND EXISTS (SELECT 1 FROM billing_transaction b WHERE b.inbound_event_id = e.id)
+              AND e.received_at = $1::timestamptz ORDER BY e.provider_event_id LIMIT 1
+            """, [options.asOf]).first?.decode(String.self, "id"), "a recovered notification that wrote history")
+        let removed = try db.execute("DELETE FROM billing_transaction WHERE inbound_event_id = $1::uuid", [event])
+        _ = try db.execute("UPDATE inbound_webhook_event SET processed_at = NULL, processing_attempts = 0 WHERE id = $1::uuid", [event])
+        #expect(removed > 0)
+
+        let (rerun, rerunSummary) = harness.run(job, arguments)
+        #expect(rerun == .succeeded && rerunSummary.contains("\"resumed\":1"), "\(rerunSummary)")
+        let processed = try db.query("""
+            SELECT processed_at IS NOT NULL AND processing_attempts = 1 AND processing_error IS NULL AS ok
+            FROM inbound_webhook_event WHERE id = $1::uuid
+            """, [event]).first?.decode(Bool.self, "ok")
+        #expect(processed == true, "the rerun projected the stored notification instead of leaving it")
+        let (third, thirdSummary) = harness.run(job, arguments)
+        #expect(third == .succeeded && !thirdSummary.contains("resumed"), "a processed notification is not resumed again: \(thirdSummary)")
+    }
+
     @Test func defaultWindowStartsAnHourBeforeTheLastSuccessfulRun() throws {
         let options = WorldOptions(seed: 43, subscriptions: 60, months: 2, testShare: 0)
         let harness = try RequeryHarness(name: "repair_recover_window", options: options)

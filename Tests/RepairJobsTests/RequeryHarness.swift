@@ -39,8 +39,9 @@ struct RequeryHarness {
     }
 
     /// A harness whose simulator injects `storeFaults` (`--faults` syntax, e.g. `5xx=0.05,timeout-seconds=1`).
-    init(name: String, options: WorldOptions, storeFaults: String, clientTimeout: Double) throws {
-        try self.init(name: name, options: options, faults: try FaultConfiguration.parse(storeFaults), clientTimeout: clientTimeout)
+    init(name: String, options: WorldOptions, storeFaults: String, clientTimeout: Double, systemClock: Bool = false) throws {
+        try self.init(name: name, options: options, faults: try FaultConfiguration.parse(storeFaults), clientTimeout: clientTimeout,
+                      systemClock: systemClock)
     }
 
     /// `systemClock`: the simulator runs on the real clock (for job processes, whose tokens carry the real time);

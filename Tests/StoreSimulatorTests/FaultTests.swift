@@ -9,6 +9,8 @@ import Testing
 @Suite("Fault injection")
 struct FaultTests {
     static let statuses = "/inApps/v1/subscriptions/1000000000000001"
+    /// The `oversized` size the tests configure (small, so 2,000 requests stay cheap).
+    static let oversizedBytes = 64 << 10
 
     /// What one request's action looked like; `known` remembers verdicts of JWS strings already verified.
     static func classify(_ action: HTTPServerAction, verifier: AppleJWSVerifier, known: inout [String: String]) -> String {
@@ -18,6 +20,8 @@ struct FaultTests {
         case .truncateBody: return "truncated"
         case let .respond(response):
             if response.status == 500 { return "5xx" }
+            if response.status == 429 { return "429" }
+            if response.body.count >= oversizedBytes { return "oversized" }
             if response.header("Content-Type") == "text/html" { return "content-type" }
             let last = response.json["data"]?.arrayValue?.first?["lastTransactions"]?.arrayValue?.first
             let jws = last?["signedTransactionInfo"]?.stringValue ?? ""
@@ -26,6 +30,7 @@ struct FaultTests {
             switch verifier.verify(jws) {
             case .signatureFailure: verdict = "signature"
             case .wrongApp: verdict = "bundle"
+            case .invalidCertificate(.notValidAtSignedDate): verdict = "expired"
             case let .verified(verified):
                 verdict = verified.value == TruthFixture.subscriptionA.transactions[2] ? "ok" : "stale"
             default: verdict = "unexpected"
@@ -43,7 +48,10 @@ struct FaultTests {
     @Test("Each kind appears at its configured rate over 2,000 requests, and is counted")
     func rates() throws {
         let rates = Dictionary(uniqueKeysWithValues: TransportFault.allCases.map { ($0, 0.05) })
-        let harness = try SimulatorHarness(faults: try FaultConfiguration(rates: rates, timeoutSeconds: 40), seed: 2026)
+        var faults = try FaultConfiguration(rates: rates, timeoutSeconds: 40)
+        faults.stormSeconds = 0   // a storm of one request, so each request draws afresh
+        faults.oversizedBytes = Self.oversizedBytes
+        let harness = try SimulatorHarness(faults: faults, seed: 2026)
         let verifier = try harness.verifier()
         var seen: [String: Int] = [:]
         var known: [String: String] = [:]
@@ -57,7 +65,7 @@ struct FaultTests {
             #expect((55...145).contains(count), "\(kind.rawValue): \(count) of 2000 at 5 %")
             #expect(counters.faults[kind] == count, "\(kind.rawValue) counted")
         }
-        #expect((1100...1300).contains(seen["ok"] ?? 0))
+        #expect((800...1000).contains(seen["ok"] ?? 0))
         #expect(counters.count(.appleSubscriptionStatuses, outcome: "reset") == seen["reset"])
     }
 
@@ -89,8 +97,8 @@ struct FaultTests {
         }
     }
 
-    @Test("Payload faults: invalid signature, wrong bundle, stale state", arguments: [
-        ("signature", "signature"), ("bundle", "bundle"), ("stale", "stale"),
+    @Test("Payload faults: invalid signature, wrong bundle, stale state, expired certificate", arguments: [
+        ("signature", "signature"), ("bundle", "bundle"), ("stale", "stale"), ("expired", "expired"),
     ])
     func payloadFaults(kind: String, expected: String) throws {
         let harness = try SimulatorHarness(faults: try FaultConfiguration.parse("\(kind)=1"))
@@ -109,6 +117,34 @@ struct FaultTests {
             let jws = page["notificationHistory"]?.arrayValue?.first?["signedPayload"]?.stringValue ?? ""
             #expect(try harness.verifier().verify(jws).code == check)
         }
+    }
+
+    @Test("A 429 storm answers every request to its endpoint until it ends, then the endpoint recovers")
+    func storm() throws {
+        let harness = try SimulatorHarness(faults: try FaultConfiguration.parse("429=1,storm-seconds=0.3"))
+        let first = harness.send("GET", Self.statuses)
+        #expect(first.status == 429 && first.header("Retry-After") != nil)
+        let during = harness.send("GET", Self.statuses)
+        #expect(during.status == 429)
+        let stormed = harness.simulator.counters.faults[.rateLimitStorm] ?? 0
+        #expect(stormed == 2, "both answers counted as the storm: \(stormed)")
+        #expect(harness.simulator.counters.rateLimited == 0, "a storm is a fault, not the limiter's 429")
+
+        // The window itself: the storm covers its endpoint only, until it ends.
+        let window = RateLimitStorm()
+        let start = Date(timeIntervalSince1970: 1_000)
+        let end = window.start(.appleSubscriptionStatuses, seconds: 1, now: start)
+        #expect(window.activeUntil(.appleSubscriptionStatuses, now: start.addingTimeInterval(0.5)) == end)
+        #expect(window.activeUntil(.googleSubscriptionGet, now: start.addingTimeInterval(0.5)) == nil)
+        #expect(window.activeUntil(.appleSubscriptionStatuses, now: start.addingTimeInterval(1.01)) == nil)
+    }
+
+    @Test("An oversized body is the real answer padded to the configured size and still decodes")
+    func oversized() throws {
+        let harness = try SimulatorHarness(faults: try FaultConfiguration.parse("oversized=1,oversized-bytes=100000"))
+        let response = harness.send("GET", Self.statuses)
+        #expect(response.status == 200 && response.body.count == 100_000)
+        #expect(response.json["data"] != nil)
     }
 
     @Test("--faults parsing rejects bad input", arguments: ["5xx=2", "bogus=0.1", "5xx=0.6,reset=0.6", "5xx"])

@@ -62,7 +62,7 @@ public enum ExpireLapsed {
 
     /// Expires every lapsed subscription in one transaction (set-based).
     public static func expire(_ database: PostgresConnection, asOf: Date) throws -> Result {
-        try database.transaction { db in
+        try database.retryingTransaction { db in
             let rows = try db.execute("""
                 INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
                   order_id, is_test, reason, raw_payload, recorded_at, is_derived)

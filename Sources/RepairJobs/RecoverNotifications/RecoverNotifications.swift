@@ -67,14 +67,26 @@ public enum RecoverNotifications {
         }
     }
 
-    /// Stores and projects one history entry unless inbound_webhook_event already holds it.
+    /// Stores and projects one history entry unless inbound_webhook_event already holds it. An entry stored but never
+    /// attempted (a run killed between the insert and the projection) is projected now (`resumed`) instead of being
+    /// left for replay-events, so a rerun of this job alone ends where an uninterrupted run ends.
     static func recover(_ entry: AppleNotificationEntry, context: JobContext, processor: ReplayEventProcessor,
                         recorder: StoreQueryRecorder) throws {
         guard let row = try RecoveredNotification(entry) else { context.count("unusable"); return }
-        if try stored(context.database, uuid: row.uuid) { context.count("already_stored"); return }
-        context.count("missing")
-        if context.dryRun { return }
-        let event = try insert(context.database, row, at: context.asOf)
+        let event: InboundEvent
+        switch try stored(context.database, uuid: row.uuid) {
+        case .handled:
+            context.count("already_stored")
+            return
+        case .neverAttempted(let pending):
+            context.count("resumed")
+            if context.dryRun { return }
+            event = pending
+        case .absent:
+            context.count("missing")
+            if context.dryRun { return }
+            event = try insert(context.database, row, at: context.asOf)
+        }
         let outcome = AttemptContext.$recorder.withValue(recorder) { processor.process(event) }
         try recorder.flush()
         switch outcome {
@@ -96,8 +108,22 @@ public enum RecoverNotifications {
         return min(last.map { $0.addingTimeInterval(-overlap) } ?? asOf.addingTimeInterval(-productionReach), asOf.addingTimeInterval(-overlap))
     }
 
-    static func stored(_ database: PostgresConnection, uuid: String) throws -> Bool {
-        try database.query("SELECT 1 AS one FROM inbound_webhook_event WHERE provider = 'APPLE' AND provider_event_id = $1", [uuid]).first != nil
+    /// What inbound_webhook_event holds of one notification.
+    enum StoredNotification {
+        /// Nothing: the notification was missed.
+        case absent
+        /// Stored, never processed and never attempted.
+        case neverAttempted(InboundEvent)
+        /// Stored and processed, or attempted (a failed attempt is replay-events' to retry).
+        case handled
+    }
+
+    static func stored(_ database: PostgresConnection, uuid: String) throws -> StoredNotification {
+        guard let row = try database.query("""
+            SELECT \(InboundEvent.columns), (e.processed_at IS NULL AND e.processing_attempts = 0) AS never_attempted
+            FROM inbound_webhook_event e WHERE e.provider = 'APPLE' AND e.provider_event_id = $1
+            """, [uuid]).first else { return .absent }
+        return try row.decode(Bool.self, "never_attempted") ? .neverAttempted(try InboundEvent(row: row)) : .handled
     }
 
     static func insert(_ database: PostgresConnection, _ row: RecoveredNotification, at instant: Date) throws -> InboundEvent {

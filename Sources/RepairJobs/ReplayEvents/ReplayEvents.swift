@@ -83,7 +83,7 @@ public enum ReplayEvents {
 
     /// Records a failed attempt; returns true when the event reached `maxAttempts` and went to `dead_letter`.
     static func markFailed(_ database: PostgresConnection, event: InboundEvent, reason: String, maxAttempts: Int) throws -> Bool {
-        try database.transaction { db in
+        try database.retryingTransaction { db in
             let attempts = try db.query("""
                 UPDATE inbound_webhook_event SET processing_error = $2, processing_attempts = processing_attempts + 1
                 WHERE id = $1::uuid RETURNING processing_attempts

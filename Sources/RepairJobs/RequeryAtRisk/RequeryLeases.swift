@@ -16,7 +16,7 @@ public struct RequeryLeases {
     /// process inserts the selection; later processes find items and insert nothing. Returns the rows inserted.
     @discardableResult
     public func materialise(_ options: RequeryOptions) throws -> Int {
-        try database.transaction { db in
+        try database.retryingTransaction { db in
             _ = try db.query("SELECT pg_advisory_xact_lock(hashtext('requery-at-risk:' || $1))", [runKey])
             let existing = try db.query("SELECT 1 FROM requery_work_item WHERE run_key = $1 LIMIT 1", [runKey])
             guard existing.count == 0 else { return 0 }

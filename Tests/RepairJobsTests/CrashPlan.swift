@@ -1,0 +1,77 @@
+import Foundation
+import Postgres
+import WorldGen
+
+/// One writing job the crash harness kills: its executable, its arguments, and how to pick a kill point.
+struct CrashJob: Sendable {
+    /// How a kill point is chosen.
+    enum Trigger: Sendable {
+        /// After the N-th request the simulator received from this run (N drawn from 1…the reference run's count);
+        /// a job that made no store call in the reference run falls back to a delay.
+        case storeCalls
+        /// After a delay drawn from 0…the reference run's duration.
+        case delay
+    }
+
+    /// The executable (and `job_run.job_name`).
+    let name: String
+    let trigger: Trigger
+    /// Seconds to wait between the kill and the rerun (requery-at-risk: its claims' lease).
+    let settleSeconds: Double
+    /// The arguments for a world as of `asOf`; `reports` is a folder holding the world's report files.
+    let arguments: @Sendable (_ asOf: Date, _ reports: URL) -> [String]
+
+    /// Every writing job that exists today, in the nightly chain's order, then import-exports. reconcile,
+    /// build-reports, close-period and retention join this list (and `CRASH_JOBS`) when they land.
+    static let all: [CrashJob] = [
+        CrashJob(name: "replay-events", trigger: .storeCalls, settleSeconds: 0) { asOf, _ in ["--as-of", iso(asOf)] },
+        // 29 days back: inside the 30 days of sandbox history the simulator (on the real clock) still serves.
+        CrashJob(name: "recover-notifications", trigger: .storeCalls, settleSeconds: 0) { asOf, _ in
+            ["--as-of", iso(asOf), "--since", iso(asOf.addingTimeInterval(-29 * 86_400))]
+        },
+        CrashJob(name: "sweep-voided", trigger: .storeCalls, settleSeconds: 0) { asOf, _ in ["--as-of", iso(asOf)] },
+        CrashJob(name: "ack-rescue", trigger: .storeCalls, settleSeconds: 0) { asOf, _ in ["--as-of", iso(asOf)] },
+        // Short leases so the rerun takes over the killed process's claims.
+        CrashJob(name: "requery-at-risk", trigger: .storeCalls, settleSeconds: 2.5) { asOf, _ in
+            ["--as-of", iso(asOf), "--fresh-hours", "0", "--threads", "2", "--batch-size", "5", "--lease-seconds", "2"]
+        },
+        CrashJob(name: "expire-lapsed", trigger: .delay, settleSeconds: 0) { asOf, _ in ["--as-of", iso(asOf)] },
+        CrashJob(name: "import-exports", trigger: .delay, settleSeconds: 0) { asOf, reports in
+            ["--as-of", iso(asOf), "--reports-dir", reports.path]
+        },
+    ]
+
+    private static func iso(_ date: Date) -> String { PostgresTimestamp.iso8601(date) }
+}
+
+/// The start of the current UTC minute: job processes sign their store tokens with the real time, so the simulator
+/// runs on the real clock, and a world as of a past date would ask for windows the stores no longer keep (Apple's 30
+/// days of sandbox notification history, Google's 30 days of voided purchases, which sweep-voided asks for with a
+/// 10-minute margin: a test using this must finish its runs within 10 minutes).
+func recentAsOf(_ now: Date = Date()) -> Date {
+    Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
+}
+
+/// The crash run's size, from the environment so the benchmark script can run the full plan through the same test:
+/// `CRASH_JOBS` (comma-separated names; default all), `CRASH_POINTS` (kill points per job; default 2),
+/// `CRASH_SUBSCRIPTIONS` (world size; default 150), `CRASH_SEED` (default 2026).
+struct CrashPlan {
+    let jobs: [CrashJob]
+    let points: Int
+    /// The world; `asOf` is moved to the current minute before each job (see `recentAsOf`).
+    var options: WorldOptions
+    let seed: UInt64
+
+    /// The plan the environment asks for (the small CI plan when nothing is set).
+    static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> CrashPlan {
+        let names = environment["CRASH_JOBS"].map { Set($0.split(separator: ",").map(String.init)) }
+        let jobs = CrashJob.all.filter { names?.contains($0.name) ?? true }
+        let points = environment["CRASH_POINTS"].flatMap(Int.init) ?? 2
+        let subscriptions = environment["CRASH_SUBSCRIPTIONS"].flatMap(Int.init) ?? 150
+        let seed = environment["CRASH_SEED"].flatMap(UInt64.init) ?? 2026
+        var options = WorldOptions(seed: seed, subscriptions: subscriptions, months: 4, testShare: 0.03)
+        options.faultShares = Dictionary(uniqueKeysWithValues: ProjectionFault.allCases.map { ($0, 0.04) })
+        options.asOf = recentAsOf()
+        return CrashPlan(jobs: jobs, points: points, options: options, seed: seed)
+    }
+}

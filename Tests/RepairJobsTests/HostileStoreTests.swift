@@ -1,0 +1,190 @@
+import Foundation
+import Postgres
+import StoreSimulator
+import Testing
+import WorldGen
+
+/// The repair jobs as processes against a simulator that misbehaves on 20 % of requests, spread over every fault kind
+/// (5xx, resets, 429 storms, answers slower than the client's timeout, truncated and oversized bodies, the wrong
+/// content type, invalid, expired and wrong-app signatures, states older than stored). Every job ends with exit 0, 1
+/// or 3 and one JSON summary line; its peak RSS stays bounded; nothing the clean run would not write is written and no
+/// subscription goes back to an older state; a rerun with the faults switched off ends where the clean run ends.
+///
+/// `Benchmarks/reliability/hostile.sh` runs the same test on a larger world (`HOSTILE_SUBSCRIPTIONS`,
+/// `HOSTILE_OVERSIZED_BYTES`) and prints one line per job.
+@Suite(.serialized) struct HostileStoreTests {
+    static func folder(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(getpid())/\(name)")
+    }
+
+    /// 20 % in all, the same share for each kind.
+    static func faults(oversizedBytes: Int) -> String {
+        let share = 0.2 / Double(TransportFault.allCases.count)
+        return TransportFault.allCases.map { "\($0.rawValue)=\(share)" }.joined(separator: ",")
+            + ",timeout-seconds=1.5,storm-seconds=0.5,oversized-bytes=\(oversizedBytes)"
+    }
+
+    /// The chain's writing jobs with their arguments; requery-at-risk's run key names the pass.
+    static func chain(_ asOf: Date, pass: String) -> [(String, [String])] {
+        let at = PostgresTimestamp.iso8601(asOf)
+        return [
+            ("replay-events", ["--as-of", at]),
+            // 29 days back: inside the 30 days of sandbox history the simulator (on the real clock) still serves.
+            ("recover-notifications", ["--as-of", at, "--since", PostgresTimestamp.iso8601(asOf.addingTimeInterval(-29 * 86_400))]),
+            ("sweep-voided", ["--as-of", at]),
+            ("ack-rescue", ["--as-of", at]),
+            ("requery-at-risk", ["--as-of", at, "--fresh-hours", "0", "--threads", "2", "--batch-size", "5", "--run-key", pass]),
+            ("expire-lapsed", ["--as-of", at]),
+        ]
+    }
+
+    /// One job run: exit status, summary line, peak RSS in KiB (VmHWM, polled while it runs).
+    struct JobResult {
+        let name: String
+        let status: Int32
+        let summary: String
+        let peakKiB: Int
+        let seconds: Double
+    }
+
+    /// Runs the chain's jobs one after another as processes with a 1 s store timeout.
+    static func runChain(_ harness: RequeryHarness, asOf: Date, pass: String) throws -> [JobResult] {
+        try chain(asOf, pass: pass).map { name, arguments in
+            let job = try JobProcess(name, harness: harness, folder: folder(pass), extra: ["STORE_TIMEOUT_SECONDS": "1"])
+            try #require(job.isBuilt, "build the jobs first (make test does)")
+            let started = Date()
+            let process = try job.start(arguments, logs: folder(pass), tag: name)
+            var peak = 0
+            while process.isRunning {
+                peak = max(peak, PeakMemory.highWaterKiB(of: process.processIdentifier) ?? 0)
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            process.waitUntilExit()
+            let summary = (try? String(contentsOf: folder(pass).appendingPathComponent("\(name).out"), encoding: .utf8)) ?? ""
+            return JobResult(name: name, status: process.terminationStatus, summary: summary.trimmingCharacters(in: .whitespacesAndNewlines),
+                             peakKiB: peak, seconds: Date().timeIntervalSince(started))
+        }
+    }
+
+    @Test func twentyPercentFaultsOfEveryKindProjectNothingWrongAndARerunConverges() throws {
+        let environment = ProcessInfo.processInfo.environment
+        var options = WorldOptions(seed: 71, subscriptions: environment["HOSTILE_SUBSCRIPTIONS"].flatMap(Int.init) ?? 200,
+                                   months: 6, testShare: 0.03)
+        options.faultShares = Dictionary(uniqueKeysWithValues: ProjectionFault.allCases.map { ($0, 0.05) })
+        options.asOf = recentAsOf()
+        let oversizedBytes = environment["HOSTILE_OVERSIZED_BYTES"].flatMap(Int.init) ?? (4 << 20)
+
+        let clean = try RequeryHarness(name: "hostile_clean", options: options, systemClock: true)
+        defer { clean.server.stop(); clean.database.close() }
+        for result in try Self.runChain(clean, asOf: options.asOf, pass: "clean") {
+            #expect(result.status == 0, "clean \(result.name): \(result.summary)")
+        }
+        let expected = try StateDigest(clean.database, excluding: ["drift_event"])
+
+        let harness = try RequeryHarness(name: "hostile_faults", options: options, storeFaults: Self.faults(oversizedBytes: oversizedBytes),
+                                         clientTimeout: 1, systemClock: true)
+        defer { harness.server.stop(); harness.database.close() }
+        let db = harness.database
+        let initialStates = try Self.storeStates(db)
+        let results = try Self.runChain(harness, asOf: options.asOf, pass: "hostile")
+        let injected = harness.injectedFaults
+        for result in results {
+            #expect([0, 1, 3].contains(result.status), "\(result.name) exited \(result.status): \(result.summary)")
+            let line = try #require(result.summary.split(separator: "\n").last.map(String.init), "\(result.name) printed no summary")
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["job"] as? String == result.name, "one JSON summary line naming the job: \(line)")
+            if result.status != 0 {
+                #expect(line.contains("\"error\"") || line.contains("\"failed\""), "a failing run says why: \(line)")
+            }
+            #expect(result.peakKiB < 512 * 1024, "\(result.name) peaked at \(result.peakKiB) KiB")
+            print("hostile job=\(result.name) exit=\(result.status) peak_rss_kib=\(result.peakKiB) "
+                  + String(format: "seconds=%.1f", result.seconds) + " summary=\(line)")
+        }
+        print("hostile injected=\(injected.sorted { $0.key < $1.key })")
+        let storeFaults = injected.filter { $0.key != "stale" && $0.key != "signature" && $0.key != "bundle" && $0.key != "expired" }
+        #expect(storeFaults.count >= 6, "transport faults of most kinds were injected: \(injected)")
+        #expect(injected.values.reduce(0, +) > 20, "\(injected)")
+
+        // Nothing unverified: every history row written under faults is one the clean run wrote too.
+        // (Without the fields whose value depends on the jobs' order: see `StateDigest.withoutOrderDependentFields`.)
+        let hostile = try StateDigest(db, excluding: ["drift_event"]).withoutOrderDependentFields
+        let cleanRows = expected.withoutOrderDependentFields
+        // An identity's latest transaction may be a genuine earlier one (a stale answer newer than what was stored),
+        // so identities are held to the same original transactions only.
+        #expect(Self.originals(hostile).isSubset(of: Self.originals(cleanRows)), "an Apple identity the clean run does not know")
+        // Two kinds are known findings (see RELIABILITY.md): an Apple PRICE_CHANGED row written from a stale answer, and
+        // an expiry expire-lapsed derived for a subscription whose re-query failed. Any other foreign row fails.
+        var divergent: Set<String> = []
+        for table in ["billing_transaction", "subscription_price_change", "google_purchase_token"] {
+            let allowed = Set(cleanRows.rows[table] ?? [])
+            let foreign = (hostile.rows[table] ?? []).filter { !allowed.contains($0) }
+            let unexplained = foreign.filter { !Self.isKnownFinding($0, table: table) }
+            #expect(unexplained.isEmpty, "\(table): \(unexplained.count) rows the clean run never wrote, e.g. \(unexplained.prefix(1))")
+            for row in foreign { if let name = row.firstMatch(of: /"subscription_id":"(subscription:[^"]*)"/) { divergent.insert(String(name.1)) } }
+            withKnownIssue("a stale answer writes an Apple PRICE_CHANGED row; expire-lapsed derives an expiry after a failed re-query",
+                           isIntermittent: true) {
+                #expect(foreign.isEmpty, "\(table): \(foreign.count) rows the clean run never wrote, e.g. \(foreign.prefix(1))")
+            }
+        }
+        // Nothing older: no subscription's store state went back before what was stored.
+        let older = try Self.storeStates(db).filter { id, state in (initialStates[id] ?? .distantPast) > state }
+        #expect(older.isEmpty, "\(older.count) subscriptions went back to an older store state")
+
+        // A rerun against the healthy store converges to the clean run's state.
+        harness.simulator.injectFaults(false)
+        for result in try Self.runChain(harness, asOf: options.asOf, pass: "rerun") {
+            #expect(result.status == 0, "rerun \(result.name): \(result.summary)")
+        }
+        let rerun = try StateDigest(db, excluding: ["drift_event"])
+        let differences = rerun.differences(from: expected)
+        // Strict for every row but those of the subscriptions the known findings touched (and, when there are any, the
+        // subscription table, whose rows carry no store identity to tell them apart).
+        let known = Set(["entitlement_interval"] + (divergent.isEmpty ? [] : ["subscription"]))
+        let beyondKnown = rerun.withoutOrderDependentFields.without(known).excludingRows(mentioning: divergent)
+            .differences(from: expected.withoutOrderDependentFields.without(known).excludingRows(mentioning: divergent))
+        #expect(beyondKnown.isEmpty, "the rerun without faults differs from the clean run: \(beyondKnown)")
+        withKnownIssue("""
+            path dependence of the projection: an Apple EXPIRED row's effective_at depends on the order its repairs ran in \
+            (see ConcurrentJobsTests), and entitlement_interval keeps an interval for a genuine intermediate state (a stale \
+            answer) that the clean run, jumping straight to the latest state, never records
+            """, isIntermittent: true) {
+            #expect(differences.isEmpty, "the rerun without faults differs from the clean run: \(differences)")
+        }
+        print("hostile rerun equal=\(differences.isEmpty) equal_but_known=\(beyondKnown.isEmpty) "
+              + "subscriptions_with_known_findings=\(divergent.count)")
+    }
+
+    /// True for the two known findings: an Apple `PRICE_CHANGED` history row, or an expiry expire-lapsed derived.
+    static func isKnownFinding(_ row: String, table: String) -> Bool {
+        guard table == "billing_transaction" else { return false }
+        let applePriceChange = row.contains("\"event_type\":\"PRICE_CHANGED\"") && row.contains("\"provider\":\"APPLE\"")
+        let derivedExpiry = row.contains("\"event_type\":\"EXPIRED\"") && row.contains("\"is_derived\":true")
+        return applePriceChange || derivedExpiry
+    }
+
+    /// The original transaction ids of the Apple identities in `digest`.
+    static func originals(_ digest: StateDigest) -> Set<String> {
+        Set((digest.rows["apple_subscription_identity"] ?? []).map { row in
+            row.firstMatch(of: /"original_transaction_id":"[^"]*"/).map { String($0.output) } ?? row
+        })
+    }
+
+    /// Each subscription's `last_store_state_at` (the store time of the newest state projected).
+    static func storeStates(_ db: PostgresConnection) throws -> [String: Date] {
+        var states: [String: Date] = [:]
+        for row in try db.query("SELECT id::text AS id, last_store_state_at AS at FROM subscription WHERE last_store_state_at IS NOT NULL").rows {
+            states[try row.decode(String.self, "id")] = try row.decode(Date.self, "at")
+        }
+        return states
+    }
+}
+
+/// A process's peak resident set size from `/proc/<pid>/status` (`VmHWM`).
+enum PeakMemory {
+    /// KiB, or nil once the process is gone.
+    static func highWaterKiB(of pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+}
