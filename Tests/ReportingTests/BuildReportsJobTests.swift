@@ -39,7 +39,10 @@ import Testing
                     switch (field, cell) {
                     case (nil, nil): break
                     case (let text?, .text(let value)?): #expect(text == value, "\(place)")
-                    case (let text?, .number(let value)?): #expect(Double(text) != nil && Double(text) == Double(value), "\(place): \(text) vs \(value)")
+                    case (let text?, .number(let value)?):
+                        // A cell is a double written with 16 significant digits: a 20-decimal rate matches to that.
+                        let csv = Double(text) ?? .nan, cell = Double(value) ?? .nan
+                        #expect(abs(csv - cell) <= 1e-15 * max(1, abs(csv)), "\(place): \(text) vs \(value)")
                     default: Issue.record("\(place): CSV \(field ?? "NULL") vs cell \(String(describing: cell))")
                     }
                 }
@@ -224,7 +227,10 @@ import Testing
         }
 
         let broken = ReportDefinition(name: "broken", sheet: "Broken", summary: "test: fails after the real reports are written", required: true)
-        let sql = try harness.sqlFolder("sql", extra: ["broken.sql": "SELECT 1 / 0 AS n"])
+        let sql = try harness.sqlFolder("sql", extra: ["broken.sql": """
+            SELECT $1::timestamptz AS a, $2::timestamptz AS b, $3::timestamptz AS c, $4::text AS d, $5::text AS e, 1 / (count(*) - count(*)) AS n
+            FROM billing_transaction
+            """])
         let out = harness.folder("out")
         let (failed, failure) = try harness.run(["--sql-dir", sql.path, "--out", out.path], catalogue: ReportCatalogue.standard + [broken])
         #expect(failed == .failed && (failure["error"] as? String)?.contains("report broken") == true, "\(failure)")
