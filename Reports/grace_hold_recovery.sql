@@ -25,7 +25,8 @@
 --   * Rates (numeric 0..1, 6 decimals, NULL when the denominator is 0): grace_recovery_rate = grace_recovered /
 --     grace_entered, hold_recovery_rate = hold_recovered / hold_entered, recovery_rate = (grace_recovered +
 --     hold_recovered) / episodes, churn_rate = churned / episodes.
---   * Days to recover: recovery instant - failure instant, in days (4 decimals); median and p90 are the nearest-rank
+--   * Days to recover (median_recovery_days, p90_recovery_days): recovery instant - failure instant, in days (4
+--     decimals); median and p90 are the nearest-rank
 --     values (percentile_disc: an observed episode, never an interpolation) over the row's recovered episodes.
 --   * MRR recovered: the recovering charge's amount x monthly twelfths of its billing_period (P1W 52, P1M 12, P1Y 1, ...)
 --     summed exactly and divided by 12 once, rounded half to even (micros of the row's currency).
@@ -139,7 +140,7 @@ SELECT c.failure_month, c.provider, c.plan, c.country, c.currency,
        round(c.hold_recovered_count::numeric / NULLIF(c.hold_entered_count, 0), 6) AS hold_recovery_rate,
        round((c.grace_recovered_count + c.hold_recovered_count)::numeric / c.episodes_count, 6) AS recovery_rate,
        round(c.churned_count::numeric / c.episodes_count, 6) AS churn_rate,
-       c.median_days_to_recover, c.p90_days_to_recover,
+       c.median_days_to_recover AS median_recovery_days, c.p90_days_to_recover AS p90_recovery_days,
        -- twelfths of a micro -> micros, half to even, once (round() would round half away from zero).
        (CASE WHEN 2 * (c.recovered_twelfths - 12 * q.q) > 12 THEN q.q + 1
              WHEN 2 * (c.recovered_twelfths - 12 * q.q) = 12 THEN q.q + (q.q % 2 + 2) % 2

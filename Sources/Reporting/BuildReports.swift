@@ -40,7 +40,10 @@ public enum BuildReports {
             }
             present.append((definition, sql))
         }
-        guard missing.isEmpty else { throw JobError.failed("required report SQL missing: \(missing.joined(separator: ", "))") }
+        let fxURL = settings.sqlFolder.appendingPathComponent(ReportCatalogue.fxMissing + ".sql")
+        let fxSQL = try? String(contentsOf: fxURL, encoding: .utf8)
+        if fxSQL == nil { missing.append(fxURL.path) }
+        guard missing.isEmpty, let fxSQL else { throw JobError.failed("required report SQL missing: \(missing.joined(separator: ", "))") }
         context.note("period", "\(settings.firstMonth)..\(settings.lastMonth)")
         context.note("out", settings.outputFolder.path)
 
@@ -50,7 +53,7 @@ public enum BuildReports {
             // The reports' CTE row estimates are far too high, so PostgreSQL would JIT-compile every report (8-15 s of
             // LLVM time each, even on a 20-subscription world, for no gain): off for this transaction.
             try database.execute("SET LOCAL jit = off")
-            try checkFX(settings: settings, context: context)
+            try checkFX(sql: fxSQL, settings: settings, context: context)
             if context.dryRun {
                 for (definition, _) in present {
                     log.info("dry run: would write \(definition.name) (\(definition.sheet)) to \(settings.outputFolder.path)")
@@ -66,14 +69,10 @@ public enum BuildReports {
         }
     }
 
-    /// Runs `fx_missing.sql` when present; any (month, currency) it returns fails the run, naming each.
-    static func checkFX(settings: ReportSettings, context: JobContext) throws {
-        let url = settings.sqlFolder.appendingPathComponent(ReportCatalogue.fxMissing + ".sql")
-        guard let sql = try? String(contentsOf: url, encoding: .utf8) else {
-            context.logger.info("\(url.path) is absent: no FX pre-check")
-            return
-        }
-        let table = try ReportQuery.run(ReportCatalogue.fxMissing, sql: sql, binding: .contract, settings: settings, database: context.database)
+    /// Runs `sql`, the text of `fx_missing.sql` (required, like the reports); any (month, currency) it returns fails
+    /// the run, naming each.
+    static func checkFX(sql: String, settings: ReportSettings, context: JobContext) throws {
+        let table = try ReportQuery.run(ReportCatalogue.fxMissing, sql: sql, settings: settings, database: context.database)
         guard !table.rows.isEmpty else { return }
         let month = table.index(of: "month") ?? 0, currency = table.index(of: "currency") ?? min(1, table.columns.count - 1)
         let pairs = table.rows.map { "\($0[month] ?? "?") \($0[currency] ?? "?")" }
@@ -94,7 +93,7 @@ public enum BuildReports {
             var results: [ReportResult] = []
             var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet)] = []
             for (definition, sql) in present {
-                let table = try ReportQuery.run(definition.name, sql: sql, binding: definition.binding, settings: settings, database: context.database)
+                let table = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: context.database)
                 let formatter = ReportFormatter(report: definition.name, columns: table.columns, rawIdentifiers: settings.rawIdentifiers)
                 var csv = CSVEncoder()
                 csv.append(formatter.columns.map(\.name))

@@ -1,3 +1,4 @@
+import JobKit
 import XLSX
 
 /// The cells one chart is drawn from, copied out of its report's rows: categories down the first column, one
@@ -21,30 +22,32 @@ public struct ChartBlock: Sendable {
         for column in chart.columns where table.index(of: column) == nil {
             return .failure(ChartSkipped(reason: "the report has no column \(column)"))
         }
-        let category = table.index(of: chart.category) ?? 0
+        if case .ratio = chart.combine, chart.values.count != 1 {
+            return .failure(ChartSkipped(reason: "a ratio chart plots one value column"))
+        }
+        if chart.combine == .sum, let name = chart.values.first(where: { ![.count, .micros].contains(ColumnRole.of($0)) }) {
+            return .failure(ChartSkipped(reason: "\(name) is neither a count nor an amount; only those add up"))
+        }
+        let labels = ([chart.category] + chart.labelColumns).compactMap { table.index(of: $0) }
         let split = chart.seriesColumns.compactMap { table.index(of: $0) }
         let filters = chart.filter.map { (index: table.index(of: $0.key) ?? 0, value: $0.value == "$currency" ? reportingCurrency : $0.value) }
-        // Where each value column's shown cell is among the formatted cells (the amount column for micros).
-        let shown: [Int] = chart.values.map { name in
-            formatter.columns.firstIndex { $0.source == table.index(of: name) && $0.content != .micros } ?? 0
-        }
         var categories: [String] = [], categoryIndex: [String: Int] = [:]
         var keys: [String] = [], keyIndex: [String: Int] = [:]
-        var cells: [[Int: Cell]] = []
+        var points: [[Int: Point]] = []
         for (number, row) in table.rows.enumerated() where filters.allSatisfy({ row[$0.index] == $0.value }) {
-            let label = row[category] ?? ""
+            let label = labels.map { row[$0] ?? "" }.joined(separator: " ")
             let key = split.map { row[$0] ?? "" }.joined(separator: " ")
-            if categoryIndex[label] == nil { categoryIndex[label] = categories.count; categories.append(label); cells.append([:]) }
+            if categoryIndex[label] == nil { categoryIndex[label] = categories.count; categories.append(label); points.append([:]) }
             if keyIndex[key] == nil { keyIndex[key] = keys.count; keys.append(key) }
-            let formatted = try formatter.format(row, rowNumber: number + 1)
             let c = categoryIndex[label] ?? 0, k = keyIndex[key] ?? 0
             for (v, name) in chart.values.enumerated() {
                 let series = k * chart.values.count + v
-                guard cells[c][series] == nil else {
-                    return .failure(ChartSkipped(reason: "two rows share \(chart.category) '\(label)'"
-                                                 + (key.isEmpty ? "" : " and series '\(key)'") + "; charts never add rows up"))
+                let place = "\(chart.categoryTitle) '\(label)'" + (key.isEmpty ? "" : " and series '\(key)'")
+                switch try Point.adding(row, rowNumber: number + 1, column: name, chart: chart, to: points[c][series],
+                                        table: table, formatter: formatter) {
+                case .success(let point): points[c][series] = point
+                case .failure(let reason): return .failure(ChartSkipped(reason: "\(place): \(reason.text)"))
                 }
-                cells[c][series] = chart.negated.contains(name) ? negate(formatted[shown[v]].cell) : formatted[shown[v]].cell
             }
         }
         guard !categories.isEmpty else { return .failure(ChartSkipped(reason: "no rows to draw")) }
@@ -57,7 +60,12 @@ public struct ChartBlock: Sendable {
         }
         let kept = min(names.count, ReportChart.maxSeries)
         let note = names.count > kept ? "\(names.count - kept) of \(names.count) series left out (at most \(kept) per chart)" : nil
-        let values = cells.map { row in (0..<kept).map { row[$0] ?? .empty } }
+        let values = points.map { row in
+            (0..<kept).map { series -> Cell in
+                guard let cell = row[series]?.cell else { return .empty }
+                return chart.negated.contains(chart.values[series % chart.values.count]) ? negate(cell) : cell
+            }
+        }
         return .success(ChartBlock(chart: chart, seriesNames: Array(names.prefix(kept)), categories: categories, values: values, note: note))
     }
 
@@ -73,11 +81,80 @@ public struct ChartBlock: Sendable {
 
     /// The value axis number format for the chart's first value column.
     var valueFormat: String {
+        if case .ratio = chart.combine { return "0.0%" }
         switch chart.values.first.map(ColumnRole.of) {
         case .rate: return "0.0%"
         default: return "#,##0"
         }
     }
+}
+
+/// One point of a chart while its rows are read: a copied cell, a running sum, or a ratio's sums.
+enum Point {
+    /// The formatted cell of the one row (`Combine.none`).
+    case copied(Cell)
+    /// A sum of whole numbers, or of micros in `currency` (nil for counts).
+    case sum(Int64, currency: String?, places: Int?)
+    /// A ratio's numerator sum, and its denominator per distinct `once` key.
+    case ratio(Int64, denominators: [String: Int64])
+
+    /// The cell drawn.
+    var cell: Cell {
+        switch self {
+        case .copied(let cell): return cell
+        case .sum(let value, _, let places?): return .money(micros: value, places: places)
+        case .sum(let value, _, nil): return .integer(value)
+        case .ratio(let numerator, let denominators):
+            let denominator = denominators.values.reduce(0, +)
+            return denominator == 0 ? .empty : .percent(Double(numerator) / Double(denominator), places: 2)
+        }
+    }
+
+    /// `point` (nil: none yet) with `row`'s `column` added the way `chart` combines, or why it cannot be.
+    static func adding(_ row: [String?], rowNumber: Int, column: String, chart: ReportChart, to point: Point?,
+                       table: ReportTable, formatter: ReportFormatter) throws -> Result<Point, ReportReason> {
+        func whole(_ name: String) throws -> Int64 {
+            guard let text = row[table.index(of: name) ?? 0] else { return 0 }
+            guard let value = Int64(text) else {
+                throw JobError.failed("report \(formatter.report) row \(rowNumber) column \(name): '\(text)' is not a whole number")
+            }
+            return value
+        }
+        switch chart.combine {
+        case .none:
+            guard point == nil else { return .failure(ReportReason("two rows share it; this chart never adds rows up")) }
+            let source = table.index(of: column)
+            let shown = formatter.columns.firstIndex { $0.source == source && $0.content != .micros } ?? 0
+            return .success(.copied(try formatter.format(row, rowNumber: rowNumber)[shown].cell))
+        case .sum:
+            let micros = ColumnRole.of(column) == .micros
+            let currency = micros ? table.index(of: "currency").flatMap { row[$0] } : nil
+            let value = try whole(column)
+            guard case .sum(let total, let seen, let places)? = point else {
+                return .success(.sum(value, currency: currency, places: micros ? formatter.places(row) : nil))
+            }
+            guard seen == currency else { return .failure(ReportReason("rows in \(seen ?? "-") and \(currency ?? "-") never add up")) }
+            let (sum, overflow) = total.addingReportingOverflow(value)
+            guard !overflow else { return .failure(ReportReason("the sum overflows")) }
+            return .success(.sum(sum, currency: seen, places: places))
+        case .ratio(let numerator, let denominator, let once):
+            let key = once.map { row[table.index(of: $0) ?? 0] ?? "" }.joined(separator: "\u{1F}")
+            var (total, denominators) = (Int64(0), [String: Int64]())
+            if case .ratio(let sum, let seen)? = point { (total, denominators) = (sum, seen) }
+            let value = try whole(denominator)
+            if let seen = denominators[key], seen != value {
+                return .failure(ReportReason("\(denominator) differs between rows of the same \(once.joined(separator: ", "))"))
+            }
+            denominators[key] = value
+            return .success(.ratio(total + (try whole(numerator)), denominators: denominators))
+        }
+    }
+}
+
+/// A reason a point cannot be drawn (becomes a `ChartSkipped`).
+struct ReportReason: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
 }
 
 /// Why a chart was not drawn (the run goes on and the cover sheet says so).

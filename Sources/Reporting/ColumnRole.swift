@@ -3,12 +3,16 @@ public enum ColumnRole: Equatable, Sendable {
     /// `*_micros`: integer micros in the row's currency; written as the amount column `*` (decimal, the currency's
     /// ISO 4217 minor units, half to even) followed by the micros themselves.
     case micros
-    /// `*_count`, `*_subscribers`: a whole number.
+    /// `*_count`, `*_subscribers`, `*_twelfths` (exact money in twelfths of a micro): a whole number.
     case count
     /// `*_rate`: a fraction 0..1 (exact decimal in CSV, a percentage in XLSX).
     case rate
     /// `*_days`: a number of days.
     case days
+    /// `rate_to_*`, `*_rate_to_*`: an exchange rate (the exact decimal in CSV, a plain number in XLSX; not a fraction).
+    case exchangeRate
+    /// `is_*`: a yes/no flag, written `true` / `false`.
+    case flag
     /// `*_at`: an instant, written as ISO 8601 UTC (`2026-11-30T23:59:59.999000Z`).
     case instant
     /// A store or billing identifier, masked unless `--raw-ids`.
@@ -27,7 +31,9 @@ public enum ColumnRole: Equatable, Sendable {
         if identifiers.contains(name) { return .identifier }
         if name == "currency" { return .currency }
         if name.hasSuffix("_micros") { return .micros }
-        if name.hasSuffix("_count") || name.hasSuffix("_subscribers") { return .count }
+        if name.hasSuffix("_count") || name.hasSuffix("_subscribers") || name.hasSuffix("_twelfths") { return .count }
+        if name.hasPrefix("rate_to_") || name.contains("_rate_to_") { return .exchangeRate }
+        if name.hasPrefix("is_") { return .flag }
         if name.hasSuffix("_rate") { return .rate }
         if name.hasSuffix("_days") { return .days }
         if name.hasSuffix("_at") { return .instant }

@@ -1,52 +1,61 @@
 /// Every report `build-reports` writes, in sheet order, and the FX pre-check.
 ///
-/// `required` is true for the reports on the main branch; the ones still being written are optional (skipped with a
-/// note while their file is absent) until they land, when their flag is flipped to true.
+/// Every chart names the columns of its report's final SELECT (Reports/README.md describes them); a chart whose
+/// columns are missing is skipped with a note on the cover sheet, so the catalogue tests check each one draws.
 public enum ReportCatalogue {
-    /// The report listing the (month, currency) pairs that lack an FX rate; run first, and any row fails the run.
+    /// The report listing the (month, currency) pairs that lack an FX rate; required, run first, and any row fails the
+    /// run.
     public static let fxMissing = "fx_missing"
 
     /// The reports, in sheet order.
     public static let standard: [ReportDefinition] = [
         ReportDefinition(
-            name: "mrr", sheet: "MRR", summary: "month-end MRR, paying subscribers and ARPPU by provider, plan, currency and country",
-            required: false,
-            charts: [ReportChart(kind: .line, title: "MRR in the reporting currency", values: ["mrr_micros"],
-                                 seriesColumns: ["provider"], filter: ["view": "reporting"], valueAxis: "MRR")]),
+            name: "mrr", sheet: "MRR",
+            summary: "month-end MRR, paying subscribers and ARPPU by provider, product, plan, billing period, currency and country",
+            required: true),
         ReportDefinition(
-            name: "mrr_bridge", sheet: "MRR bridge", summary: "the movement bridge per month: start, new, expansion, contraction, churn, reactivation, FX, end",
-            required: false,
-            charts: [ReportChart(kind: .stackedColumn, title: "MRR movements",
-                                 values: ["new_micros", "expansion_micros", "reactivation_micros", "contraction_micros", "churn_micros", "fx_micros"],
-                                 filter: ["view": "reporting"], negated: ["contraction_micros", "churn_micros"], valueAxis: "MRR change")]),
+            name: "mrr_bridge", sheet: "MRR bridge",
+            summary: "per month, provider and view (local currency, reporting currency): start, FX, new, expansion, contraction, churn, reactivation, end",
+            required: true,
+            charts: [
+                ReportChart(kind: .line, title: "MRR in the reporting currency by provider", values: ["mrr_micros"],
+                            seriesColumns: ["provider"], filter: ["view": "reporting", "currency": "$currency"], valueAxis: "MRR"),
+                ReportChart(kind: .stackedColumn, title: "MRR movements in the reporting currency (all providers)",
+                            values: ["new_micros", "expansion_micros", "reactivation_micros", "contraction_micros", "churn_micros", "fx_micros"],
+                            filter: ["view": "reporting", "currency": "$currency"], negated: ["contraction_micros", "churn_micros"],
+                            valueAxis: "MRR change", combine: .sum),
+            ]),
         ReportDefinition(
-            name: "mrr_movements", sheet: "MRR movements", summary: "per billing account and month: the movement the bridge sums",
-            required: false),
+            name: "mrr_movements", sheet: "MRR movements",
+            summary: "per month, provider, billing account and currency: the movement the bridge sums",
+            required: true),
         ReportDefinition(
-            name: "price_change_churn", sheet: "Price-change churn", summary: "per price-change cohort: affected, consented, churned because of the change, baseline, excess churn",
-            required: false,
-            charts: [ReportChart(kind: .column, title: "Excess churn per price-change cohort", category: "cohort",
-                                 values: ["excess_churn_rate"], valueAxis: "excess churn")]),
+            name: "refunds", sheet: "Refunds",
+            summary: "refunds, chargebacks and family revocations by refund month and by charge month: counts, amounts, refund rate, days",
+            required: true,
+            charts: [ReportChart(kind: .line, title: "Refund rate by charge month (refunded / paid transactions)", values: ["refund_rate"],
+                                 seriesColumns: ["provider"], filter: ["view": "by_charge_month", "refund_kind": "REFUND"],
+                                 valueAxis: "refund rate",
+                                 combine: .ratio(numerator: "refunded_transactions_count", denominator: "paid_transactions_count",
+                                                 once: ["currency"]))]),
         ReportDefinition(
-            name: "grace_hold_recovery", sheet: "Grace and hold", summary: "per month of first billing failure: grace and hold entered, recovered, churned, open",
-            required: false,
-            charts: [ReportChart(kind: .column, title: "Grace and hold funnel", category: "failure_month",
-                                 values: ["entered_grace_count", "recovered_in_grace_count", "entered_hold_count",
-                                          "recovered_from_hold_count", "churned_count"],
-                                 filter: ["view": "reporting"], valueAxis: "subscriptions")]),
+            name: "grace_hold_recovery", sheet: "Grace and hold",
+            summary: "per month of first billing failure, provider, plan, country and currency: grace and hold entered, recovered, churned, open",
+            required: true,
+            charts: [ReportChart(kind: .column, title: "Grace and hold funnel by failure month (all providers)", category: "failure_month",
+                                 values: ["episodes_count", "grace_entered_count", "grace_recovered_count", "hold_entered_count",
+                                          "hold_recovered_count", "churned_count", "open_count"],
+                                 valueAxis: "billing failures", combine: .sum)]),
         ReportDefinition(
-            name: "refunds", sheet: "Refunds", summary: "refunds by refund month and by charge month: counts, amounts, refund rate, reasons",
-            required: false,
-            charts: [ReportChart(kind: .line, title: "Refund rate", values: ["refund_rate"], seriesColumns: ["provider"],
-                                 filter: ["view": "reporting"], valueAxis: "refund rate")]),
+            name: "price_change_churn", sheet: "Price-change churn",
+            summary: "per price-change cohort: affected, consented, churned because of the change, baseline peers, excess churn, MRR effect",
+            required: true,
+            charts: [ReportChart(kind: .column, title: "Churn per price-change cohort against its baseline", category: "provider",
+                                 labelColumns: ["product_id", "region", "currency", "old_price_micros", "new_price_micros", "mode"],
+                                 values: ["cohort_churn_rate", "baseline_churn_rate", "excess_churn_rate"], valueAxis: "churn")]),
         ReportDefinition(
-            name: "entitlement_leakage", sheet: "Entitlement leakage", summary: "revoked yet still entitled subscriptions (empty after the nightly chain)",
-            required: false),
-        ReportDefinition(
-            name: "history_metrics", sheet: "History metrics",
-            summary: "per month, provider and currency: MRR, the bridge, refunds and chargebacks, rebuilt from the history rows",
-            required: true, binding: .asOfAndFirstMonth,
-            charts: [ReportChart(kind: .line, title: "MRR by provider and currency", values: ["mrr_micros"],
-                                 seriesColumns: ["provider", "currency"], valueAxis: "MRR (own currency)")]),
+            name: "entitlement_leakage", sheet: "Entitlement leakage",
+            summary: "entitlements covering the as-of instant that the history says had ended (empty after the nightly chain)",
+            required: true),
     ]
 }

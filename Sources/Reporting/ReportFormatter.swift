@@ -59,6 +59,17 @@ public struct ReportFormatter {
                 case .days:
                     guard let value = Double(text), value.isFinite else { throw bad("a decimal number of days") }
                     output.append((text, .number(value)))
+                case .exchangeRate:
+                    guard let value = Double(text), value.isFinite, value > 0 else { throw bad("a positive exchange rate") }
+                    output.append((text, .number(value)))
+                case .flag:
+                    let shown: String
+                    switch text {
+                    case "t", "true": shown = "true"
+                    case "f", "false": shown = "false"
+                    default: throw bad("a flag (t or f)")
+                    }
+                    output.append((shown, .text(shown)))
                 case .instant:
                     guard let date = PostgresTimestamp.parse(text) else { throw bad("an instant") }
                     let iso = PostgresTimestamp.iso8601(date)

@@ -33,7 +33,7 @@ final class ReportWorkbook {
         guard let data = chartData else { return }
         let top = chartDataRow
         try data.writeHeader(["\(report): \(block.chart.title)"], row: top, freeze: false, autofilter: false)
-        try data.writeHeader([block.chart.category] + block.seriesNames, row: top + 1, freeze: false, autofilter: false)
+        try data.writeHeader([block.chart.categoryTitle] + block.seriesNames, row: top + 1, freeze: false, autofilter: false)
         for (offset, category) in block.categories.enumerated() {
             try data.write(.text(category), row: top + 2 + offset, column: 0)
             try data.writeRow(block.values[offset], row: top + 2 + offset, firstColumn: 1)
@@ -43,7 +43,7 @@ final class ReportWorkbook {
             ChartSeries(name: name, categories: .column(0, rows: first...last, of: Self.chartDataName),
                         values: .column(index + 1, rows: first...last, of: Self.chartDataName))
         }
-        try sheet.insertChart(ChartSpec(kind: block.chart.kind, title: block.chart.title, categoryAxis: block.chart.category,
+        try sheet.insertChart(ChartSpec(kind: block.chart.kind, title: block.chart.title, categoryAxis: block.chart.categoryTitle,
                                         valueAxis: block.chart.valueAxis, valueFormat: block.valueFormat, series: series),
                               row: row, column: column)
         chartDataRow = last + 2

@@ -20,7 +20,7 @@ import WorldGen
     ]
 
     /// The cohort columns compared: every one the world computes, the baseline included (both sides use the cohort's
-    /// observed window; Reports/README-billing-price.md).
+    /// observed window; Reports/README.md, "Price-change churn").
     static let cohortColumns: [(String, @Sendable (PriceChangeCohort) -> Int64)] = [
         ("affected_count", { Int64($0.affected) }), ("notified_count", { Int64($0.notified) }),
         ("other_churn_count", { Int64($0.otherChurn) }),

@@ -62,7 +62,7 @@ import Testing
             "episodes_count": "4", "grace_entered_count": "4", "grace_recovered_count": "1", "hold_entered_count": "3",
             "hold_recovered_count": "1", "churned_count": "1", "open_count": "1",
             "grace_recovery_rate": "0.250000", "hold_recovery_rate": "0.333333", "recovery_rate": "0.500000", "churn_rate": "0.250000",
-            "median_days_to_recover": "3.0000", "p90_days_to_recover": "20.0000", "mrr_recovered_micros": "19980000",
+            "median_recovery_days": "3.0000", "p90_recovery_days": "20.0000", "mrr_recovered_micros": "19980000",
         ]
         for (column, value) in expected { #expect(row[column] == value, "\(column)") }
 
@@ -71,7 +71,7 @@ import Testing
         let then = try #require(known.first)
         let expectedThen: [String: String] = [
             "episodes_count": "4", "grace_recovered_count": "0", "hold_recovered_count": "1", "open_count": "2",
-            "recovery_rate": "0.250000", "median_days_to_recover": "20.0000", "mrr_recovered_micros": "9990000",
+            "recovery_rate": "0.250000", "median_recovery_days": "20.0000", "mrr_recovered_micros": "9990000",
         ]
         for (column, value) in expectedThen { #expect(then[column] == value, "known \(column)") }
     }

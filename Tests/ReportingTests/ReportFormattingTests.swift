@@ -61,6 +61,57 @@ struct ReportFormattingTests {
         #expect(IdentifierMask.mask("12345678") == "…")
     }
 
+    @Test func theReportsOtherColumnsAreFormattedByTheirNamesToo() throws {
+        // mrr_movements' exact twelfths and exchange rates, grace_hold_recovery's days, entitlement_leakage's flag.
+        let formatter = ReportFormatter(report: "t", columns: ["amount_twelfths", "rate_to_reporting", "previous_rate_to_reporting",
+                                                               "median_recovery_days", "is_test", "paying_accounts_count"], rawIdentifiers: false)
+        let row = try formatter.format(["-120000000012", "0.006700000000", "1", "3.0000", "t", "4"], rowNumber: 1)
+        #expect(row.map(\.csv) == ["-120000000012", "0.006700000000", "1", "3.0000", "true", "4"])
+        #expect(row.map(\.cell) == [.integer(-120_000_000_012), .number(0.0067), .number(1), .number(3), .text("true"), .integer(4)])
+        #expect(try formatter.format(["1", "1", "1", "1", "f", "1"], rowNumber: 2)[4].csv == "false")
+        #expect(throws: JobError.self) { try formatter.format(["1.5", "1", "1", "1", "f", "1"], rowNumber: 3) }
+        #expect(throws: JobError.self) { try formatter.format(["1", "0", "1", "1", "f", "1"], rowNumber: 3) }
+        #expect(throws: JobError.self) { try formatter.format(["1", "1", "1", "1", "yes", "1"], rowNumber: 3) }
+        #expect(ColumnRole.of("refund_rate") == .rate && ColumnRole.of("rate_to_reporting") == .exchangeRate)
+    }
+
+    @Test func chartsAddCountsAndOneCurrencysAmountsAndTakeRatiosWhenAsked() throws {
+        let table = ReportTable(columns: ["month", "provider", "currency", "plan", "episodes_count", "churn_rate", "new_micros",
+                                          "refunded_count", "paid_count"], rows: [
+            ["2026-01", "APPLE", "USD", "a", "3", "0.5", "1000000", "1", "10"],
+            ["2026-01", "APPLE", "USD", "b", "4", "0.25", "2000000", "2", "10"],
+            ["2026-01", "APPLE", "EUR", "a", "5", "0", "4000000", "1", "30"],
+            ["2026-02", "GOOGLE", "USD", "a", "1", "1", "500000", "0", "0"],
+        ])
+        let formatter = ReportFormatter(report: "t", columns: table.columns, rawIdentifiers: false)
+        func block(_ chart: ReportChart) throws -> Result<ChartBlock, ChartSkipped> {
+            try ChartBlock.make(chart, table: table, formatter: formatter, reportingCurrency: "USD")
+        }
+        let counts = ReportChart(kind: .column, title: "Funnel", values: ["episodes_count"], valueAxis: "n", combine: .sum)
+        guard case .success(let summed) = try block(counts) else { Issue.record("counts add up"); return }
+        #expect(summed.categories == ["2026-01", "2026-02"] && summed.values == [[.integer(12)], [.integer(1)]])
+        // Amounts add up only within one currency; rates never do.
+        let usd = ReportChart(kind: .column, title: "New", values: ["new_micros"], filter: ["currency": "$currency"], valueAxis: "m", combine: .sum)
+        guard case .success(let money) = try block(usd) else { Issue.record("USD amounts add up"); return }
+        #expect(money.values == [[.money(micros: 3_000_000, places: 2)], [.money(micros: 500_000, places: 2)]])
+        let mixed = ReportChart(kind: .column, title: "New", values: ["new_micros"], valueAxis: "m", combine: .sum)
+        guard case .failure(let currencies) = try block(mixed) else { Issue.record("USD and EUR must not add up"); return }
+        #expect(currencies.reason.contains("USD") && currencies.reason.contains("EUR"))
+        let rates = ReportChart(kind: .column, title: "Churn", values: ["churn_rate"], valueAxis: "r", combine: .sum)
+        guard case .failure = try block(rates) else { Issue.record("rates never add up"); return }
+        // A ratio: numerators added, the denominator once per currency (every plan row of a currency repeats it).
+        let ratio = ReportChart(kind: .line, title: "Refund rate", values: ["churn_rate"], seriesColumns: ["provider"], valueAxis: "r",
+                                combine: .ratio(numerator: "refunded_count", denominator: "paid_count", once: ["currency"]))
+        guard case .success(let rated) = try block(ratio) else { Issue.record("the ratio is drawn"); return }
+        #expect(rated.seriesNames == ["APPLE", "GOOGLE"] && rated.values == [[.percent(4.0 / 40, places: 2), .empty], [.empty, .empty]])
+        // A label of several columns names each point; the data sheet's header names them all.
+        let labelled = ReportChart(kind: .column, title: "Per plan", category: "month", labelColumns: ["currency", "plan"],
+                                   values: ["episodes_count"], valueAxis: "n")
+        guard case .success(let cohorts) = try block(labelled) else { Issue.record("distinct labels are drawn"); return }
+        #expect(cohorts.categories == ["2026-01 USD a", "2026-01 USD b", "2026-01 EUR a", "2026-02 USD a"])
+        #expect(labelled.categoryTitle == "month currency plan")
+    }
+
     @Test func chartBlocksCopyCellsAndNeverAddRowsUp() throws {
         let table = ReportTable(columns: ["month", "view", "currency", "provider", "new_micros", "churn_micros"], rows: [
             ["2026-01", "reporting", "USD", "APPLE", "1000000", "500000"],
@@ -97,7 +148,9 @@ struct ReportFormattingTests {
         #expect(Set(catalogue.map(\.name)).count == catalogue.count && Set(catalogue.map { $0.sheet.lowercased() }).count == catalogue.count)
         #expect(catalogue.allSatisfy { $0.sheet.count <= 31 && !$0.sheet.contains(where: { "[]:*?/\\".contains($0) }) })
         #expect(!catalogue.contains { $0.name == ReportCatalogue.fxMissing })
-        // Every report on the main branch is required; each required one is in the repository.
+        #expect(FileManager.default.fileExists(atPath: ReportingHarness.reportsFolder.appendingPathComponent(ReportCatalogue.fxMissing + ".sql").path))
+        #expect(catalogue.allSatisfy { $0.required })
+        // Every report is required and in the repository.
         for report in catalogue where report.required {
             #expect(FileManager.default.fileExists(atPath: ReportingHarness.reportsFolder.appendingPathComponent(report.fileName).path), "\(report.name)")
         }

@@ -39,8 +39,11 @@ final class ReportingHarness {
     /// A folder under the scratch folder (not created).
     func folder(_ name: String) -> URL { scratch.appendingPathComponent(name) }
 
+    /// Every report file the job needs: the catalogue's and the FX pre-check.
+    static let shippedReports = ReportCatalogue.standard.map(\.name) + [ReportCatalogue.fxMissing]
+
     /// A folder of report SQL: copies of the named repository reports plus `extra` (file name → SQL).
-    func sqlFolder(_ name: String, copying reports: [String] = ["history_metrics"], extra: [String: String] = [:]) throws -> URL {
+    func sqlFolder(_ name: String, copying reports: [String] = ReportingHarness.shippedReports, extra: [String: String] = [:]) throws -> URL {
         let folder = folder(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for report in reports {
