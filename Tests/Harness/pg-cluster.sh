@@ -62,6 +62,10 @@ synchronous_commit = off
 full_page_writes = off
 max_connections = 200
 shared_buffers = 512MB
+# The report SQL's estimates on small test worlds exceed the JIT thresholds, and compiling costs seconds a query;
+# build-reports turns JIT off in its own session for the same reason (docs/REPORT_OUTPUT.md).
+jit = off
+work_mem = 32MB
 max_wal_size = 4GB
 timezone = 'UTC'
 log_min_messages = warning
