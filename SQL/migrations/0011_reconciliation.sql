@@ -26,6 +26,7 @@ CREATE TABLE reconciliation_run (
     CHECK (starts_at < ends_at)
 );
 CREATE UNIQUE INDEX reconciliation_run_current_idx ON reconciliation_run (provider, period) WHERE superseded_by IS NULL;
+CREATE INDEX reconciliation_run_superseded_by_idx ON reconciliation_run (superseded_by);
 
 -- One compared unit: a Google order's charge or refund, or an Apple report cell. Exactly one category.
 CREATE TABLE reconciliation_item (
@@ -41,8 +42,8 @@ CREATE TABLE reconciliation_item (
     product_id          text NOT NULL,
     country             text NOT NULL,
     -- The currency of the amounts (the report's when the report has the unit, else the database's).
-    currency            char(3) NOT NULL,
-    database_currency   char(3),
+    currency            char(3) NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+    database_currency   char(3) CHECK (database_currency ~ '^[A-Z]{3}$'),
     report_units        bigint NOT NULL,
     database_units      bigint NOT NULL,
     report_gross_micros bigint NOT NULL,
@@ -85,6 +86,7 @@ CREATE TABLE period_lock (
     CHECK (starts_at < ends_at)
 );
 CREATE INDEX period_lock_range_idx ON period_lock (provider, starts_at, ends_at);
+CREATE INDEX period_lock_run_id_idx ON period_lock (run_id);
 
 -- What a close froze: each reconciliation CSV and report file, with its content SHA-256 and bytes.
 CREATE TABLE period_snapshot (

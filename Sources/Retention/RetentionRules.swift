@@ -4,7 +4,7 @@
 ///    period end and the newest store state) is older than the sandbox cutoff, unless a closed period holds one of
 ///    their charges: their inbound events (sandbox environment, or a Google event naming one of their tokens), the
 ///    dead letters of those events, their billing transactions, the entitlements they are the source of, and the
-///    subscriptions (identities, tokens, price changes, history intervals and drift rows go with them by cascade).
+///    subscriptions (their price changes are deleted first; identities, tokens, history intervals and drift rows go with them by cascade).
 ///    Any other inbound event from the sandbox environment older than the cutoff goes too, unless a kept billing
 ///    transaction names it (its `inbound_event_id` would change).
 /// 2. Idempotency keys past their `expires_at`.
@@ -64,6 +64,13 @@ enum RetentionRules {
                 WITH doomed AS (\(doomed)),
                 gone AS (DELETE FROM entitlement e USING doomed d WHERE e.source_subscription_id = d.id RETURNING 1)
                 SELECT count(*)::int AS deleted_sandbox_entitlements FROM gone
+                """),
+            // Price changes are money facts a subscription deletion may not cascade into (RESTRICT): deleted by name,
+            // with their state transitions (which cascade from the change).
+            RetentionRule(action: "delete", entity: "subscription_price_change", counts: ["deleted_sandbox_price_changes"], sql: """
+                WITH doomed AS (\(doomed)),
+                gone AS (DELETE FROM subscription_price_change c USING doomed d WHERE c.subscription_id = d.id RETURNING 1)
+                SELECT count(*)::int AS deleted_sandbox_price_changes FROM gone
                 """),
             RetentionRule(action: "delete", entity: "subscription", counts: ["deleted_sandbox_subscriptions"], sql: """
                 WITH doomed AS (\(doomed)),
