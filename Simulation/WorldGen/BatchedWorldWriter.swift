@@ -12,7 +12,8 @@ struct BatchedWorldWriter {
 
     /// The tables a world loads into, in load order.
     static let tables = ["app_user", "billing_account", "subscription", "apple_subscription_identity", "google_purchase_token",
-                         "inbound_webhook_event", "billing_transaction", "subscription_price_change", "entitlement"]
+                         "inbound_webhook_event", "billing_transaction", "subscription_price_change", "subscription_price_change_transition",
+                         "entitlement"]
 
     /// Generates and loads every batch in one transaction (foreign keys and secondary indexes deferred to its end),
     /// then writes the reports and the manifest.

@@ -129,6 +129,15 @@ struct DatabaseLoader {
                 }
             }
         }
+        try database.copyIn("COPY subscription_price_change_transition (price_change_id, state, at, recorded_at) FROM STDIN") { copy in
+            for s in subscriptions where s.rows.snapshot != nil {
+                for row in s.rows.priceChanges {
+                    for transition in row.transitions {
+                        try copy.writeRow([row.id, transition.state.rawValue, ts(transition.atMs), ts(transition.recordedMs)])
+                    }
+                }
+            }
+        }
         try database.copyIn("""
             COPY entitlement (id, billing_account_id, plan_id, source_subscription_id, is_active, valid_from, valid_until, created_at,
               updated_at) FROM STDIN

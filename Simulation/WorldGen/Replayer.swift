@@ -114,6 +114,12 @@ struct Replayer {
                 rows.priceChanges.append(.init(change: change, id: ids.uuid(.priceChange, index, rows.priceChanges.count),
                                                createdMs: nowMs, updatedMs: nowMs))
             }
+            // As the writer does: each state once, on the latest row of that currency and new price.
+            if let target = rows.priceChanges.lastIndex(where: {
+                $0.change.currencyCode == change.currencyCode && $0.change.newAmountMicros == change.newAmountMicros
+            }), !rows.priceChanges[target].transitions.contains(where: { $0.state == change.state }) {
+                rows.priceChanges[target].transitions.append((change.state, change.stateAt.map(WorldClock.ms) ?? nowMs, nowMs))
+            }
         }
     }
 }

@@ -90,6 +90,7 @@ import WorldGen
         print("billing reports seed \(seed): grace cells \(graceCells), cohorts \(expected.priceChangeCohorts.count), "
               + "baselines (churned/peers) \(baselines.joined(separator: ", ")), excluded subscriptions \(excluded.count) [\(reasons)]")
         #expect(graceCells > 0 && !reported.isEmpty)
+        #expect(expected.priceChangeCohorts.contains { $0.baselinePeers > $0.baselineChurned && $0.baselineChurned > 0 })
         #expect(graceMismatches.isEmpty, "\(graceMismatches.count) grace cells differ: \(graceMismatches.prefix(30).joined(separator: "\n"))")
         #expect(cohortMismatches.isEmpty, "\(cohortMismatches.count) cohort cells differ: \(cohortMismatches.joined(separator: "\n"))")
     }
