@@ -38,7 +38,7 @@ public enum RecoverNotifications {
             // A production app's sandbox purchases have their own history at the sandbox host, which reaches back 30 days.
             var windows = [(apple, since)]
             if let sandbox = clients.appleSandbox {
-                let start = max(since, until.addingTimeInterval(-sandboxReach))
+                let start = max(since, storeNow(after: until).addingTimeInterval(-sandboxReach))
                 if start > since { context.note("sandbox_window", "starts \(PostgresTimestamp.iso8601(start)): Apple keeps 30 days of sandbox history") }
                 windows.append((sandbox, start))
             }
@@ -102,10 +102,11 @@ public enum RecoverNotifications {
         }
     }
 
-    /// The last successful run's as-of minus the overlap, or Apple's whole production reach on the first run.
+    /// The last successful run's as-of minus the overlap, or Apple's whole production reach (counted back from now, as
+    /// Apple does, so a run with a past `--as-of` still asks for a window Apple accepts) on the first run.
     static func defaultSince(_ database: PostgresConnection, asOf: Date) throws -> Date {
         let last = try JobRunHistory.lastSuccessfulAsOf("recover-notifications", in: database)
-        return min(last.map { $0.addingTimeInterval(-overlap) } ?? asOf.addingTimeInterval(-productionReach), asOf.addingTimeInterval(-overlap))
+        return min(last.map { $0.addingTimeInterval(-overlap) } ?? storeNow(after: asOf).addingTimeInterval(-productionReach), asOf.addingTimeInterval(-overlap))
     }
 
     /// What inbound_webhook_event holds of one notification.
@@ -117,6 +118,9 @@ public enum RecoverNotifications {
         /// Stored and processed, or attempted (a failed attempt is replay-events' to retry).
         case handled
     }
+
+    /// The instant Apple measures its history's reach from: its own clock (now), or a later window end.
+    static func storeNow(after instant: Date) -> Date { max(instant, Date()) }
 
     static func stored(_ database: PostgresConnection, uuid: String) throws -> StoredNotification {
         guard let row = try database.query("""
