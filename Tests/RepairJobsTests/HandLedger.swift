@@ -2,27 +2,6 @@ import Foundation
 import Postgres
 import TestSupport
 
-/// A report file of the repository run as the build-reports job binds it: as_of, first month, last month, reporting
-/// currency, basis.
-enum ReportSQL {
-    /// The text of `Reports/<name>.sql`.
-    static func text(_ name: String) throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent("Reports/\(name).sql"), encoding: .utf8)
-    }
-
-    /// The rows of report `name` as text by column (NULL absent).
-    static func rows(_ db: PostgresConnection, _ name: String, asOf: String, from: String, to: String,
-                     basis: String = "corrected") throws -> [[String: String]] {
-        let result = try db.query(text(name), [asOf, from, to, "USD", basis])
-        return try result.rows.map { row in
-            var values: [String: String] = [:]
-            for column in result.columns { if let value = try row.decodeIfPresent(String.self, column) { values[column] = value } }
-            return values
-        }
-    }
-}
-
 /// History rows written by hand into a fresh database, for worlds small enough to work out on paper.
 struct HandLedger {
     let db: PostgresConnection

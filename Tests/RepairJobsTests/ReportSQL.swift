@@ -16,6 +16,17 @@ struct ReportSQL {
         return try String(contentsOf: root.appendingPathComponent("Reports/\(name).sql"), encoding: .utf8)
     }
 
+    /// The rows of report `name` as text by column (NULL absent).
+    static func rows(_ db: PostgresConnection, _ name: String, asOf: String, from: String, to: String,
+                     basis: String = "corrected") throws -> [[String: String]] {
+        let result = try db.query(text(name), [asOf, from, to, "USD", basis])
+        return try result.rows.map { row in
+            var values: [String: String] = [:]
+            for column in result.columns { if let value = try row.decodeIfPresent(String.self, column) { values[column] = value } }
+            return values
+        }
+    }
+
     /// The report's rows.
     func rows(_ name: String, _ db: PostgresConnection) throws -> [PostgresRow] {
         try db.query(Self.text(name), [asOf, firstMonth, lastMonth, currency, basis]).rows
