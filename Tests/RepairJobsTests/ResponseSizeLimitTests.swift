@@ -27,7 +27,7 @@ import WorldGen
         let summary = (try? String(contentsOf: folder.appendingPathComponent("requery.out"), encoding: .utf8)) ?? ""
         let logs = (try? String(contentsOf: folder.appendingPathComponent("requery.err"), encoding: .utf8)) ?? ""
         // Failed items are left for the next run (exit 0, `failed_items` noted); every selected one failed.
-        #expect(process.terminationStatus == 0, summary)
+        #expect(process.terminationStatus == 0, "\(summary)")
         let object = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any]
         let counts = object?["counts"] as? [String: Any]
         let selected = counts?["selected"] as? Int ?? 0
