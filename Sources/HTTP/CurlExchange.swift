@@ -43,7 +43,7 @@ final class CurlExchange {
         if request.header("Content-Type") == nil { _ = headers.append("Content-Type:") }
         try easy.check(ccurl_setopt_slist(easy.handle, CURLOPT_HTTPHEADER, headers.list), CURLOPT_HTTPHEADER)
 
-        let accumulator = ResponseAccumulator()
+        let accumulator = ResponseAccumulator(maxBodyBytes: configuration.maxResponseBytes)
         let userdata = Unmanaged.passUnretained(accumulator).toOpaque()
         try easy.check(ccurl_setopt_write_callback(easy.handle, ResponseAccumulator.writeCallback, userdata), CURLOPT_WRITEFUNCTION)
         try easy.check(ccurl_setopt_header_callback(easy.handle, ResponseAccumulator.headerCallback, userdata), CURLOPT_HEADERFUNCTION)
@@ -53,6 +53,7 @@ final class CurlExchange {
         }
         bytesSent = request.body.count
         bytesReceived = Int(easy.infoOffset(CURLINFO_SIZE_DOWNLOAD_T))
+        if accumulator.exceededLimit { throw .responseTooLarge(limitBytes: configuration.maxResponseBytes) }
         guard code == CURLE_OK else { throw mapError(code) }
         return HTTPResponse(status: easy.infoLong(CURLINFO_RESPONSE_CODE), headers: accumulator.headers, body: accumulator.body)
     }

@@ -12,6 +12,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case insecureScheme(host: String)
     /// The body ended before the announced length (e.g. `CURLE_PARTIAL_FILE`).
     case truncatedBody(String)
+    /// The body grew past the client's `maxResponseBytes`; the transfer was aborted while receiving.
+    case responseTooLarge(limitBytes: Int)
     /// The request itself is unusable (bad method, CR/LF in a header), refused before any I/O.
     case invalidRequest(String)
     /// Any other libcurl failure: its `CURLcode` and message.
@@ -25,6 +27,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidURL(let message): return "invalid URL: \(message)"
         case .insecureScheme(let host): return "plain http is allowed only for loopback hosts, not '\(host)'; use https"
         case .truncatedBody(let message): return "response body truncated: \(message)"
+        case .responseTooLarge(let limit): return "response body larger than the \(limit)-byte limit; transfer aborted"
         case .invalidRequest(let message): return "invalid request: \(message)"
         case .other(let code, let message): return "libcurl error \(code): \(message)"
         }
@@ -34,7 +37,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .timeout, .connectionFailed, .truncatedBody: return true
-        case .tls, .invalidURL, .insecureScheme, .invalidRequest, .other: return false
+        case .tls, .invalidURL, .insecureScheme, .invalidRequest, .responseTooLarge, .other: return false
         }
     }
 }

@@ -25,7 +25,8 @@ public struct StoreClients: Sendable {
     public init(settings: StoreSettings, database: PostgresConfiguration?, retryPolicy: RetryPolicy = RetryPolicy(),
                 observer: (@Sendable (StoreCallAttempt) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         let http = HTTPClient(configuration: HTTPClientConfiguration(
-            timeouts: HTTPTimeouts(connect: min(HTTPTimeouts.standard.connect, settings.timeoutSeconds), total: settings.timeoutSeconds)))
+            timeouts: HTTPTimeouts(connect: min(HTTPTimeouts.standard.connect, settings.timeoutSeconds), total: settings.timeoutSeconds),
+            maxResponseBytes: settings.maxResponseBytes))
         let configuredEnvironment: AppleEnvironment = settings.apple?.environment == "Sandbox" ? .sandbox : .production
         func executor(_ appleEnvironment: AppleEnvironment) throws -> StoreCallExecutor {
             let limits = try StoreRateLimits(appleEnvironment: appleEnvironment, overrides: settings.rateLimitOverrides)

@@ -21,6 +21,7 @@ import JobKit
 /// | `STORE_RATE_LIMITS` | per-endpoint overrides, e.g. `apple.getAllSubscriptionStatuses=20` |
 /// | `STORE_RATE_LIMIT_SHARING` | `postgres` (default: one budget across processes and hosts) or `memory` |
 /// | `STORE_TIMEOUT_SECONDS` | the limit for one store exchange, connect included (default 30) |
+/// | `STORE_MAX_RESPONSE_BYTES` | the largest store answer accepted; a larger one is aborted while it arrives (default 8 MiB) |
 public struct StoreSettings: Sendable {
     /// Apple's part; nil when `APPLE_BUNDLE_ID` is not set (the job then skips Apple).
     public struct Apple: Sendable {
@@ -55,6 +56,8 @@ public struct StoreSettings: Sendable {
     public var sharedRateLimits: Bool
     /// The limit for one store exchange in seconds (`STORE_TIMEOUT_SECONDS`, default 30).
     public var timeoutSeconds: Double = HTTPTimeouts.standard.total
+    /// The largest store answer body accepted, in bytes (`STORE_MAX_RESPONSE_BYTES`, default 8 MiB).
+    public var maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes
 
     /// Reads the settings; a missing variable or unreadable secret file is a configuration error naming it.
     public static func read(_ environment: JobEnvironment) throws -> StoreSettings {
@@ -105,6 +108,12 @@ public struct StoreSettings: Sendable {
                 throw JobError.configuration("STORE_TIMEOUT_SECONDS is a positive number of seconds, not '\(text)'")
             }
             settings.timeoutSeconds = seconds
+        }
+        if let text = environment.optional("STORE_MAX_RESPONSE_BYTES") {
+            guard let bytes = Int(text), bytes > 0 else {
+                throw JobError.configuration("STORE_MAX_RESPONSE_BYTES is a positive number of bytes, not '\(text)'")
+            }
+            settings.maxResponseBytes = bytes
         }
         return settings
     }

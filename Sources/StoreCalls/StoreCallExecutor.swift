@@ -91,6 +91,7 @@ public struct StoreCallExecutor: Sendable {
         case .connectionFailed: return "connection_failed"
         case .truncatedBody: return "truncated_body"
         case .tls: return "tls"
+        case .responseTooLarge: return "response_too_large"
         default: return "transport"
         }
     }

@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    @Test func bodyPastTheLimitIsAbortedWhileReceiving() throws {
+        try withServer { _, base in
+            let client = HTTPClient(configuration: HTTPClientConfiguration(maxResponseBytes: 256 << 10))
+            let error = failure { try client.send(HTTPRequest(method: "GET", url: base + "/large?mb=4")) }
+            #expect(error == .responseTooLarge(limitBytes: 256 << 10))
+            #expect(error?.isTransient == false, "a too-large answer is a failed call, not retried")
+            // The same client still serves a body at the limit, and the default limit takes 4 MiB.
+            let small = try HTTPClient(configuration: HTTPClientConfiguration(maxResponseBytes: 1 << 20))
+                .send(HTTPRequest(method: "GET", url: base + "/large?mb=1"))
+            #expect(small.body.count == 1 << 20)
+            #expect(try client.send(HTTPRequest(method: "GET", url: base + "/echo")).status == 200)
+            #expect(try HTTPClient().send(HTTPRequest(method: "GET", url: base + "/large?mb=4")).body.count == 4 << 20)
+            #expect(HTTPClientConfiguration().maxResponseBytes == 8 << 20)
+        }
+    }
+
     @Test func refusedConnectionIsConnectionFailed() throws {
         let port = try withServer { server, _ in server.port } // stopped once the closure returns
         let error = failure { try HTTPClient().send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/echo")) }

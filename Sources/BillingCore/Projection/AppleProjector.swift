@@ -34,7 +34,25 @@ struct AppleProjector {
             cancellation: decision.cancellationAt.flatMap { at in snapshot.cancelAt.map { (periodEnd: $0, at: at) } },
             revokedToken: nil)
         draft.trialAlreadyConsumed = facts.isTrial && current == nil && (resolved.tokenAccount?.hasHadTrial ?? false)
+        if Self.isOlderThanStored(facts, notification: state.notification, current: current) {
+            // An earlier transaction served as the latest: only its own charge row is genuine history; every event the
+            // comparison with the newer stored state would derive (price change, cancellation, expiry) is not.
+            draft.contentOlderThanStored = true
+            draft.transactions = draft.transactions.filter { $0.transactionKey == facts.chargeKey }
+            draft.history.cancellation = nil
+        }
         return draft
+    }
+
+    /// True when a state without a notification (a re-query's latest transaction) shows a transaction that began
+    /// before the stored period: Apple orders an original transaction's renewals by purchaseDate, so the store
+    /// cannot have moved back, and the answer is an older state whatever its signedDate says. (A notification may
+    /// legitimately carry an earlier transaction, e.g. a refund of a past period; it is ordered by its own signedDate.)
+    static func isOlderThanStored(_ facts: AppleFacts, notification: ResponseBodyV2DecodedPayload?,
+                                  current: SubscriptionSnapshot?) -> Bool {
+        guard notification == nil, let current, current.apple?.latestTransactionId != facts.transactionId,
+              let stored = current.currentPeriodStartAt, let purchased = facts.transaction.purchaseDate?.date else { return false }
+        return purchased < stored
     }
 
     /// The new subscription state: every field from this state, plus the history facts carried over.

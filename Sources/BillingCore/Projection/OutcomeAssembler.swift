@@ -2,7 +2,8 @@ import Foundation
 
 /// Applies ordering, entitlement and flags to a provider draft.
 ///
-/// Ordering: a store state older than `current.lastStoreStateAt` never overwrites the subscription
+/// Ordering: a store state older than `current.lastStoreStateAt`, or whose content the provider projector found older
+/// than the stored state (`ProjectionDraft.contentOlderThanStored`), never overwrites the subscription
 /// (disposition `.stale`), but its history rows are still returned and its history facts (trial end,
 /// cancellation time within the current period, Google revocation) are merged, so that applying the
 /// same states in any order converges to the state of applying them in order.
@@ -13,7 +14,7 @@ enum OutcomeAssembler {
         var disposition: ProjectionDisposition
         var priceChange = draft.priceChange
         var tokenChanges = draft.tokenChanges
-        if let current, let last = current.lastStoreStateAt, draft.stateTime < last {
+        if let current, draft.contentOlderThanStored || current.lastStoreStateAt.map({ draft.stateTime < $0 }) == true {
             snapshot = merge(draft.history, into: current)
             disposition = .stale
             priceChange = nil

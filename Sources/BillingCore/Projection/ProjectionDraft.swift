@@ -32,6 +32,9 @@ struct ProjectionDraft: Sendable {
     var environment: StoreEnvironment
     var history = HistoryFacts()
     var trialAlreadyConsumed = false
+    /// The state's content is older than the stored state even though its own instant is not (e.g. a re-query answered
+    /// with an earlier transaction, freshly signed): ordered like a state older than `lastStoreStateAt`.
+    var contentOlderThanStored = false
 
     /// A draft that records nothing and keeps `current` as it is.
     static func keep(_ current: SubscriptionSnapshot, stateTime: Date, label: String, environment: StoreEnvironment) -> ProjectionDraft {

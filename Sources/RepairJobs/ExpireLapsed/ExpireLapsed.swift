@@ -13,6 +13,11 @@ import Postgres
 /// recorded as of the run, its status EXPIRED, its entitlements off and its open entitlement intervals ended at the
 /// period end. Idempotent: the row's key is the period's charge key plus `:EXPIRED` (the store's own EXPIRED row has
 /// the same key), and an expired subscription is not selected again.
+///
+/// Unknown is not lapsed: a subscription whose latest re-query failed (its `requery_work_item` is `failed`) is left as it
+/// is, because the store was asked and did not answer, so a renewal may be there; the next night asks again. Only
+/// once the store can no longer be asked (a Google token whose period ended more than Google's 60-day window ago) is
+/// it expired by time regardless.
 public enum ExpireLapsed {
     /// Days after the period end before a CANCELED subscription is expired by time.
     public static let canceledGrace = 1
@@ -33,11 +38,18 @@ public enum ExpireLapsed {
         }
     }
 
+    /// Days after the period end a Google token can still be queried (`purchases.subscriptionsv2.get`).
+    public static let googleQueryWindow = 60
+
     /// The lapsed subscriptions' condition; `$1` is the as-of.
     static let lapsedCondition = """
-        (s.status = 'CANCELED' AND s.current_period_end_at < $1::timestamptz - make_interval(days => \(canceledGrace)))
-        OR (s.status IN ('ACTIVE', 'TRIALING', 'IN_GRACE_PERIOD', 'ON_HOLD')
-            AND s.current_period_end_at < $1::timestamptz - make_interval(days => \(retryWindow)))
+        ((s.status = 'CANCELED' AND s.current_period_end_at < $1::timestamptz - make_interval(days => \(canceledGrace)))
+         OR (s.status IN ('ACTIVE', 'TRIALING', 'IN_GRACE_PERIOD', 'ON_HOLD')
+             AND s.current_period_end_at < $1::timestamptz - make_interval(days => \(retryWindow))))
+        AND NOT (COALESCE((SELECT w.state = 'failed' FROM requery_work_item w WHERE w.subscription_id = s.id
+                           ORDER BY w.id DESC LIMIT 1), false)
+                 AND NOT (s.provider = 'GOOGLE'
+                          AND s.current_period_end_at < $1::timestamptz - make_interval(days => \(googleQueryWindow))))
         """
 
     /// How many subscriptions are lapsed as of `asOf`.

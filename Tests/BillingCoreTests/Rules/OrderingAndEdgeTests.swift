@@ -15,6 +15,29 @@ struct OrderingAndEdgeTests {
         #expect(late.priceChange == nil)
     }
 
+    @Test("A re-query answered with an earlier transaction, freshly signed, is refused for every field")
+    func requeryServingAnEarlierTransaction() throws {
+        // Stored: a later period at a new price, auto-renew turned off on day 40; the re-query's latest transaction is
+        // the first period's (purchaseDate day 0.4) though its signedDate (day 32) is after the stored state's (day 30).
+        var current = TestData.appleSnapshot(.canceled, autoRenew: false, latestTransactionId: "2000000899999999")
+        current.currentPrice = Money(micros: 12_990_000, currencyCode: "USD")
+        current.currentPeriodStartAt = TestData.day(31)
+        current.currentPeriodEndAt = TestData.day(59)
+        current.cancelAt = TestData.day(59)
+        current.canceledAt = TestData.day(40)
+        current.lastStoreStateAt = TestData.day(30)
+        let state = try Fixtures.apple("apple/requery/STATUS_GRACE.json")
+        let outcome = try Projection.project(current: current, storeState: .apple(state),
+                                             trigger: ProjectionTrigger(source: .requery, now: TestData.day(45)),
+                                             resolved: TestData.appleRefs())
+        #expect(outcome.disposition == .stale)
+        #expect(outcome.subscription.with(lastVerifiedAt: nil) == current.with(lastVerifiedAt: nil))
+        #expect(outcome.subscription.canceledAt == TestData.day(40))
+        #expect(outcome.subscription.lastStoreStateAt == TestData.day(30))
+        #expect(outcome.priceChange == nil)
+        #expect(outcome.transactionKeys == ["APPLE:2000000812345678:2000000812345678"], "only the earlier charge itself")
+    }
+
     @Test("A re-query with no notification derives status and event from the state")
     func requeryGrace() throws {
         let state = try Fixtures.apple("apple/requery/STATUS_GRACE.json")
