@@ -10,11 +10,12 @@ import StoreAccess
 public enum RecoverNotifications {
     /// The overlap with the previous successful run's window.
     public static let overlap: TimeInterval = 3_600
-    /// How far back the sandbox history reaches (30 days, less a minute against clock skew).
-    static let sandboxReach: TimeInterval = 30 * 86_400 - 60
-    /// How far back the production history reaches (180 days, less a minute): a first run recovers all of it, so a new
+    /// How far back the sandbox history reaches (30 days, less a day: every page request repeats the window's start,
+    /// and Apple checks it against its clock each time, so a long paging run must not cross the edge).
+    static let sandboxReach: TimeInterval = 29 * 86_400
+    /// How far back the production history reaches (180 days, less a day as above): a first run recovers all of it, so a new
     /// installation (or a database restored empty) starts from everything Apple still holds.
-    public static let productionReach: TimeInterval = 180 * 86_400 - 60
+    public static let productionReach: TimeInterval = 179 * 86_400
 
     /// The job's own options.
     public static let options: [JobOption] = [
