@@ -46,7 +46,9 @@ public struct GoogleCategorizer: Sendable {
             if report.currency != database.currency { return (.currencyMismatch, "") }
             if key.side == "charge", report.count > database.count { return (.duplicate, "") }
             return report.gross == database.gross ? (.matched, "") : (.amountMismatch, "")
-        case (_?, nil):
+        case let (report?, nil):
+            // Rows that net to nothing (a rebill set whose charge lies in another month) carry no difference.
+            if report.count == 0, report.gross == 0, report.fee == 0, report.tax == 0 { return (.matched, "rebill set nets to zero") }
             if let neighbour = nearEdge(key, in: previous.database, edge: start, at: { $0.at }) { return (.timing, "database " + neighbour) }
             if let neighbour = nearEdge(key, in: next.database, edge: end, at: { $0.at }) { return (.timing, "database " + neighbour) }
             return key.side == "refund" ? (.refundNotReflected, "") : (.missingInDatabase, "")

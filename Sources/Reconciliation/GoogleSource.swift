@@ -25,24 +25,13 @@ struct GoogleSource {
                 FROM google_earnings_row r JOIN report_file f ON f.id = r.report_file_id
                 WHERE r.report_file_id = ANY($1::int8[]) ORDER BY r.report_file_id, r.line
                 """, [PostgresTextArray(earningsIDs)]).rows {
-                let type = try row.decode(String.self, "transaction_type")
-                let (side, part) = Self.earningsPart(type, refundType: try row.decode(String.self, "refund_type"))
-                let key = UnitKey(order: try row.decode(String.self, "order_id"), side: side)
-                var unit = result[try row.decode(String.self, "period"), default: [:]][key] ?? UnitSide()
-                let amount = try row.decode(Int64.self, "amount_buyer_micros")
-                switch part {
-                case .gross:
-                    unit.gross += amount
-                    if type == "Charge" || type == "Charge refund" { unit.count += 1 }
-                    if unit.currency.isEmpty { unit.currency = try row.decode(String.self, "buyer_currency") }
-                case .fee: unit.fee += amount
-                case .tax: unit.tax += amount
-                }
-                if unit.productId.isEmpty { unit.productId = try row.decode(String.self, "product_id") }
-                if unit.country.isEmpty { unit.country = try row.decode(String.self, "buyer_country") }
-                unit.at = min(unit.at, try row.decode(Int64.self, "at"))
-                unit.isTest = false
-                result[try row.decode(String.self, "period"), default: [:]][key] = unit
+                let period = try row.decode(String.self, "period")
+                let line = GoogleEarningsLine(
+                    order: try row.decode(String.self, "order_id"), transactionType: try row.decode(String.self, "transaction_type"),
+                    refundType: try row.decode(String.self, "refund_type"), productId: try row.decode(String.self, "product_id"),
+                    country: try row.decode(String.self, "buyer_country"), currency: try row.decode(String.self, "buyer_currency"),
+                    amountMicros: try row.decode(Int64.self, "amount_buyer_micros"), at: try row.decode(Int64.self, "at"))
+                GoogleEarningsFold.add(line, to: &result[period, default: [:]])
             }
         }
         if !salesIDs.isEmpty {
@@ -72,27 +61,6 @@ struct GoogleSource {
             }
         }
         return (result, used)
-    }
-
-    enum Part { case gross, fee, tax }
-
-    /// Which unit and part an earnings Transaction Type feeds. Unknown types count as fees of the charge, so that
-    /// they stay in the totals. A `… refund` row without a Refund Type is the reversal of a rebill set (the order's
-    /// rows reversed, then `… rebill` rows): it belongs to the charge, not to a refund.
-    static func earningsPart(_ type: String, refundType: String) -> (String, Part) {
-        if refundType.isEmpty, type.hasSuffix(" refund") {
-            let (_, part) = earningsPart(String(type.dropLast(" refund".count)), refundType: "")
-            return ("charge", part)
-        }
-        switch type {
-        case "Charge", "Charge rebill": return ("charge", .gross)
-        case "Google fee", "Google fee rebill": return ("charge", .fee)
-        case "Tax", "Tax rebill": return ("charge", .tax)
-        case "Charge refund": return ("refund", .gross)
-        case "Google fee refund": return ("refund", .fee)
-        case "Tax refund": return ("refund", .tax)
-        default: return ("charge", .fee)
-        }
     }
 
     /// The database side of `periods`, by period label: every GOOGLE row with an order ID and a non-zero amount

@@ -56,4 +56,68 @@ import Testing
         #expect(category(report: side(-4_000_000), database: side(-9_990_000), key: key) == .amountMismatch)
         #expect(category(report: side(-4_000_000), database: side(-4_000_000), key: key) == .matched)
     }
+
+    /// The rows of one order shaped like a real Google earnings file: order ID, DKK amount and the `Charge` row's
+    /// empty Refund Type from a real row published in a public project (`GPA.3302-2312-6140-38722..2,"Nov 1, 2019",
+    /// 3:29:44 AM PDT,,Charge,,…,DKK,22.96,…`); two `Tax` rows (a withholding split) and the rebill set — the rows
+    /// reversed as `… refund` rows with an EMPTY Refund Type, then `Charge rebill` / `Google fee rebill` /
+    /// `Tax rebill` — as real files show them. A genuine refund carries Refund Type `Full` or `Partial`.
+    func orderRows(_ suffix: String, _ direction: Int64, refundType: String = "") -> [GoogleEarningsLine] {
+        let order = "GPA.3302-2312-6140-38722..2"
+        func line(_ type: String, _ amount: Int64) -> GoogleEarningsLine {
+            GoogleEarningsLine(order: order, transactionType: type + suffix, refundType: refundType,
+                               productId: "member.android.cableshop", country: "DK", currency: "DKK",
+                               amountMicros: direction * amount, at: 1_500)
+        }
+        return [line("Charge", 22_960_000), line("Google fee", -3_440_000), line("Tax", -2_300_000), line("Tax", -2_290_000)]
+    }
+
+    func items(_ report: [UnitKey: UnitSide], database: [UnitKey: UnitSide]) -> [ReconciliationItem] {
+        var current = GoogleCategorizer.Sides()
+        current.report = report
+        current.database = database
+        return categorizer.items(current: current, previous: .init(), next: .init(), start: 1_000, end: 2_000)
+    }
+
+    @Test func aRebillSetNetsToTheOneChargeWhileARepeatedChargeIsADuplicate() {
+        let charge = UnitKey(order: "GPA.3302-2312-6140-38722..2", side: "charge")
+        let database = [charge: side(22_960_000, currency: "DKK")]
+        let rebilled = orderRows("", 1) + orderRows(" refund", -1) + orderRows(" rebill", 1)
+        let units = GoogleEarningsFold.units(rebilled)
+        #expect(units.keys.sorted() == [charge])
+        #expect(units[charge]?.count == 1)
+        #expect(units[charge]?.gross == 22_960_000)
+        #expect(units[charge]?.fee == -3_440_000)
+        #expect(units[charge]?.tax == -4_590_000)
+        let matched = items(units, database: database)
+        #expect(matched.map(\.category) == [.matched])
+        let totals = ReconciliationTotals(matched).currencies["DKK"]
+        #expect(totals?.variance == 0)
+        #expect(totals?.explained == 0)
+
+        // The store writing the order twice (with its rebill set each time) is still a duplicate charge.
+        let duplicated = items(GoogleEarningsFold.units(rebilled + rebilled), database: database)
+        #expect(duplicated.map(\.category) == [.duplicate])
+        let duplicateTotals = ReconciliationTotals(duplicated).currencies["DKK"]
+        #expect(duplicateTotals?.variance == 22_960_000)
+        #expect(duplicateTotals?.byCategory[.duplicate] == 22_960_000)
+        #expect(duplicateTotals?.explained == duplicateTotals?.variance)
+        #expect(category(report: GoogleEarningsFold.units(orderRows("", 1) + orderRows("", 1))[charge], database: database[charge],
+                         key: charge) == .duplicate)
+
+        // A `Charge refund` with Refund Type `Full` is a refund of the order, not a reversal.
+        let refunded = GoogleEarningsFold.units(orderRows("", 1) + orderRows(" refund", -1, refundType: "Full"))
+        let refund = UnitKey(order: charge.order, side: "refund")
+        #expect(refunded[charge]?.count == 1)
+        #expect(refunded[refund]?.count == 1)
+        #expect(refunded[refund]?.gross == -22_960_000)
+        #expect(items(refunded, database: database).map(\.category) == [.matched, .refundNotReflected])
+
+        // A reversal and rebill alone in a month (the charge booked in another) nets to nothing to explain.
+        let alone = GoogleEarningsFold.units(orderRows(" refund", -1) + orderRows(" rebill", 1))
+        #expect(alone[charge]?.count == 0)
+        let aloneItems = items(alone, database: [:])
+        #expect(aloneItems.map(\.category) == [.matched])
+        #expect(ReconciliationTotals(aloneItems).currencies["DKK"]?.variance ?? 0 == 0)
+    }
 }
