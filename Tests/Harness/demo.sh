@@ -78,7 +78,8 @@ awk 'FNR == 1 { side++ } /^#/ || /_ratio_24h|_seconds/ { next } {
   "$drift_before/iap_drift_counts.prom" "$drift_after/iap_drift_counts.prom" | { IFS= read -r head; echo "$head"; sort; }
 echo "== repair recall against the manifest (by fault kind)"
 "$bin/world" --recall --out "$world" --log-format json 2>>"$log" | sed '$d'
-echo "  (a first nightly recovers the 180 days of notification history Apple keeps; unreachable = beyond a store's reach)"
+echo "  (a first nightly recovers one day of Apple's notification history; older ones need"
+echo "  'recover-notifications --since <date>': docs/RUNBOOK.md, \"Recover an outage window\")"
 echo "== job runs"
 psql -q -P footer=off -c "SELECT job_name AS job, replace(status, 'threshold_breached', 'breached') AS status,
   round(extract(epoch FROM finished_at - started_at)::numeric, 1) AS secs,

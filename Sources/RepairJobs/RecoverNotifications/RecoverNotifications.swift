@@ -13,13 +13,10 @@ public enum RecoverNotifications {
     /// How far back the sandbox history reaches (30 days, less a day: every page request repeats the window's start,
     /// and Apple checks it against its clock each time, so a long paging run must not cross the edge).
     static let sandboxReach: TimeInterval = 29 * 86_400
-    /// How far back the production history reaches (180 days, less a day as above): a first run recovers all of it, so a new
-    /// installation (or a database restored empty) starts from everything Apple still holds.
-    public static let productionReach: TimeInterval = 179 * 86_400
 
     /// The job's own options.
     public static let options: [JobOption] = [
-        .value("since", placeholder: "instant", help: "window start (default: the last successful run's as-of minus 1 h; on a first run, 180 days back)"),
+        .value("since", placeholder: "instant", help: "window start (default: the last successful run's as-of minus 1 h, or 24 h back)"),
         .value("until", placeholder: "instant", help: "window end (default: --as-of)"),
     ]
 
@@ -103,11 +100,11 @@ public enum RecoverNotifications {
         }
     }
 
-    /// The last successful run's as-of minus the overlap, or Apple's whole production reach (counted back from now, as
-    /// Apple does, so a run with a past `--as-of` still asks for a window Apple accepts) on the first run.
+    /// The last successful run's as-of minus the overlap, or 24 hours before `asOf` on the first run (a new
+    /// installation backfills explicitly with `--since`: paging Apple's whole 180 days takes tens of minutes).
     static func defaultSince(_ database: PostgresConnection, asOf: Date) throws -> Date {
         let last = try JobRunHistory.lastSuccessfulAsOf("recover-notifications", in: database)
-        return min(last.map { $0.addingTimeInterval(-overlap) } ?? storeNow(after: asOf).addingTimeInterval(-productionReach), asOf.addingTimeInterval(-overlap))
+        return min(last.map { $0.addingTimeInterval(-overlap) } ?? asOf.addingTimeInterval(-86_400), asOf.addingTimeInterval(-overlap))
     }
 
     /// What inbound_webhook_event holds of one notification.
