@@ -131,9 +131,9 @@ let package = Package(
         .testTarget(name: "ExplainTests", dependencies: ["Explain", "JobKit", "Postgres", "ProjectionStore", "BillingCore", "TestSupport"]),
 
         // build-reports: the finance reports as CSV and one XLSX workbook with charts (issue 15).
-        .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto"]),
+        .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto", "HTTP"]),
         job("build-reports", ["JobKit", "Reporting"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "JobKit", "Postgres", "XLSX", "Archive", "TestSupport", "WorldGen"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "HTTP", "JobKit", "Postgres", "XLSX", "Archive", "TestSupport", "WorldGen"]),
     ],
     swiftLanguageModes: [.v6]
 )

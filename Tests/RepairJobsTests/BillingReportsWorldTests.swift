@@ -41,16 +41,8 @@ import WorldGen
             #expect(step.code == .succeeded, "\(step.name): \(step.summary)")
         }
 
-        var excludedByReason: [String: Set<String>] = [:]
-        for group in WorldWriter.expectedMetrics(harness.world).unreachableFaults {
-            excludedByReason[group.reason, default: []].formUnion(group.subscriptionIds)
-        }
-        for (reason, faults) in try ManifestRecall.reachable(harness.world, database: db, asOf: options.asOf).excludedFaults {
-            excludedByReason["chain_limit:\(reason)", default: []].formUnion(faults.map(\.subscriptionId))
-        }
-        let excluded = excludedByReason.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        let identifiers = Set(harness.world.manifest.faults.filter { excluded.contains($0.subscriptionId) }.map(\.storeIdentifier))
-        try ReportRebuildTests.excludeFromHistory(db, subscriptions: excluded, storeIdentifiers: identifiers)
+        let exclusion = try UnreachableFaultExclusion.apply(harness.world, database: db, asOf: options.asOf)
+        let excluded = exclusion.subscriptions
         let expected = WorldWriter.expectedMetrics(harness.world, excluding: excluded)
         let asOf = PostgresTimestamp.iso8601(options.asOf)
         let first = (expected.months.first ?? "2000-01") + "-01T00:00:00Z"
@@ -86,7 +78,7 @@ import WorldGen
             }
         }
         let baselines = expected.priceChangeCohorts.map { "\($0.changeId) \($0.baselineChurned)/\($0.baselinePeers)" }
-        let reasons = excludedByReason.keys.sorted().map { "\($0)=\(excludedByReason[$0]?.count ?? 0)" }.joined(separator: " ")
+        let reasons = exclusion.summary
         print("billing reports seed \(seed): grace cells \(graceCells), cohorts \(expected.priceChangeCohorts.count), "
               + "baselines (churned/peers) \(baselines.joined(separator: ", ")), excluded subscriptions \(excluded.count) [\(reasons)]")
         #expect(graceCells > 0 && !reported.isEmpty)

@@ -48,16 +48,8 @@ import WorldGen
         #expect(leaks.isEmpty, "entitlement leakage after the chain: \(leaks.count) \(leaked)")
 
         // Unreachable faults: the world's own list and the chain's documented limits, by subscription and reason.
-        var excludedByReason: [String: Set<String>] = [:]
-        for group in WorldWriter.expectedMetrics(harness.world).unreachableFaults {
-            excludedByReason[group.reason, default: []].formUnion(group.subscriptionIds)
-        }
-        for (reason, faults) in try ManifestRecall.reachable(harness.world, database: db, asOf: options.asOf).excludedFaults {
-            excludedByReason["chain_limit:\(reason)", default: []].formUnion(faults.map(\.subscriptionId))
-        }
-        let excluded = excludedByReason.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        let identifiers = Set(harness.world.manifest.faults.filter { excluded.contains($0.subscriptionId) }.map(\.storeIdentifier))
-        try Self.excludeFromHistory(db, subscriptions: excluded, storeIdentifiers: identifiers)
+        let exclusion = try UnreachableFaultExclusion.apply(harness.world, database: db, asOf: options.asOf)
+        let excluded = exclusion.subscriptions
 
         let expected = WorldWriter.expectedMetrics(harness.world, excluding: excluded)
         let report = ReportSQL(asOf: asOf, firstMonth: (expected.months.first ?? "") + "-01T00:00:00Z", lastMonth: asOf)
@@ -89,7 +81,7 @@ import WorldGen
         }
         try checkMovementsSumToTheBridge(report, db, bridge)
 
-        let reasons = excludedByReason.keys.sorted().map { "\($0)=\(excludedByReason[$0]?.count ?? 0)" }.joined(separator: " ")
+        let reasons = exclusion.summary
         print("report rebuild seed \(seed): cells \(compared), equal \(compared - mismatches.count), "
               + "excluded subscriptions \(excluded.count) [\(reasons)]")
         #expect(compared > 0 && bridge.contains { $0.key.contains(" reporting USD") && $0.value["mrr_micros"] ?? 0 > 0 })
@@ -155,18 +147,5 @@ import WorldGen
             }
         }
         #expect(checked > 0)
-    }
-
-    /// Removes the history rows of `subscriptions` (the world's ids, or the store identities a chain-created row has).
-    static func excludeFromHistory(_ db: PostgresConnection, subscriptions: Set<String>, storeIdentifiers: Set<String>) throws {
-        func list(_ values: Set<String>) -> String {
-            values.isEmpty ? "NULL" : values.sorted().map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ",")
-        }
-        try db.execute("""
-            DELETE FROM billing_transaction WHERE subscription_id IN (
-                SELECT id FROM subscription WHERE id::text IN (\(list(subscriptions)))
-                UNION SELECT subscription_id FROM apple_subscription_identity WHERE original_transaction_id IN (\(list(storeIdentifiers)))
-                UNION SELECT subscription_id FROM google_purchase_token WHERE purchase_token IN (\(list(storeIdentifiers))))
-            """)
     }
 }
