@@ -114,11 +114,17 @@ struct Replayer {
                 rows.priceChanges.append(.init(change: change, id: ids.uuid(.priceChange, index, rows.priceChanges.count),
                                                createdMs: nowMs, updatedMs: nowMs))
             }
-            // As the writer does: each state once, on the latest row of that currency and new price.
+            // As the writer does: each state once, on the latest row of that currency and new price, at the earliest
+            // instant any state named for it.
             if let target = rows.priceChanges.lastIndex(where: {
                 $0.change.currencyCode == change.currencyCode && $0.change.newAmountMicros == change.newAmountMicros
-            }), !rows.priceChanges[target].transitions.contains(where: { $0.state == change.state }) {
-                rows.priceChanges[target].transitions.append((change.state, change.stateAt.map(WorldClock.ms) ?? nowMs, nowMs))
+            }) {
+                let atMs = change.stateAt.map(WorldClock.ms) ?? nowMs
+                if let seen = rows.priceChanges[target].transitions.firstIndex(where: { $0.state == change.state }) {
+                    rows.priceChanges[target].transitions[seen].atMs = min(rows.priceChanges[target].transitions[seen].atMs, atMs)
+                } else {
+                    rows.priceChanges[target].transitions.append((change.state, atMs, nowMs))
+                }
             }
         }
     }

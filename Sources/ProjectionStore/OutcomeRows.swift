@@ -226,7 +226,8 @@ struct OutcomeRows {
     /// Updates the open (PENDING or ACCEPTED) price change, or inserts one; an identical closed row is not repeated.
     func upsertPriceChange(subscriptionId: String, _ change: BillingCore.SubscriptionPriceChange, now: Date) throws {
         try writePriceChange(subscriptionId: subscriptionId, change)
-        // Every state the change reached, with the store's instant, once (the row keeps only its last state).
+        // Every state the change reached, with the store's instant, once (the row keeps only its last state). Seen
+        // again, a state keeps the earliest instant any path named for it (`recorded_at` stays the first sighting).
         try database.execute("""
             WITH target AS (
                 SELECT id FROM subscription_price_change WHERE subscription_id = $1::uuid AND currency_code = $2 AND new_amount_micros = $3
@@ -241,7 +242,8 @@ struct OutcomeRows {
             SELECT id, $4::price_change_state, $5, $6 FROM subscription_price_change
             WHERE subscription_id = $1::uuid AND currency_code = $2 AND new_amount_micros = $3
             ORDER BY created_at DESC, id DESC LIMIT 1
-            ON CONFLICT (price_change_id, state) DO NOTHING
+            ON CONFLICT (price_change_id, state) DO UPDATE SET at = EXCLUDED.at
+              WHERE EXCLUDED.at < subscription_price_change_transition.at
             """, [subscriptionId, change.currencyCode, change.newAmountMicros, change.state.rawValue, change.stateAt ?? now, now])
     }
 

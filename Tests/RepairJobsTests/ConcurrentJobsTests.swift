@@ -90,16 +90,9 @@ import WorldGen
         // The same end state as the serial run (drift_event is left out of both: which job noticed a difference
         // first depends on the interleaving, not on what the database ends up holding).
         let differences = state.differences(from: expected)
-        let beyondKnown = state.withoutOrderDependentFields.differences(from: expected.withoutOrderDependentFields)
-        #expect(beyondKnown.isEmpty, "concurrent and serial runs differ: \(beyondKnown)")
-        withKnownIssue("""
-            order dependence: an Apple EXPIRED row's effective_at depends on the stored status when it is written, and \
-            subscription.last_store_state_at on whether ack-rescue (as-of) or requery-at-risk (store time) wrote last
-            """, isIntermittent: true) {
-            #expect(differences.isEmpty, "concurrent and serial runs differ: \(differences)")
-        }
+        #expect(differences.isEmpty, "concurrent and serial runs differ: \(differences)")
         print("concurrency processes=\(processes.count) seconds=\(String(format: "%.1f", elapsed)) conflict_retries=\(retries) "
-              + "rate_limited=\(counters.rateLimited) store_requests=\(counters.totalRequests) equal=\(differences.isEmpty) equal_but_order_dependent=\(beyondKnown.isEmpty) "
+              + "rate_limited=\(counters.rateLimited) store_requests=\(counters.totalRequests) equal=\(differences.isEmpty) "
               + "digest=\(state.digest.prefix(16)) serial_digest=\(expected.digest.prefix(16))")
     }
 }

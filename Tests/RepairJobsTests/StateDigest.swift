@@ -25,45 +25,6 @@ struct StateDigest: Equatable {
     /// Canonical rows (sorted JSON objects, sorted) per table.
     let rows: [String: [String]]
 
-    private init(rows: [String: [String]]) {
-        self.rows = rows
-    }
-
-    /// The same state without three fields whose value depends on the order the jobs ran in (known, see RELIABILITY.md):
-    /// the `effective_at` of every Apple `EXPIRED` history row (an expiry that ends a billing failure is dated when the
-    /// store gave up, any other at the expiry, so the date depends on whether the stored state was a billing failure
-    /// when the row was written), and `subscription.last_store_state_at` (ack-rescue stamps what it writes with its
-    /// as-of, requery-at-risk with the store's time, and the column only moves forward), and the `at` of a price
-    /// change's transition (dated at the as-of by one path, at the store's time by another).
-    var withoutOrderDependentFields: StateDigest {
-        var copy = rows
-        copy["subscription_price_change_transition"] = (rows["subscription_price_change_transition"] ?? []).map {
-            $0.replacing(/"at":("[^"]*"|null),?/, with: "")
-        }.sorted()
-        copy["subscription"] = (rows["subscription"] ?? []).map {
-            $0.replacing(/"last_store_state_at":("[^"]*"|null),?/, with: "")
-        }.sorted()
-        copy["billing_transaction"] = (rows["billing_transaction"] ?? []).map { row in
-            guard row.contains("\"event_type\":\"EXPIRED\""), row.contains("\"provider\":\"APPLE\""),
-                  var object = (try? JSONSerialization.jsonObject(with: Data(row.utf8))) as? [String: Any] else { return row }
-            object.removeValue(forKey: "effective_at")
-            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return row }
-            return String(decoding: data, as: UTF8.self)
-        }.sorted()
-        return StateDigest(rows: copy)
-    }
-
-    /// The same state without the rows that mention any of `names` (e.g. `subscription:<store key>`).
-    func excludingRows(mentioning names: Set<String>) -> StateDigest {
-        guard !names.isEmpty else { return self }
-        return StateDigest(rows: rows.mapValues { $0.filter { row in !names.contains { row.contains("\"\($0)\"") } } })
-    }
-
-    /// The same state without `tables`.
-    func without(_ tables: Set<String>) -> StateDigest {
-        StateDigest(rows: rows.filter { !tables.contains($0.key) })
-    }
-
     /// Reads every table of `database` but the excluded ones and `excluding`.
     init(_ database: PostgresConnection, excluding: Set<String> = []) throws {
         let tables = try database.query("""
@@ -101,7 +62,7 @@ struct StateDigest: Equatable {
             for (row, n) in theirs where n > mine[row, default: 0] { onlyTheirs += Array(repeating: row, count: n - mine[row, default: 0]) }
             guard !onlyMine.isEmpty || !onlyTheirs.isEmpty else { return nil }
             return "\(table): \(onlyMine.count) rows only here, \(onlyTheirs.count) only there, e.g. "
-                + "\(onlyMine.sorted().prefix(1).map { $0.prefix(700) }) vs \(onlyTheirs.sorted().prefix(1).map { $0.prefix(700) })"
+                + "\(onlyMine.sorted().prefix(Self.debugN).map { $0.prefix(Self.debugW) }) vs \(onlyTheirs.sorted().prefix(Self.debugN).map { $0.prefix(Self.debugW) })"
         }
     }
 
@@ -110,6 +71,8 @@ struct StateDigest: Equatable {
         Self.multiset(rows[table] ?? []).filter { $0.value > 1 }.map(\.key).sorted()
     }
 
+    static let debugN = ProcessInfo.processInfo.environment["DIGEST_DEBUG"] != nil ? 100 : 1
+    static let debugW = ProcessInfo.processInfo.environment["DIGEST_DEBUG"] != nil ? 3000 : 700
     private static func multiset(_ rows: [String]) -> [String: Int] {
         rows.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }

@@ -30,6 +30,17 @@ struct ApplePriceChanges {
             sourceEventKey: facts.chargeKey + ":" + eventType.rawValue + ":\(new.currencyCode):\(new.micros)")
     }
 
+    /// The store's instant of a CANCELED transition, read from the state so every path (notification, re-query) dates
+    /// it alike: a revoked subscription's change ends at the `revocationDate`; an expired one's at the end of the
+    /// period it was to renew (`expiresDate`, when already past), since that renewal at the new price never happened.
+    /// Only a change that disappears from a live subscription is dated at the state's own instant (nil: the
+    /// assembler's `stateTime`).
+    var canceledAt: Date? {
+        if let revoked = facts.transaction.revocationDate?.date { return revoked }
+        guard status == .expired || status == .revoked else { return nil }
+        return AppleRows.past(facts.expiresAt, facts.stateTime)
+    }
+
     /// The upsert for the writer: the open change, or the closing of the previously open one.
     func upsert(closingKey: String) -> SubscriptionPriceChange? {
         if let open { return open == current?.openPriceChange && facts.renewalInfo == nil ? nil : open }
@@ -43,6 +54,7 @@ struct ApplePriceChanges {
         } else {
             previous.state = .canceled
             previous.sourceEventKey = closingKey
+            previous.stateAt = canceledAt
         }
         previous.expectedChargeAt = previous.expectedChargeAt ?? facts.expiresAt
         return previous

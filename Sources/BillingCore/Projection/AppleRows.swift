@@ -21,7 +21,7 @@ struct AppleRows {
         rows.append(charge)
         if decision.eventRow, let type = decision.eventType {
             var row = record(key: eventKey(for: type, suffix: decision.keySuffix), type: type,
-                             effectiveAt: effectiveAt(of: type, afterBillingFailure: current?.status.isBillingFailure ?? false),
+                             effectiveAt: effectiveAt(of: type, afterBillingFailure: endsBillingFailure(current: current)),
                              expiresAt: snapshot.currentPeriodEndAt, amount: amount(of: type), churn: decision.churnReason)
             row.refund = refund(of: type)
             rows.append(row)
@@ -53,6 +53,10 @@ struct AppleRows {
     /// The store's instant of the event: revocationDate for refunds, the period end for expiry and billing
     /// failure (when already past), else the state's signedDate. An expiry that ends a billing failure (grace or
     /// billing retry) happened when the store gave up retrying (the state's signedDate), not at the period's end.
+    ///
+    /// Whether an expiry ends a billing failure is read from the state itself (`endsBillingFailure`), never from the
+    /// stored status, so the same expiry gets the same instant whichever job (replay, recovery, re-query) projects it
+    /// first; a notification's later evidence replaces a re-query's instant (`OutcomeRows.insertTransactions`).
     func effectiveAt(of type: BillingEventType, afterBillingFailure: Bool = false) -> Date {
         switch type {
         case .refunded, .revoked: return facts.transaction.revocationDate?.date ?? facts.stateTime
@@ -63,6 +67,14 @@ struct AppleRows {
             return Self.past(facts.graceEndsAt ?? facts.expiresAt, facts.stateTime)
         default: return facts.stateTime
         }
+    }
+
+    /// Whether this state's expiry ends a billing failure: the renewal info says the store stopped for a billing error
+    /// (`expirationIntent` 2), whatever the stored status was when the row is written. Only a state without an
+    /// intent (no renewal info) falls back to the stored status (a grace period or account hold).
+    func endsBillingFailure(current: SubscriptionSnapshot?) -> Bool {
+        guard let intent = facts.renewalInfo?.rawExpirationIntent else { return current?.status.isBillingFailure ?? false }
+        return intent == AppleExpirationIntent.billingError.rawValue
     }
 
     /// `instant` when it is known and not after `stateTime`, else `stateTime`.

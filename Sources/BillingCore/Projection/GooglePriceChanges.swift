@@ -17,7 +17,10 @@ struct GooglePriceChanges {
         let fromDetails = try details(plan?.priceChangeDetails)
         let fromStepUp = try stepUp(plan?.priceStepUpConsentDetails)
         guard var change = preferStepUp ? (fromStepUp ?? fromDetails) : (fromDetails ?? fromStepUp) else { return nil }
-        if [.canceled, .expired, .revoked].contains(status), change.state.isOpen { change.state = .canceled }
+        if [.canceled, .expired, .revoked].contains(status), change.state.isOpen {
+            change.state = .canceled
+            change.stateAt = endedAt
+        }
         if change.state.isOpen, let price = facts.recurringPrice, price.currencyCode == change.currencyCode {
             change.oldAmountMicros = price.micros
         } else if !change.state.isOpen {
@@ -27,6 +30,21 @@ struct GooglePriceChanges {
         change.sourceEventKey = facts.anchorKey + ":" + Self.eventType(for: change.state).rawValue
             + ":\(change.currencyCode):\(change.newAmountMicros)"
         return change
+    }
+
+    /// The store's instant at which an open change stopped being able to apply because the subscription ended, read
+    /// from the purchase so every path (notification, re-query, acknowledgement rescue, voided sweep) dates it alike:
+    /// the user's `cancelTime`, a voided purchase's void time, else the `expiryTime` when already past. Nil (the
+    /// assembler's `stateTime`) when the purchase names none.
+    var endedAt: Date? {
+        switch status {
+        case .canceled:
+            return facts.purchase.canceledStateContext?.userInitiatedCancellation?.cancelTime?.date
+        case .revoked:
+            return facts.voided?.time ?? facts.expiresAt.flatMap { $0 <= facts.stateTime ? $0 : nil }
+        default:
+            return facts.expiresAt.flatMap { $0 <= facts.stateTime ? $0 : nil }
+        }
     }
 
     func details(_ details: SubscriptionItemPriceChangeDetails?) throws(ProjectionError) -> SubscriptionPriceChange? {

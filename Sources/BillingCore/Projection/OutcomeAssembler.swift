@@ -24,8 +24,11 @@ enum OutcomeAssembler {
             disposition = .unchanged
         } else {
             snapshot = draft.snapshot
-            snapshot.lastStoreStateAt = Instants.latest(current?.lastStoreStateAt, draft.stateTime)
             disposition = current?.comparable == snapshot.comparable ? .unchanged : .applied
+            // A state that shows what is stored does not move the instant: a re-query dated at its own fetch time would
+            // otherwise stamp the subscription with the moment some job happened to look (see `lastStoreStateAt`).
+            snapshot.lastStoreStateAt = disposition == .applied || current?.lastStoreStateAt == nil
+                ? Instants.latest(current?.lastStoreStateAt, draft.stateTime) : current?.lastStoreStateAt
         }
         snapshot.lastVerifiedAt = Instants.latest(current?.lastVerifiedAt, trigger.now)
         if var change = priceChange {
