@@ -62,7 +62,7 @@ struct StateDigest: Equatable {
             for (row, n) in theirs where n > mine[row, default: 0] { onlyTheirs += Array(repeating: row, count: n - mine[row, default: 0]) }
             guard !onlyMine.isEmpty || !onlyTheirs.isEmpty else { return nil }
             return "\(table): \(onlyMine.count) rows only here, \(onlyTheirs.count) only there, e.g. "
-                + "\(onlyMine.sorted().prefix(Self.debugN).map { $0.prefix(Self.debugW) }) vs \(onlyTheirs.sorted().prefix(Self.debugN).map { $0.prefix(Self.debugW) })"
+                + "\(onlyMine.sorted().prefix(1).map { $0.prefix(700) }) vs \(onlyTheirs.sorted().prefix(1).map { $0.prefix(700) })"
         }
     }
 
@@ -71,8 +71,6 @@ struct StateDigest: Equatable {
         Self.multiset(rows[table] ?? []).filter { $0.value > 1 }.map(\.key).sorted()
     }
 
-    static let debugN = ProcessInfo.processInfo.environment["DIGEST_DEBUG"] != nil ? 100 : 1
-    static let debugW = ProcessInfo.processInfo.environment["DIGEST_DEBUG"] != nil ? 3000 : 700
     private static func multiset(_ rows: [String]) -> [String: Int] {
         rows.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }

@@ -26,6 +26,7 @@ struct AppleProjector {
                                     eventLabel: decision.label, churnReason: decision.churnReason,
                                     environment: facts.environment)
         draft.transactions = rows.records(decision: decision, current: current)
+        draft.stateTimeIsQueryTime = state.notification == nil
         let prices = ApplePriceChanges(facts: facts, status: snapshot.status, current: current)
         draft.snapshot.openPriceChange = prices.open
         draft.priceChange = prices.upsert(closingKey: rows.eventKey(for: .priceChangeCanceled, suffix: ""))

@@ -41,6 +41,7 @@ struct GoogleProjector {
         draft.transactions = try GoogleRows(facts: facts, snapshot: snapshot, trigger: trigger, rawPayload: state.rawPayload,
                                         current: current)
             .records(decision: decision, current: current)
+        draft.stateTimeIsQueryTime = state.notification == nil && facts.voided == nil
         draft.priceChange = GooglePriceChanges.upsert(change, current: current)
         draft.tokenChanges = [GoogleTokenChange(purchaseToken: facts.token, linkedPurchaseToken: purchase.linkedPurchaseToken,
                                                 isCurrent: true)]

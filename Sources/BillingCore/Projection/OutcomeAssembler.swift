@@ -24,11 +24,8 @@ enum OutcomeAssembler {
             disposition = .unchanged
         } else {
             snapshot = draft.snapshot
+            snapshot.lastStoreStateAt = Instants.latest(current?.lastStoreStateAt, storeInstant(of: draft, current: current))
             disposition = current?.comparable == snapshot.comparable ? .unchanged : .applied
-            // A state that shows what is stored does not move the instant: a re-query dated at its own fetch time would
-            // otherwise stamp the subscription with the moment some job happened to look (see `lastStoreStateAt`).
-            snapshot.lastStoreStateAt = disposition == .applied || current?.lastStoreStateAt == nil
-                ? Instants.latest(current?.lastStoreStateAt, draft.stateTime) : current?.lastStoreStateAt
         }
         snapshot.lastVerifiedAt = Instants.latest(current?.lastVerifiedAt, trigger.now)
         if var change = priceChange {
@@ -46,6 +43,18 @@ enum OutcomeAssembler {
             entitlement: entitlement(for: snapshot, now: trigger.now, settings: settings),
             eventType: draft.eventType, eventLabel: draft.eventLabel, transactions: draft.transactions,
             priceChange: priceChange, tokenChanges: tokenChanges, churnReason: draft.churnReason, flags: flags)
+    }
+
+    /// The instant a state contributes to `lastStoreStateAt` (which keeps the latest): the state's own instant when the
+    /// store names one (a notification's signedDate or eventTime, a void's time); for a re-query's answer, which the
+    /// store dates when it is asked, the latest instant its content records before that (its history rows: a charge's
+    /// purchase, a cancellation, an expiry). So the value is the same whether, and when, a job re-queried the
+    /// subscription: replaying the notification and re-querying give the notification's instant in either order.
+    /// Nil (keep the stored value) when a re-query's answer records no earlier instant for a known subscription.
+    static func storeInstant(of draft: ProjectionDraft, current: SubscriptionSnapshot?) -> Date? {
+        guard draft.stateTimeIsQueryTime else { return draft.stateTime }
+        let recorded = draft.transactions.lazy.map(\.effectiveAt).filter { $0 < draft.stateTime }.max()
+        return recorded ?? (current == nil ? draft.stateTime : nil)
     }
 
     /// Merges order-independent facts of an older state into the newer subscription.

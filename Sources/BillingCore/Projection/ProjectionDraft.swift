@@ -20,6 +20,9 @@ struct HistoryFacts: Sendable, Equatable {
 /// A provider projector's result before ordering is applied.
 struct ProjectionDraft: Sendable {
     var stateTime: Date
+    /// `stateTime` is when the store was asked (a re-query's answer, signed or dated on request), not an instant the
+    /// store names for anything that happened.
+    var stateTimeIsQueryTime = false
     /// Record-only event for a known subscription: keep its state.
     var keepCurrentState = false
     var snapshot: SubscriptionSnapshot

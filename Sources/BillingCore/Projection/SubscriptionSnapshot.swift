@@ -22,9 +22,9 @@ public struct SubscriptionSnapshot: Sendable, Hashable {
     public var cancelAt: Date?
     public var canceledAt: Date?
     public var lastVerifiedAt: Date?
-    /// signedDate / eventTimeMillis / voided time of the newest store state that changed the subscription (ordering).
-    /// A state that only shows what is stored (a re-query finding nothing new) leaves it alone, so the value is the
-    /// store's instant of the state the row holds, not the time of whichever job looked last.
+    /// signedDate / eventTimeMillis / voided time of the newest store state applied (ordering). A re-query's answer
+    /// counts with the latest instant its content records, not the time it was asked (`OutcomeAssembler.storeInstant`),
+    /// so the value does not depend on which job looked last.
     public var lastStoreStateAt: Date?
     public var apple: AppleSubscriptionIdentity?
     public var google: GoogleTokenIdentity?

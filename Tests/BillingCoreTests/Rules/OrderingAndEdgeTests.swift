@@ -60,7 +60,8 @@ struct OrderingAndEdgeTests {
                                              resolved: TestData.googleRefs())
         #expect(outcome.status == .onHold)
         #expect(outcome.eventType == .enteredOnHold)
-        #expect(outcome.subscription.lastStoreStateAt == TestData.day(35))
+        // The instant its content records (the paid period's end, when the hold began), not the time of the query.
+        #expect(outcome.subscription.lastStoreStateAt == TestData.day(31))
     }
 
     @Test("Sandbox data is projected but flagged")
@@ -72,8 +73,9 @@ struct OrderingAndEdgeTests {
         #expect(outcome.status == .active && outcome.entitlement.isActive)
         #expect(outcome.flags.isTestPurchase && outcome.flags.environment == .sandbox)
         #expect(outcome.transactions.allSatisfy { $0.isTest })
-        // signedDate 1740873600000.25 ms keeps its fraction
-        #expect(outcome.subscription.lastStoreStateAt == Date(timeIntervalSince1970: 1_740_873_600.000_25))
+        // signedDate 1740873600000.25 ms keeps its fraction; a re-query's answer counts with its purchase, not its signing
+        #expect(try AppleFacts(state: state).stateTime == Date(timeIntervalSince1970: 1_740_873_600.000_25))
+        #expect(outcome.subscription.lastStoreStateAt == state.transaction.purchaseDate?.date)
     }
 
     @Test("Google test purchases are flagged")

@@ -6,20 +6,30 @@ import Testing
 /// stored state) comes first: `lastStoreStateAt`, an Apple EXPIRED row's `effectiveAt`, a CANCELED transition's `stateAt`.
 @Suite("Store instants independent of the job order")
 struct StoreInstantTests {
-    @Test("A re-query that shows the stored state, later, leaves lastStoreStateAt at the instant of the state")
-    func requeryOfTheStoredStateKeepsTheInstant() throws {
+    static func google(_ state: GoogleStoreState, on current: SubscriptionSnapshot, at now: Date) throws -> ProjectionOutcome {
+        try Projection.project(current: current, storeState: .google(state),
+                               trigger: state.notification == nil ? ProjectionTrigger(source: .requery, now: now) : TestData.webhook(at: now),
+                               resolved: TestData.googleRefs())
+    }
+
+    @Test("A re-query counts with the instant its content records, so re-query and notification agree in either order")
+    func lastStoreStateAtDoesNotDependOnWhenOrWhetherAJobAsked() throws {
         let loaded = try Fixtures.google("google/05_SUBSCRIPTION_ON_HOLD.json")
-        let state = GoogleStoreState(purchaseToken: loaded.state.purchaseToken, purchase: loaded.state.purchase)
-        let first = try Projection.project(current: TestData.googleSnapshot(.inGracePeriod), storeState: .google(state),
-                                           trigger: ProjectionTrigger(source: .requery, now: TestData.day(35)),
-                                           resolved: TestData.googleRefs())
-        #expect(first.disposition == .applied && first.subscription.lastStoreStateAt == TestData.day(35))
-        let again = try Projection.project(current: first.subscription, storeState: .google(state),
-                                           trigger: ProjectionTrigger(source: .requery, now: TestData.day(40)),
-                                           resolved: TestData.googleRefs())
-        #expect(again.disposition == .unchanged)
-        #expect(again.subscription.lastStoreStateAt == TestData.day(35), "a later look at the same state is not a newer state")
-        #expect(again.subscription.lastVerifiedAt == TestData.day(40))
+        var queried = loaded.state
+        queried.notification = nil
+        let grace = TestData.googleSnapshot(.inGracePeriod)
+        let early = try Self.google(queried, on: grace, at: TestData.day(35))
+        let late = try Self.google(queried, on: grace, at: TestData.day(40))
+        let recorded = try #require(early.subscription.lastStoreStateAt)
+        #expect(late.subscription.lastStoreStateAt == recorded, "asked later, the same state has the same instant")
+        #expect(recorded < TestData.day(35), "not the time of asking")
+
+        let notified = try Self.google(loaded.state, on: grace, at: loaded.eventTime.addingTimeInterval(60))
+        let notifiedThenQueried = try Self.google(queried, on: notified.subscription, at: TestData.day(40))
+        let queriedThenNotified = try Self.google(loaded.state, on: early.subscription, at: loaded.eventTime.addingTimeInterval(60))
+        let expected = max(recorded, loaded.eventTime)
+        #expect(notifiedThenQueried.subscription.lastStoreStateAt == expected)
+        #expect(queriedThenNotified.subscription.lastStoreStateAt == expected)
     }
 
     @Test("An Apple billing-retry EXPIRED row has one instant whether the stored status is on hold or already expired")
