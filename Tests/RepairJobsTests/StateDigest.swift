@@ -25,6 +25,10 @@ struct StateDigest: Equatable {
     /// Canonical rows (sorted JSON objects, sorted) per table.
     let rows: [String: [String]]
 
+    private init(rows: [String: [String]]) {
+        self.rows = rows
+    }
+
     /// Reads every table of `database` but the excluded ones and `excluding`.
     init(_ database: PostgresConnection, excluding: Set<String> = []) throws {
         let tables = try database.query("""
