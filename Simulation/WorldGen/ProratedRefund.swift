@@ -1,0 +1,20 @@
+/// Which of the world's Apple refunds are partial: Apple refunds half the charge (`revocationType`
+/// `REFUND_PRORATED`, `revocationPercentage` in thousandths of a percent) for about one refund in seven, chosen by
+/// the refund's instant and the charge's price so no random draw of the story moves. The store reports, the notification and the history
+/// row all carry the partial amount.
+enum ProratedRefund {
+    /// `revocationPercentage` of an Apple refund at `atMs` of a charge of `chargeMicros` in `currency` (50000 = 50 %),
+    /// or nil for a full refund. Only charges whose half is a whole amount in the currency's minor unit (cents; whole
+    /// yen) are prorated, so the report files can state the refund exactly.
+    static func applePercentage(atMs: Int64, chargeMicros: Int64, currency: String) -> Int? {
+        guard atMs % 7 == 3 else { return nil }
+        let unit: Int64 = currency == "JPY" || currency == "KRW" ? 1_000_000 : 10_000
+        return amount(chargeMicros, percentage: 50_000) % unit == 0 && chargeMicros % 2 == 0 ? 50_000 : nil
+    }
+
+    /// What a refund of `chargeMicros` gives back at `percentage` (truncated, as the projection computes it).
+    static func amount(_ chargeMicros: Int64, percentage: Int?) -> Int64 {
+        guard let percentage else { return chargeMicros }
+        return chargeMicros * Int64(percentage) / 100_000
+    }
+}
