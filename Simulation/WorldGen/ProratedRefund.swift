@@ -1,5 +1,5 @@
 /// Which of the world's Apple refunds are partial: Apple refunds half the charge (`revocationType`
-/// `REFUND_PRORATED`, `revocationPercentage` in thousandths of a percent) for about one refund in seven, chosen by
+/// `REFUND_PRORATED`, `revocationPercentage` in thousandths of a percent) for one refund in two of those it can halve exactly, chosen by
 /// the refund's instant and the charge's price so no random draw of the story moves. The store reports, the notification and the history
 /// row all carry the partial amount.
 enum ProratedRefund {
@@ -7,9 +7,14 @@ enum ProratedRefund {
     /// or nil for a full refund. Only charges whose half is a whole amount in the currency's minor unit (cents; whole
     /// yen) are prorated, so the report files can state the refund exactly.
     static func applePercentage(atMs: Int64, chargeMicros: Int64, currency: String) -> Int? {
-        guard atMs % 7 == 3 else { return nil }
+        guard atMs % 2 == 1, halfIsWhole(chargeMicros, currency: currency) else { return nil }
+        return 50_000
+    }
+
+    /// Whether half of `chargeMicros` is a whole amount in `currency`'s minor unit (cents; whole yen and won).
+    static func halfIsWhole(_ chargeMicros: Int64, currency: String) -> Bool {
         let unit: Int64 = currency == "JPY" || currency == "KRW" ? 1_000_000 : 10_000
-        return amount(chargeMicros, percentage: 50_000) % unit == 0 && chargeMicros % 2 == 0 ? 50_000 : nil
+        return chargeMicros % 2 == 0 && (chargeMicros / 2) % unit == 0
     }
 
     /// What a refund of `chargeMicros` gives back at `percentage` (truncated, as the projection computes it).

@@ -24,25 +24,6 @@ import Testing
         #expect(entries.filter { $0.kind == .refund && !$0.isApple }.allSatisfy { $0.orderId != nil })
     }
 
-    /// Apple's prorated refunds reach the history rows (and so the reports) as half the charge; every other refund is whole.
-    @Test func appleProratedRefundsAreHalfTheChargeInTheLedger() throws {
-        let (world, _) = try Self.fixture.get()
-        let entries = ReportLedger.entries(world).filter { $0.isApple && !$0.storeOnly }
-        let charges = Dictionary(entries.filter { $0.kind == .charge }.map { ($0.transactionKey, $0) }, uniquingKeysWith: { first, _ in first })
-        var prorated = 0, full = 0
-        for refund in entries where refund.kind == .refund {
-            let charge = try #require(charges[String(refund.transactionKey.dropLast(":REFUNDED".count))])
-            if ProratedRefund.applePercentage(atMs: refund.atMs, chargeMicros: charge.amountMicros, currency: charge.currency) != nil {
-                #expect(refund.amountMicros == charge.amountMicros / 2, "\(refund.transactionKey)")
-                prorated += 1
-            } else {
-                #expect(refund.amountMicros == charge.amountMicros, "\(refund.transactionKey)")
-                full += 1
-            }
-        }
-        #expect(prorated > 0 && full > 0, "prorated \(prorated), full \(full)")
-    }
-
     @Test func everyKindIsInjectedAndEachListedOnce() throws {
         let (world, reports) = try Self.fixture.get()
         #expect(Set(reports.discrepancies.map(\.kind)) == Set(ReportDiscrepancyKind.allCases))
