@@ -44,6 +44,8 @@ rm -rf "$world"
 # The world wrote every month's files under $world/reports; the demo hands the nightly chain the last complete
 # calendar month's (Google earnings and sales; Apple's fiscal period ending in that month, named MMYY, with its
 # payments summary), as a month-end import would see them.
+# A caller's REPORTS_DIR (the secret scan hands over every month) is kept as given.
+if [ -z "${REPORTS_DIR:-}" ]; then
 finance_month=$(date -u -d "${AS_OF:0:7}-01 -1 month" +%Y%m)
 finance_mmyy=${finance_month:4:2}${finance_month:2:2}
 export REPORTS_DIR="$local_dir/reports-import"
@@ -51,6 +53,7 @@ rm -rf "$REPORTS_DIR"; mkdir -p "$REPORTS_DIR"
 (cd "$world/reports" && find . -type f \( -path "./google/*_${finance_month}*" -o -path "./apple/finance/*_${finance_mmyy}_*" \
    -o -path "./apple/payments/*_${finance_mmyy}.csv" \) -exec cp --parents {} "$REPORTS_DIR" \;)
 echo "== store report files of $finance_month for the chain's import-exports: $(find "$REPORTS_DIR" -type f | wc -l) files"
+fi
 # --- end finance -----------------------------------------------------------------------------------------
 
 echo "== store simulator on loopback"
