@@ -66,11 +66,41 @@ def main(folder):
         charts += len(getattr(sheet, "_charts", []))
         print(f"{title}: {len(records) - 1} rows x {len(records[0]) if records else 0} columns equal to {name}; "
               f"frozen at {sheet.freeze_panes}, filter {sheet.auto_filter.ref}, charts {len(getattr(sheet, '_charts', []))}")
+    problems += check_reconciliation(folder, csv_of)
     for problem in problems[:40]:
         print("DIFF", problem)
     print(f"check_xlsx ok={'yes' if not problems and csv_of else 'no'} sheets={len(csv_of)} cells={cells} charts={charts} "
           f"openpyxl={openpyxl.__version__}")
     return 0 if not problems and csv_of else 1
+
+
+def check_reconciliation(folder, csv_of):
+    """The Reconciliation sheet's arithmetic, from its CSV: per provider, period and currency the category rows'
+    variances sum to the total row's, and every row's variance is its report gross less its database gross."""
+    name = csv_of.get("Reconciliation")
+    if name is None:
+        return ["Reconciliation: no sheet (build-reports writes one, empty or not)"]
+    with open(os.path.join(folder, name), newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    problems, sums, totals = [], {}, {}
+    for row in rows:
+        if row["row_kind"] == "":
+            continue
+        key = (row["provider"], row["period"], row["currency"])
+        variance = int(row["variance_micros"])
+        if int(row["report_gross_micros"]) - int(row["database_gross_micros"]) != variance:
+            problems.append(f"Reconciliation {key} {row['row_kind']} {row['category']}: gross difference is not the variance")
+        if row["row_kind"] == "category":
+            sums[key] = sums.get(key, 0) + variance
+        elif row["row_kind"] == "total":
+            totals[key] = variance
+    for key in set(sums) | set(totals):
+        if sums.get(key, 0) != totals.get(key):
+            problems.append(f"Reconciliation {key}: categories sum to {sums.get(key, 0)}, total variance {totals.get(key)}")
+    empty = len(rows) == 1 and rows[0]["note"] != ""
+    print(f"Reconciliation: {len(totals)} provider x period x currency totals, categories tie: {'yes' if not problems else 'no'}"
+          + (f" (empty: {rows[0]['note']})" if empty else ""))
+    return problems
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ struct AppleTransactionFields {
     var revocationMs: Int64?
     var revocationType: String?
     var revocationReason: Int?
+    /// A prorated refund's share, in thousandths of a percent.
+    var revocationPercentage: Int?
 
     func json(bundleId: String, group: String) -> JSONValue {
         var members: [String: JSONValue] = [
@@ -46,6 +48,7 @@ struct AppleTransactionFields {
             members["revocationDate"] = .integer(revocationMs)
             members["revocationReason"] = .integer(Int64(revocationReason ?? 0))
             members["revocationType"] = .string(revocationType ?? "REFUND_FULL")
+            if let revocationPercentage { members["revocationPercentage"] = .integer(Int64(revocationPercentage)) }
         }
         return .object(members)
     }
@@ -82,6 +85,7 @@ struct AppleTransactionFields {
             model.revocationDate = AppleTimestamp(milliseconds: Double(revocationMs))
             model.revocationReason = revocationReason ?? 0
             model.rawRevocationType = revocationType ?? "REFUND_FULL"
+            model.revocationPercentage = revocationPercentage
         }
         return model
     }

@@ -115,7 +115,11 @@ struct AppleRenderer {
             case .refund, .familyRevoke:
                 let family = step.step == .familyRevoke
                 transactions[transactions.count - 1].revocationMs = step.atMs
-                transactions[transactions.count - 1].revocationType = family ? "FAMILY_REVOKE" : "REFUND_FULL"
+                let refunded = transactions[transactions.count - 1]
+                let prorated = family ? nil : ProratedRefund.applePercentage(atMs: step.atMs, chargeMicros: refunded.priceMilli * 1_000,
+                                                                             currency: refunded.currency)
+                transactions[transactions.count - 1].revocationType = family ? "FAMILY_REVOKE" : prorated == nil ? "REFUND_FULL" : "REFUND_PRORATED"
+                transactions[transactions.count - 1].revocationPercentage = prorated
                 transactions[transactions.count - 1].revocationReason = family ? 0 : Int(step.atMs % 2)
                 status = 5
                 revocation = true

@@ -58,7 +58,11 @@ struct StoryTimeline {
             case .refund(let chargeback):
                 set(step.atMs, 0)
                 if let charge = lastCharge {
-                    refunds.append(Refund(atMs: step.atMs, chargeAtMs: charge.atMs, micros: charge.micros, chargeback: chargeback))
+                    let share = story.isApple && !chargeback
+                        ? ProratedRefund.applePercentage(atMs: step.atMs, chargeMicros: charge.micros,
+                                                         currency: catalogue.markets[story.market].currency) : nil
+                    refunds.append(Refund(atMs: step.atMs, chargeAtMs: charge.atMs, micros: ProratedRefund.amount(charge.micros, percentage: share),
+                                          chargeback: chargeback))
                 }
             case .familyRevoke:
                 set(step.atMs, 0)

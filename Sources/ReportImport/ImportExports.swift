@@ -78,6 +78,10 @@ public enum ImportExports {
                 if !fx.isEmpty, outcome != .unchanged {
                     context.count(file.kind == .googleEarnings ? "fx_rates_from_earnings" : "fx_rates_from_payments", by: fx.count)
                 }
+            } catch let refusal as ClosedPeriodCorrection {
+                context.count("\(kind)_rejected"); context.count("files_rejected"); context.count("files_closed_period")
+                context.logger.error("rejected: \(refusal)", ["file": file.path])
+                rejected.append(refusal.description)
             } catch let error as StoreReportError {
                 context.count("\(kind)_rejected"); context.count("files_rejected")
                 context.logger.error("rejected: \(error)", ["file": file.path])

@@ -12,7 +12,8 @@ public enum ReportLoadOutcome: Sendable, Equatable {
 }
 
 /// Stages one parsed report in one transaction: a known content hash is a no-op; a new hash for a current report
-/// key replaces that file (rows deleted, `replaced_by` set, `audit_log` entry); otherwise the file is added.
+/// key replaces that file (rows deleted, `replaced_by` set, `audit_log` entry) unless a close in force compared
+/// that file (then `ClosedPeriodCorrection` is thrown and nothing is written); otherwise the file is added.
 public struct ReportLoader {
     /// The connection used (the transaction is opened on it).
     public let database: PostgresConnection
@@ -30,7 +31,10 @@ public struct ReportLoader {
         if try database.query("SELECT 1 FROM report_file WHERE content_sha256 = $1", [report.contentSHA256]).first != nil {
             return .unchanged
         }
-        if let current = try current(report, lock: false) { return .replaced(rows: report.rowCount, previousSHA256: current.sha) }
+        if let current = try current(report, lock: false) {
+            try refuseClosed(report, previousID: current.id, database)
+            return .replaced(rows: report.rowCount, previousSHA256: current.sha)
+        }
         return .imported(rows: report.rowCount)
     }
 
@@ -45,6 +49,7 @@ public struct ReportLoader {
             let previous = try current(report, lock: true)
             let id = try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first?.decode(Int64.self, "id") ?? 0
             if let previous {
+                try refuseClosed(report, previousID: previous.id, db)
                 _ = try db.execute("DELETE FROM \(StagingCopy.table(report.identity.kind)) WHERE report_file_id = $1", [previous.id])
                 _ = try db.execute("UPDATE report_file SET replaced_by = $1 WHERE id = $2", [id, previous.id])
             }
@@ -64,6 +69,14 @@ public struct ReportLoader {
                                            'previous_id', $6::bigint, 'rows', $7::int))
                 """, [actor, String(id), identity.key, previous.sha, report.contentSHA256, previous.id, rows])
             return .replaced(rows: rows, previousSHA256: previous.sha)
+        }
+    }
+
+    /// Throws `ClosedPeriodCorrection` when the file `previousID` is one a close in force compared.
+    private func refuseClosed(_ report: ParsedReport, previousID: Int64, _ db: PostgresConnection) throws {
+        let name = report.path.split(separator: "/").last.map(String.init) ?? report.path
+        if let refusal = try ClosedPeriodCorrection.check(file: name, previousID: previousID, reportKey: report.identity.key, in: db) {
+            throw refusal
         }
     }
 

@@ -57,5 +57,9 @@ public enum ReportCatalogue {
             name: "entitlement_leakage", sheet: "Entitlement leakage",
             summary: "entitlements covering the as-of instant that the history says had ended (empty after the nightly chain)",
             required: true),
+        ReportDefinition(
+            name: "reconciliation", sheet: "Reconciliation",
+            summary: "per provider, report period in the range (its current reconcile run) and currency: items by category with units, gross, variance, fee, tax, net; the totals; prior-period adjustments",
+            required: true),
     ]
 }

@@ -40,6 +40,22 @@ rm -rf "$world"
 "$bin/world" --seed "$SEED" --subscriptions "$SUBSCRIPTIONS" --months "$MONTHS" --as-of "$AS_OF" --out "$world" \
   --faults "$FAULTS" --log-format json 2>>"$log" | tail -n 1
 
+# --- finance (issue 14): the stores' report files of the last complete month, for the chain's import and reconcile
+# The world wrote every month's files under $world/reports; the demo hands the nightly chain the last complete
+# calendar month's (Google earnings and sales; Apple's fiscal period ending in that month, named MMYY, with its
+# payments summary), as a month-end import would see them.
+# A caller's REPORTS_DIR (the secret scan hands over every month) is kept as given.
+if [ -z "${REPORTS_DIR:-}" ]; then
+finance_month=$(date -u -d "${AS_OF:0:7}-01 -1 month" +%Y%m)
+finance_mmyy=${finance_month:4:2}${finance_month:2:2}
+export REPORTS_DIR="$local_dir/reports-import"
+rm -rf "$REPORTS_DIR"; mkdir -p "$REPORTS_DIR"
+(cd "$world/reports" && find . -type f \( -path "./google/*_${finance_month}*" -o -path "./apple/finance/*_${finance_mmyy}_*" \
+   -o -path "./apple/payments/*_${finance_mmyy}.csv" \) -exec cp --parents {} "$REPORTS_DIR" \;)
+echo "== store report files of $finance_month for the chain's import-exports: $(find "$REPORTS_DIR" -type f | wc -l) files"
+fi
+# --- end finance -----------------------------------------------------------------------------------------
+
 echo "== store simulator on loopback"
 source Tests/Harness/store-simulator.sh
 trap 'kill ${simulator_pid:-} 2>/dev/null || true' EXIT
@@ -85,6 +101,25 @@ psql -q -P footer=off -c "SELECT job_name AS job, replace(status, 'threshold_bre
   round(extract(epoch FROM finished_at - started_at)::numeric, 1) AS secs,
   left(regexp_replace(counts::text, '[{}\" ]', '', 'g'), 32) AS counts FROM job_run ORDER BY id"
 # --- end ops ---------------------------------------------------------------------------------------------
+# --- finance (issue 14): what reconcile found in the month's files ------------------------------------------
+echo "== reconciliation of the imported month (current run per provider and period: items by category)"
+psql -q -P footer=off -c "SELECT r.provider, r.period, i.category, count(*) AS items,
+  sum(i.report_units) AS report_units, sum(i.database_units) AS db_units
+  FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
+  WHERE r.superseded_by IS NULL AND NOT i.prior_period_adjustment GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+echo "== reconciliation totals per currency (report gross − database gross = variance)"
+psql -q -P footer=off -c "WITH legs AS (
+    SELECT r.provider, r.period, i.currency::text AS currency, i.report_gross_micros AS g, 0::int8 AS d
+    FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
+    WHERE r.superseded_by IS NULL AND NOT i.prior_period_adjustment
+    UNION ALL SELECT r.provider, r.period, coalesce(i.database_currency, i.currency)::text, 0, i.database_gross_micros
+    FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
+    WHERE r.superseded_by IS NULL AND NOT i.prior_period_adjustment)
+  SELECT provider, period, currency, sum(g) AS report_gross_micros, sum(d) AS db_gross_micros, sum(g) - sum(d) AS variance_micros
+  FROM legs GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+psql -qtAX -c "SELECT 'demo: reconcile ' || status || ' (it exits 1 when a currency''s categories do not sum to its variance to the micro)'
+  FROM job_run WHERE job_name = 'reconcile' ORDER BY id DESC LIMIT 1"
+# --- end finance -----------------------------------------------------------------------------------------
 echo "== finance reports (build-reports, the nightly chain's step)"
 reports_date=$(psql -qtAX -c "SELECT to_char(as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD') FROM job_run
   WHERE job_name = 'build-reports' AND status = 'succeeded' ORDER BY id DESC LIMIT 1")

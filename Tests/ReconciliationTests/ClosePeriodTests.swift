@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import Reconciliation
+import ReportImport
 import Testing
 
 /// Month-end close on a generated world: the lock, a late refund as a prior-period adjustment of the next month,
@@ -77,6 +78,58 @@ import Testing
             SELECT count(*)::int8 AS n FROM audit_log WHERE action = 'reopen' AND detail->>'reason' = 'late refund'
             """) == 1)
         #expect(try harness.database.execute("UPDATE billing_transaction SET reason = 'x' WHERE transaction_key = $1", [charge]) == 1)
+    }
+
+    /// A corrected Apple financial file for a closed fiscal period would replace the staged rows the close compared:
+    /// import-exports refuses it, naming the file and the lock, and changes nothing; the closed period still
+    /// reproduces its snapshot; after a reopen the same file replaces the earlier one.
+    @Test func correctedFileOfAClosedPeriodIsRefused() throws {
+        let harness = try ReconcileHarness("close_fix", seed: 5, subscriptions: 300)
+        try harness.importReports()
+        let month = try harness.periods(.google)[1]
+        let (code, _, line) = try harness.run(ClosePeriod.definition(), ["--period", month.label, "--reports", harness.out.path])
+        #expect(code == .succeeded, "\(line)")
+        let compared = try #require(try harness.database.query("""
+            SELECT f.file_name, l.report_period FROM period_lock l JOIN reconciliation_run r ON r.id = l.run_id
+            JOIN report_file f ON r.report_files @> jsonb_build_array(jsonb_build_object('id', f.id))
+            WHERE l.provider = 'APPLE' AND f.kind = 'appleFinancial' ORDER BY f.file_name LIMIT 1
+            """).first, "the Apple close compared no financial file")
+        let name = try compared.decode(String.self, "file_name")
+        let applePeriod = try compared.decode(String.self, "report_period")
+        let path = try #require(FileManager.default.enumerator(atPath: harness.folder.path)?.compactMap { $0 as? String }
+            .first { $0.hasSuffix("/" + name) })
+        let file = harness.folder.appendingPathComponent(path)
+        // The correction: the same rows in another order (the content hash changes, the totals do not).
+        var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        try #require(lines.count > 3 && !lines[2].isEmpty && !lines[2].hasPrefix("Total_"), "\(name) has fewer than two rows")
+        lines.swapAt(1, 2)
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let digest = """
+            SELECT md5(string_agg(concat_ws(',', id, content_sha256, replaced_by), ';' ORDER BY id))
+                || (SELECT count(*) FROM apple_financial_row)::text
+                || (SELECT count(*) FROM audit_log)::text AS d FROM report_file
+            """
+        let before = try #require(try harness.database.query(digest).first).decode(String.self, "d")
+
+        let reports = harness.folder.appendingPathComponent("reports").path
+        let (refused, counts, refusedLine) = try harness.run(ImportExports.definition(), ["--reports-dir", reports])
+        #expect(refused == .failed, "\(refusedLine)")
+        #expect(counts["files_closed_period"] == 1, "\(refusedLine)")
+        #expect(refusedLine.contains(name) && refusedLine.contains("period \(applePeriod) is locked")
+                && refusedLine.contains("close of \(month.label)"), "\(refusedLine)")
+        #expect(try harness.database.query(digest).first?.decode(String.self, "d") == before)
+
+        let (closedCode, closedCounts, closedLine) = try harness.run(Reconcile.definition(), [
+            "--provider", "apple", "--period", applePeriod, "--out", harness.folder.appendingPathComponent("rerun").path])
+        #expect(closedCode == .succeeded, "\(closedLine)")
+        #expect(closedCounts["closed_periods_reproduced"] == 1, "\(closedLine)")
+
+        let (reopened, _, reopenLine) = try harness.run(ClosePeriod.definition(), ["--period", month.label, "--reopen",
+                                                                                   "--reason", "corrected Apple file"])
+        #expect(reopened == .succeeded, "\(reopenLine)")
+        let (accepted, acceptedCounts, acceptedLine) = try harness.run(ImportExports.definition(), ["--reports-dir", reports])
+        #expect(accepted == .succeeded, "\(acceptedLine)")
+        #expect(acceptedCounts["files_replaced"] == 1, "\(acceptedLine)")
     }
 
     @Test func rerunSupersedesWithIdenticalContent() throws {

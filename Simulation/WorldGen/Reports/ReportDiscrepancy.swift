@@ -7,6 +7,10 @@ public struct ReportDiscrepancy: Sendable, Hashable, Codable {
     /// The billing_transaction key concerned; for `refund_missing_in_database` the key the refund row would
     /// have (the charge's key + `:REFUNDED`, the projection's convention).
     public var transactionKey: String
+    /// The kind a reconciliation at the provider's grain can observe: `kind` itself, except an Apple `duplicate`,
+    /// which at Apple's aggregate grain (no transaction IDs) is one more report unit in its cell, exactly what a
+    /// charge missing in the database is (`missing_in_database`). Nil in manifests written before it existed.
+    public var observedKind: ReportDiscrepancyKind? = nil
     /// Google order ID (the join key of Google reports); nil for Apple.
     public var orderId: String?
     /// Store product: Apple product ID or Google product ID.

@@ -9,6 +9,8 @@ struct ReportInjector {
     let shares: ReportDiscrepancyShares
     /// One stream for the whole ledger, so a world applied batch by batch draws exactly as one applied at once.
     private var rng: SplitMix64
+    /// The Apple cells' groups a difference already touches (see `AppleGroups`).
+    private var appleGroups = AppleGroups()
 
     init(catalogue: WorldCatalogue, seed: UInt64, asOfMs: Int64, shares: ReportDiscrepancyShares) {
         self.catalogue = catalogue
@@ -33,6 +35,10 @@ struct ReportInjector {
                 continue
             }
             if entry.storeOnly {
+                // A projection fault's store side: not the injector's choice, so it takes its group unconditionally.
+                // It is a return the database lacks, like the only other difference on the return side (an injected
+                // refund), so the two can share a cell (its units add up) but never cancel or pair.
+                if entry.isApple { appleGroups.take(entry) }
                 discrepancies.append(record(.refundMissingInDatabase, entry, report: entry))
                 entries.append(entry)
                 continue
@@ -46,6 +52,9 @@ struct ReportInjector {
                 defer { lower = upper }
                 guard draw >= lower, draw < upper else { continue }
                 chosen = eligible(kind, entry, refunded: refunded).map { (kind, $0) }
+                // Apple: only where no other difference can meet it (an injected refund touches only its return).
+                if entry.isApple, let changed = chosen?.1,
+                   !appleGroups.takeIfFree(kind == .refundMissingInDatabase ? [changed] : [entry, changed]) { chosen = nil }
                 break
             }
             guard let (kind, changed) = chosen else { entries.append(entry); continue }
@@ -123,6 +132,7 @@ struct ReportInjector {
         if kind == .missingInDatabase || kind == .duplicate { shown = entry }
         return ReportDiscrepancy(
             kind: kind, provider: entry.provider, subscriptionId: entry.subscriptionId, transactionKey: entry.transactionKey,
+            observedKind: entry.isApple && kind == .duplicate ? .missingInDatabase : kind,
             orderId: entry.orderId, productId: entry.isApple ? plan.appleProductId : plan.googleProductId,
             country: entry.country, currency: entry.currency,
             reportCurrency: kind == .currencyMismatch ? report?.currency : nil,

@@ -1,0 +1,75 @@
+-- Reconciliation: for each provider and report period inside the report range, the latest run that is not
+-- superseded (what `reconcile` or `close-period` last stored), summarised per currency. One row per provider ×
+-- period × currency × row kind × category:
+--   row_kind 'category': the items of one category (prior-period adjustments apart): item count, units on each side,
+--     gross on each side, their share of the variance, store fee, tax, net;
+--   row_kind 'total': the currency's totals over all categories; its variance is the sum of the category rows';
+--   row_kind 'prior_period_adjustment': late rows of an earlier closed period, per category, kept out of the totals.
+-- An item's report amounts count in its currency and its database gross in the database's currency (they differ
+-- only for a currency mismatch), as `reconcile` computes its totals, so the category variances add up to the total's
+-- to the micro. With no run in the range there is one row whose note says so.
+--
+-- A period is in the range when it overlaps the months $2..$3 (Google: Pacific calendar months; Apple: fiscal
+-- periods). Parameters ($1 as-of and $4 reporting currency unused: a run is what reconcile last stored, in the
+-- items' own currencies; $5 basis validated only) and column names: Reports/README.md.
+
+WITH params AS (
+    -- The five parameters, always bound in this order (see Reports/README.md, "Basis and snapshots").
+    SELECT $1::timestamptz AS as_of,
+           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS range_start,
+           (date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC' AS range_end,
+           $4::text AS reporting_currency,
+           CAST(CASE WHEN $5::text IN ('corrected', 'known') THEN 'true'
+                     ELSE 'basis must be corrected or known, not ' || COALESCE($5::text, 'NULL') END AS boolean) AS basis_ok
+),
+runs AS (
+    -- A rerun supersedes the earlier run of its provider and period: one current run each.
+    SELECT r.id, r.provider, r.period, r.known_at
+    FROM reconciliation_run r, params p
+    WHERE p.basis_ok AND r.superseded_by IS NULL AND r.starts_at < p.range_end AND r.ends_at > p.range_start
+),
+legs AS (
+    -- The report side of every item in its currency, and the database side in the database's currency.
+    SELECT r.provider, r.period, r.known_at, i.currency::text AS currency, i.category, i.prior_period_adjustment,
+           1 AS items, i.report_units, 0::int8 AS database_units, i.report_gross_micros, 0::int8 AS database_gross_micros,
+           i.store_fee_micros, i.tax_micros, i.net_micros
+    FROM runs r JOIN reconciliation_item i ON i.run_id = r.id
+    UNION ALL
+    SELECT r.provider, r.period, r.known_at, COALESCE(i.database_currency, i.currency)::text, i.category,
+           i.prior_period_adjustment, 0, 0, i.database_units, 0, i.database_gross_micros, 0, 0, 0
+    FROM runs r JOIN reconciliation_item i ON i.run_id = r.id
+),
+grouped AS (
+    SELECT provider, period, known_at, currency,
+           CASE WHEN prior_period_adjustment THEN 'prior_period_adjustment' ELSE 'category' END AS row_kind, category,
+           sum(items)::int8 AS items_count, sum(report_units)::int8 AS report_units_count,
+           sum(database_units)::int8 AS database_units_count, sum(report_gross_micros)::int8 AS report_gross_micros,
+           sum(database_gross_micros)::int8 AS database_gross_micros,
+           sum(report_gross_micros - database_gross_micros)::int8 AS variance_micros,
+           sum(store_fee_micros)::int8 AS store_fee_micros, sum(tax_micros)::int8 AS tax_micros, sum(net_micros)::int8 AS net_micros
+    FROM legs
+    GROUP BY provider, period, known_at, currency, prior_period_adjustment, category
+),
+totals AS (
+    SELECT provider, period, known_at, currency, 'total' AS row_kind, '' AS category,
+           sum(items_count)::int8, sum(report_units_count)::int8, sum(database_units_count)::int8,
+           sum(report_gross_micros)::int8, sum(database_gross_micros)::int8, sum(variance_micros)::int8,
+           sum(store_fee_micros)::int8, sum(tax_micros)::int8, sum(net_micros)::int8
+    FROM grouped WHERE row_kind = 'category'
+    GROUP BY provider, period, known_at, currency
+),
+result AS (
+    SELECT *, '' AS note FROM grouped
+    UNION ALL
+    SELECT *, '' FROM totals
+    UNION ALL
+    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+           'no reconciliation run for a period in this range'
+    WHERE NOT EXISTS (SELECT 1 FROM runs)
+)
+SELECT lower(provider) AS provider, period, known_at, currency, row_kind, category, items_count, report_units_count,
+       database_units_count, report_gross_micros, database_gross_micros, variance_micros, store_fee_micros, tax_micros,
+       net_micros, note
+FROM result
+ORDER BY provider NULLS FIRST, period, currency,
+         CASE row_kind WHEN 'category' THEN 0 WHEN 'total' THEN 1 ELSE 2 END, category;
