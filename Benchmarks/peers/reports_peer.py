@@ -1,0 +1,870 @@
+#!/usr/bin/env python3
+"""Independent peer of build-reports: the finance reports recomputed with pandas from Reports/README.md.
+
+Written from the definitions in Reports/README.md (not from Reports/*.sql), it reads the same PostgreSQL tables and
+writes the same CSV files (mrr, mrr_bridge, mrr_movements, refunds, grace_hold_recovery, price_change_churn,
+entitlement_leakage) with the same columns, so Benchmarks/reports/compare_peer.sh can diff them cell by cell.
+
+usage: reports_peer.py --dsn <conninfo> --as-of <instant> --from YYYY-MM --to YYYY-MM --currency USD
+                       --basis corrected|known --out DIR
+Identifiers are written whole (build-reports --raw-ids).
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+import time
+from decimal import Decimal, ROUND_HALF_EVEN, ROUND_HALF_UP
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import psycopg2
+
+CHARGE_TYPES = ("PURCHASED", "RENEWED", "RECOVERED", "RESTARTED", "PRODUCT_CHANGED")
+STOP_TYPES = ("ENTERED_ON_HOLD", "PAUSED", "EXPIRED", "REVOKED", "REFUNDED")
+TWELFTHS = {"P1W": 52, "P2W": 26, "P4W": 13, "P1M": 12, "P2M": 6, "P3M": 4, "P6M": 2, "P1Y": 1}
+ZERO_DECIMAL = {"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV",
+                "XAF", "XOF", "XPF"}
+THREE_DECIMAL = {"BHD", "JOD", "KWD", "OMR", "TND", "IQD", "LYD"}
+MS = pd.Timedelta(milliseconds=1)
+
+
+# ---------------------------------------------------------------- arithmetic and formatting
+
+def round_even(value):
+    """Rounds a Fraction/int half to even to an int (Python's round on a Fraction is half-even)."""
+    return int(round(Fraction(value)))
+
+
+def div12_even(x):
+    """Vectorised round-half-even of integer array x / 12."""
+    x = np.asarray(x, dtype=np.int64)
+    q, r = np.divmod(x, 12)
+    up = (r * 2 > 12) | ((r * 2 == 12) & (q % 2 == 1))
+    return q + up.astype(np.int64)
+
+
+def minor_units(currency):
+    if currency in ZERO_DECIMAL:
+        return 0
+    if currency in THREE_DECIMAL:
+        return 3
+    return 2
+
+
+def money(micros, currency):
+    if micros is None or (isinstance(micros, float) and math.isnan(micros)):
+        return ""
+    d = minor_units(currency)
+    value = (Decimal(int(micros)) / Decimal(1_000_000)).quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_EVEN)
+    return f"{value:.{d}f}"
+
+
+def fixed(value, places):
+    """A fraction rounded like PostgreSQL's round(numeric, places) (half away from zero)."""
+    if value is None:
+        return ""
+    f = Fraction(value)
+    d = Decimal(f.numerator) / Decimal(f.denominator) if f.denominator != 1 else Decimal(f.numerator)
+    # exact enough: recompute with a wide context
+    from decimal import localcontext
+    with localcontext() as ctx:
+        ctx.prec = 60
+        d = Decimal(f.numerator) / Decimal(f.denominator)
+        return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def ratio(num, den, places):
+    return "" if not den else fixed(Fraction(num, den), places)
+
+
+def instant(ts):
+    if ts is None or pd.isna(ts):
+        return ""
+    return pd.Timestamp(ts).tz_convert("UTC").strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def days(delta):
+    """A timedelta in days as an exact Fraction (microsecond resolution)."""
+    us = int(delta / pd.Timedelta(microseconds=1))
+    return Fraction(us, 86_400_000_000)
+
+
+def write_csv(path, header, rows):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\r\n")
+        w.writerow(header)
+        for r in rows:
+            w.writerow(["" if v is None else v for v in r])
+
+
+def month_of(ts):
+    return ts.dt.strftime("%Y-%m")
+
+
+def month_start(ym):
+    return pd.Timestamp(ym + "-01", tz="UTC")
+
+
+def next_month(ym):
+    return (month_start(ym) + pd.offsets.MonthBegin(1)).strftime("%Y-%m")
+
+
+def prev_month(ym):
+    return (month_start(ym) - pd.offsets.MonthBegin(1)).strftime("%Y-%m")
+
+
+def months_between(a, b):
+    out = []
+    m = a
+    while m <= b:
+        out.append(m)
+        m = next_month(m)
+    return out
+
+
+# ---------------------------------------------------------------- loading
+
+def load(dsn, as_of, basis, currency):
+    conn = psycopg2.connect(dsn)
+    conn.set_session(readonly=True, isolation_level="REPEATABLE READ")
+    q = lambda sql, params=None: pd.read_sql_query(sql, conn, params=params)
+    tx = q("""SELECT b.id::text AS id, b.subscription_id::text AS subscription_id, b.provider::text AS provider,
+                     b.event_type::text AS event_type, b.transaction_key, b.effective_at, b.recorded_at, b.amount_micros,
+                     b.currency_code, b.country_code, b.is_test, b.reason, b.product_id, b.plan_id::text AS plan_id,
+                     b.billing_period, b.period_start_at, b.period_end_at, b.refunded_transaction_key,
+                     b.refund_kind::text AS refund_kind, b.revocation_reason, b.revocation_type, b.voided_source,
+                     b.voided_reason, b.is_derived
+              FROM billing_transaction b""")
+    subs = q("""SELECT id::text AS subscription_id, billing_account_id::text AS billing_account_id,
+                       is_test_purchase, is_sandbox FROM subscription""")
+    plans = q("SELECT id::text AS plan_id, code AS plan_code FROM plan")
+    fx = q("SELECT month, from_currency, rate::text AS rate FROM fx_rate WHERE to_currency = %s", (currency,))
+    pcs = q("""SELECT id::text AS id, subscription_id::text AS subscription_id, provider::text AS provider,
+                      mode::text AS mode, currency_code, old_amount_micros, new_amount_micros, product_id, region_code,
+                      created_at, announced_at
+               FROM subscription_price_change""")
+    ents = q("""SELECT e.subscription_id::text AS subscription_id, e.billing_account_id::text AS billing_account_id,
+                       e.plan_id::text AS plan_id, e.valid_from, e.valid_until, e.ended_at, e.recorded_at
+                FROM entitlement_interval e""")
+    conn.close()
+    for c in ("effective_at", "recorded_at", "period_start_at", "period_end_at"):
+        tx[c] = pd.to_datetime(tx[c], utc=True)
+    for c in ("valid_from", "valid_until", "ended_at", "recorded_at"):
+        ents[c] = pd.to_datetime(ents[c], utc=True)
+    tx["amount_micros"] = tx["amount_micros"].astype("Int64")
+    tx = tx.merge(plans, on="plan_id", how="left")
+    ents = ents.merge(plans, on="plan_id", how="left")
+    # The basis: nothing effective after as-of; "known" also drops rows recorded after it.
+    keep = tx["effective_at"] <= as_of
+    if basis == "known":
+        keep &= tx["recorded_at"] <= as_of
+    tx_all = tx
+    tx = tx[keep].copy()
+    # Who counts: a subscription flagged test/sandbox, or with any (readable) test history row, counts nowhere.
+    test_rows = set(tx.loc[tx["is_test"], "subscription_id"])
+    flagged = set(subs.loc[subs["is_test_purchase"] | subs["is_sandbox"], "subscription_id"])
+    test_subs = test_rows | flagged
+    fx["month"] = pd.to_datetime(fx["month"]).dt.strftime("%Y-%m")
+    rates = {(r.month, r.from_currency): Fraction(Decimal(r.rate)) for r in fx.itertuples()}
+    rate_text = {(r.month, r.from_currency): r.rate for r in fx.itertuples()}
+    return dict(tx=tx, tx_all=tx_all, subs=subs, test_subs=test_subs, rates=rates, rate_text=rate_text, pcs=pcs,
+                ents=ents)
+
+
+def rate_of(data, month, cur, reporting):
+    if cur == reporting:
+        return Fraction(1)
+    return data["rates"].get((month, cur))
+
+
+# ---------------------------------------------------------------- MRR state
+
+def state_rows(tx):
+    """The rows that set a subscription's MRR state, sorted, each with the value it contributes."""
+    is_charge = tx["event_type"].isin(CHARGE_TYPES) & tx["amount_micros"].notna() & tx["period_end_at"].notna()
+    is_grace = tx["event_type"] == "ENTERED_GRACE_PERIOD"
+    is_stop = tx["event_type"].isin(STOP_TYPES)
+    s = tx[is_charge | is_grace | is_stop].copy()
+    s["kind"] = np.where(s["event_type"] == "ENTERED_GRACE_PERIOD", "grace",
+                         np.where(s["event_type"].isin(STOP_TYPES), "stop", "charge"))
+    # At one instant: a failure row, then a charge, then a stop row (a stop wins over a charge).
+    s["rank"] = s["kind"].map({"grace": 0, "charge": 1, "stop": 2})
+    s = s.sort_values(["subscription_id", "effective_at", "rank", "transaction_key"]).reset_index(drop=True)
+    s["tw"] = s["billing_period"].map(TWELFTHS)
+    ch = s["kind"] == "charge"
+    g = s.groupby("subscription_id", sort=False)
+    # latest charge (trial included) and latest paid charge at or before each row
+    for col in ("amount_micros", "tw", "product_id", "plan_code", "billing_period", "country_code", "currency_code"):
+        s["lc_" + col] = s[col].where(ch)
+        s["lc_" + col] = s.groupby("subscription_id", sort=False)["lc_" + col].ffill()
+        paid = ch & (s["amount_micros"].fillna(0) > 0)
+        s["lp_" + col] = s[col].where(paid)
+        s["lp_" + col] = s.groupby("subscription_id", sort=False)["lp_" + col].ffill()
+    # the next row that is not a grace row (does a RECOVERED charge end this grace?)
+    idx = pd.Series(np.where(s["kind"] != "grace", s.index, np.nan), index=s.index)
+    nxt = idx.groupby(s["subscription_id"], sort=False).shift(-1)
+    nxt = nxt.groupby(s["subscription_id"], sort=False).bfill()
+    s["next_ng"] = nxt
+    # contribution of each row
+    s["value"] = np.zeros(len(s), dtype=np.int64)
+    s["v_currency"] = s["currency_code"]
+    s["v_product"] = s["product_id"]
+    s["v_plan"] = s["plan_code"]
+    s["v_period"] = s["billing_period"]
+    s["v_country"] = s["country_code"]
+    s["until"] = s["period_end_at"].where(ch)
+    cm = ch & s["tw"].notna()
+    s.loc[cm, "value"] = (s.loc[cm, "amount_micros"].astype("int64") * s.loc[cm, "tw"].astype("int64")).values
+    for i in s.index[s["kind"] == "grace"]:
+        r = s.loc[i]
+        j = r["next_ng"]
+        if not pd.isna(j) and s.at[int(j), "event_type"] == "RECOVERED" and s.at[int(j), "kind"] == "charge":
+            n = s.loc[int(j)]
+            tw = n["tw"]
+            s.at[i, "value"] = int(n["amount_micros"]) * int(tw) if not pd.isna(tw) else 0
+            s.at[i, "v_currency"], s.at[i, "v_product"], s.at[i, "v_plan"] = n["currency_code"], n["product_id"], n["plan_code"]
+            s.at[i, "v_period"], s.at[i, "v_country"] = n["billing_period"], n["country_code"]
+        elif not pd.isna(r["amount_micros"]) and not pd.isna(r["lc_tw"]):
+            s.at[i, "value"] = int(r["amount_micros"]) * int(r["lc_tw"])
+            s.at[i, "v_product"], s.at[i, "v_plan"] = r["lc_product_id"], r["lc_plan_code"]
+            s.at[i, "v_period"], s.at[i, "v_country"] = r["lc_billing_period"], r["lc_country_code"]
+        elif not pd.isna(r["lp_amount_micros"]) and not pd.isna(r["lp_tw"]):
+            s.at[i, "value"] = int(r["lp_amount_micros"]) * int(r["lp_tw"])
+            s.at[i, "v_currency"], s.at[i, "v_product"], s.at[i, "v_plan"] = r["lp_currency_code"], r["lp_product_id"], r["lp_plan_code"]
+            s.at[i, "v_period"], s.at[i, "v_country"] = r["lp_billing_period"], r["lp_country_code"]
+    # one row per subscription and instant: the last in the order above
+    s = s.drop_duplicates(["subscription_id", "effective_at"], keep="last")
+    return s
+
+
+def snapshots(s, as_of, first_month, last_month):
+    months = months_between(min(first_month, s["effective_at"].min().strftime("%Y-%m")) if len(s) else first_month,
+                            last_month)
+    snaps = {}
+    for m in months:
+        end = month_start(next_month(m)) - MS
+        snaps[m] = min(end, as_of)
+    return months, snaps
+
+
+def contributions(s, subs, months, snaps):
+    """Per snapshot month: the contributing subscriptions with value (twelfths of a micro) and attributes."""
+    s = s.sort_values("effective_at")
+    acct = subs.set_index("subscription_id")["billing_account_id"]
+    out = []
+    ids = pd.DataFrame({"subscription_id": s["subscription_id"].unique()})
+    for m in months:
+        t = snaps[m]
+        left = ids.assign(t=t)
+        left["t"] = pd.to_datetime(left["t"], utc=True)
+        hit = pd.merge_asof(left, s, left_on="t", right_on="effective_at", by="subscription_id", direction="backward",
+                            allow_exact_matches=True)
+        hit = hit[hit["effective_at"].notna()]
+        live = (hit["value"] > 0) & (hit["until"].isna() | (hit["t"] < hit["until"]))
+        hit = hit[live]
+        hit = hit[["subscription_id", "provider", "value", "v_currency", "v_product", "v_plan", "v_period",
+                   "v_country"]].copy()
+        hit["month"] = m
+        out.append(hit)
+    c = pd.concat(out, ignore_index=True)
+    c["value"] = c["value"].astype("int64")
+    c["account"] = c["subscription_id"].map(acct)
+    c["account"] = c["account"].fillna(c["subscription_id"])
+    return c
+
+
+# ---------------------------------------------------------------- MRR reports
+
+def report_mrr(c, rep_months, out):
+    rows = []
+    cc = c[c["month"].isin(rep_months)]
+    g = cc.groupby(["month", "provider", "v_product", "v_plan", "v_period", "v_currency", "v_country"], dropna=False)
+    agg = g.agg(tw=("value", "sum"), n=("subscription_id", "nunique")).reset_index()
+    agg = agg.sort_values(["month", "provider", "v_product", "v_plan", "v_period", "v_currency", "v_country"])
+    for r in agg.itertuples():
+        mrr = round_even(Fraction(int(r.tw), 12))
+        arppu = round_even(Fraction(int(r.tw), 12 * int(r.n)))
+        rows.append([r.month, r.provider, r.v_product, r.v_plan, r.v_period, r.v_currency, r.v_country,
+                     money(mrr, r.v_currency), mrr, int(r.n), money(arppu, r.v_currency), arppu])
+    write_csv(os.path.join(out, "mrr.csv"),
+              ["month", "provider", "product_id", "plan_code", "billing_period", "currency", "country", "mrr",
+               "mrr_micros", "paying_subscribers", "arppu", "arppu_micros"], rows)
+
+
+def movements(c, months):
+    """Per month × provider × account × currency: p, v, movement, amount (twelfths)."""
+    acc = c.groupby(["month", "provider", "account", "v_currency"]).agg(
+        v=("value", "sum"), subs=("subscription_id", lambda x: sorted(set(x)))).reset_index()
+    idx = {m: i for i, m in enumerate(months)}
+    acc["mi"] = acc["month"].map(idx)
+    key = ["provider", "account", "v_currency"]
+    cur = acc[key + ["mi", "v", "subs"]]
+    prev = cur.assign(mi=cur["mi"] + 1).rename(columns={"v": "p", "subs": "psubs"})
+    prev = prev[prev["mi"] < len(months)]
+    mv = cur.merge(prev, on=key + ["mi"], how="outer")
+    mv["v"] = mv["v"].fillna(0).astype("int64")
+    mv["p"] = mv["p"].fillna(0).astype("int64")
+    first_paid = acc.groupby(key)["mi"].min().rename("first_mi").reset_index()
+    mv = mv.merge(first_paid, on=key, how="left")
+    conds = [
+        (mv["p"] == 0) & (mv["v"] > 0) & (mv["first_mi"] >= mv["mi"]),
+        (mv["p"] == 0) & (mv["v"] > 0) & (mv["first_mi"] < mv["mi"]),
+        (mv["v"] == 0) & (mv["p"] > 0),
+        (mv["v"] > mv["p"]) & (mv["p"] > 0),
+        (mv["v"] > 0) & (mv["v"] < mv["p"]),
+    ]
+    mv["movement"] = np.select(conds, ["new", "reactivation", "churn", "expansion", "contraction"], default="")
+    mv["amount"] = np.select(conds, [mv["v"], mv["v"], mv["p"], mv["v"] - mv["p"], mv["p"] - mv["v"]], default=0)
+    mv["month"] = mv["mi"].map(dict(enumerate(months)))
+    return mv
+
+
+def report_bridge(c, mv, months, rep_months, data, reporting, out):
+    key = ["month", "provider", "v_currency"]
+    end = c.groupby(key)["value"].sum()
+    paying = c.groupby(key)["account"].nunique()
+    moved = mv[mv["movement"] != ""]
+    msum = moved.groupby(key + ["movement"])["amount"].sum()
+    mcnt = moved.groupby(key + ["movement"])["amount"].size()
+    names = ["new", "expansion", "contraction", "churn", "reactivation"]
+    cells = set(end.index) | set((m, p, cu) for (m, p, cu, _) in msum.index)
+    # previous month's end: a cell also exists when it had an end last month
+    prev_cells = set((months[months.index(m) + 1], p, cu) for (m, p, cu) in end.index if months.index(m) + 1 < len(months))
+    cells |= prev_cells
+    rows = []
+    local_end = {}
+    for k in sorted(cells):
+        m, p, cu = k
+        local_end[k] = round_even(Fraction(int(end.get(k, 0)), 12))
+    for k in sorted(cells):
+        m, p, cu = k
+        if m not in rep_months:
+            continue
+        i = months.index(m)
+        pk = (months[i - 1], p, cu) if i > 0 else None
+        start = local_end.get(pk, 0) if pk else 0
+        e = local_end[k]
+        mov = {n: round_even(Fraction(int(msum.get(k + (n,), 0)), 12)) for n in names}
+        cnt = {n: int(mcnt.get(k + (n,), 0)) for n in names}
+        fxv = e - start - mov["new"] - mov["expansion"] + mov["contraction"] + mov["churn"] - mov["reactivation"]
+        rows.append((m, p, "local", cu, start, fxv, mov, e, cnt, int(paying.get(k, 0))))
+    # reporting view: all of a provider's currencies converted
+    provs = sorted(set((m, p) for (m, p, cu) in cells))
+    rep_end = {}
+    ok = {}
+    for (m, p) in provs:
+        i = months.index(m)
+        curs_now = [cu for (mm, pp, cu) in cells if mm == m and pp == p and int(end.get((mm, pp, cu), 0)) > 0]
+        total = Fraction(0)
+        good = True
+        for cu in curs_now:
+            r = rate_of(data, m, cu, reporting)
+            if r is None:
+                good = False
+                break
+            total += int(end.get((m, p, cu), 0)) * r
+        rep_end[(m, p)] = round_even(total / 12) if good else None
+    for (m, p) in provs:
+        if m not in rep_months:
+            continue
+        i = months.index(m)
+        pm = months[i - 1] if i > 0 else None
+        curs = sorted(cu for (mm, pp, cu) in cells if mm == m and pp == p)
+        good = rep_end.get((m, p)) is not None
+        for cu in curs:
+            if rate_of(data, m, cu, reporting) is None:
+                good = False
+            if pm and int(end.get((pm, p, cu), 0)) > 0 and rate_of(data, pm, cu, reporting) is None:
+                good = False
+        if pm and (pm, p) in rep_end and rep_end[(pm, p)] is None:
+            good = False
+        if not good:
+            continue
+        start = rep_end.get((pm, p), 0) if pm else 0
+        start = start or 0
+        e = rep_end[(m, p)]
+        mov, cnt = {}, {}
+        for n in names:
+            tot = Fraction(0)
+            k_ = 0
+            for cu in curs:
+                tot += int(msum.get((m, p, cu, n), 0)) * rate_of(data, m, cu, reporting)
+                k_ += int(mcnt.get((m, p, cu, n), 0))
+            mov[n] = round_even(tot / 12)
+            cnt[n] = k_
+        fxv = e - start - mov["new"] - mov["expansion"] + mov["contraction"] + mov["churn"] - mov["reactivation"]
+        pay = c[(c["month"] == m) & (c["provider"] == p)]["account"].nunique()
+        rows.append((m, p, "reporting", reporting, start, fxv, mov, e, cnt, int(pay)))
+    rows.sort(key=lambda r: (r[0], r[1], r[2], r[3]))
+    body = []
+    for (m, p, view, cu, start, fxv, mov, e, cnt, pay) in rows:
+        line = [m, p, view, cu, money(start, cu), start, money(fxv, cu), fxv]
+        for n in names:
+            line += [money(mov[n], cu), mov[n]]
+        line += [money(e, cu), e] + [cnt[n] for n in names] + [pay]
+        body.append(line)
+    header = ["month", "provider", "view", "currency", "start_mrr", "start_mrr_micros", "fx", "fx_micros"]
+    for n in names:
+        header += [n, n + "_micros"]
+    header += ["mrr", "mrr_micros"] + [n + "_count" for n in names] + ["paying_accounts_count"]
+    write_csv(os.path.join(out, "mrr_bridge.csv"), header, body)
+
+
+def report_movements(mv, months, rep_months, data, reporting, out):
+    moved = mv[(mv["movement"] != "") & mv["month"].isin(rep_months)].copy()
+    moved = moved.sort_values(["month", "provider", "account", "v_currency"])
+    rows = []
+    for r in moved.itertuples():
+        cu = r.v_currency
+        i = months.index(r.month)
+        rt = "1" if cu == reporting else data["rate_text"].get((r.month, cu), "")
+        prt = "" if i == 0 else ("1" if cu == reporting else data["rate_text"].get((months[i - 1], cu), ""))
+        subs = sorted(set((r.subs if isinstance(r.subs, list) else []) + (r.psubs if isinstance(r.psubs, list) else [])))
+        sm, em, am = round_even(Fraction(int(r.p), 12)), round_even(Fraction(int(r.v), 12)), round_even(Fraction(int(r.amount), 12))
+        rows.append([r.month, r.provider, r.account, cu, r.movement, money(sm, cu), sm, money(em, cu), em,
+                     money(am, cu), am, int(r.p), int(r.v), int(r.amount), rt, prt, subs[0] if subs else "",
+                     len(subs)])
+    write_csv(os.path.join(out, "mrr_movements.csv"),
+              ["month", "provider", "billing_account_id", "currency", "movement", "start", "start_micros", "end",
+               "end_micros", "amount", "amount_micros", "start_twelfths", "end_twelfths", "amount_twelfths",
+               "rate_to_reporting", "previous_rate_to_reporting", "subscription_id", "subscriptions_count"], rows)
+
+
+# ---------------------------------------------------------------- refunds
+
+SOURCES = {0: "user", 1: "developer", 2: "google"}
+REASONS = {0: "other", 1: "remorse", 2: "not received", 3: "defective", 4: "accidental purchase", 5: "fraud",
+           6: "friendly fraud", 7: "chargeback"}
+APPLE_REASONS = {0: "other", 1: "app issue"}
+
+
+def store_reason(r):
+    if r.provider == "APPLE":
+        if r.refund_kind == "FAMILY_REVOKE" or (pd.isna(r.revocation_reason) and not pd.isna(r.revocation_type)
+                                                 and r.revocation_type == "FAMILY_REVOKE"):
+            return f"apple revocationType {r.revocation_type}"
+        if not pd.isna(r.revocation_reason):
+            n = int(r.revocation_reason)
+            return f"apple revocationReason {n} {APPLE_REASONS.get(n, 'unknown')}".strip()
+        return "apple"
+    parts = ["google"]
+    if not pd.isna(r.voided_source):
+        n = int(r.voided_source)
+        parts.append(f"voidedSource {n} {SOURCES.get(n, 'unknown')}")
+    if not pd.isna(r.voided_reason):
+        n = int(r.voided_reason)
+        parts.append(f"voidedReason {n} {REASONS.get(n, 'unknown')}")
+    return " ".join(parts)
+
+
+def report_refunds(data, rep_months, out):
+    tx = data["tx"]
+    tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
+    ref = tx[(tx["event_type"] == "REFUNDED") & tx["refund_kind"].isin(["REFUND", "CHARGEBACK"])].copy()
+    fam = tx[(tx["event_type"].isin(["REFUNDED", "REVOKED"])) & (tx["refund_kind"] == "FAMILY_REVOKE")].copy()
+    fam = fam.sort_values(["subscription_id", "effective_at", "transaction_key"]).drop_duplicates(
+        ["subscription_id", "effective_at"])
+    allr = pd.concat([ref, fam], ignore_index=True)
+    charges = tx[tx["event_type"].isin(CHARGE_TYPES) & (tx["amount_micros"].fillna(0) > 0)]
+    charge_at = tx[tx["event_type"] != "REFUNDED"].drop_duplicates("transaction_key").set_index("transaction_key")
+    allr["charge_at"] = allr["refunded_transaction_key"].map(charge_at["effective_at"])
+    allr["charge_month"] = month_of(allr["charge_at"])
+    allr["refund_month"] = month_of(allr["effective_at"])
+    allr["store_reason"] = [store_reason(r) for r in allr.itertuples()]
+    allr["cur"] = allr["currency_code"]
+    paid = charges.assign(month=month_of(charges["effective_at"])).groupby(
+        ["month", "provider", "currency_code"]).size()
+    rows = []
+    for view, mcol in (("by_refund_month", "refund_month"), ("by_charge_month", "charge_month")):
+        v = allr[allr[mcol].notna() & allr[mcol].isin(rep_months)]
+        for k, g in v.groupby([mcol, "provider", "cur", "refund_kind", "store_reason"], dropna=False):
+            m, p, cu, kind, sr = k
+            n = len(g)
+            nt = g["refunded_transaction_key"].nunique()
+            amt = int((-g["amount_micros"].fillna(0)).sum()) if kind != "FAMILY_REVOKE" else 0
+            pc = int(paid.get((m, p, cu), 0)) if isinstance(cu, str) else 0
+            rate = "" if kind == "FAMILY_REVOKE" or pc == 0 else str(Decimal(nt) / Decimal(pc))
+            d = sorted(days(x) for x in (g["effective_at"] - g["charge_at"]).dropna())
+            med = p90 = ""
+            if d:
+                med = fixed(d[max(0, math.ceil(0.5 * len(d)) - 1)], 4)
+                p90 = fixed(d[max(0, math.ceil(0.9 * len(d)) - 1)], 4)
+            cux = cu if isinstance(cu, str) else ""
+            rows.append([view, m, p, cux, kind, sr, n, nt, money(amt, cux) if kind != "FAMILY_REVOKE" else money(0, cux),
+                         amt, pc, rate, med, p90])
+    rows.sort(key=lambda r: (r[0] != "by_refund_month", r[1], r[2], r[3], r[4], r[5]))
+    write_csv(os.path.join(out, "refunds.csv"),
+              ["view", "month", "provider", "currency", "refund_kind", "store_reason", "refunds_count",
+               "refunded_transactions_count", "refunds", "refunds_micros", "paid_transactions_count", "refund_rate",
+               "median_days", "p90_days"], rows)
+
+
+# ---------------------------------------------------------------- grace and hold
+
+def report_grace(data, rep_months, out):
+    tx = data["tx"]
+    tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
+    is_fail = tx["event_type"].isin(["ENTERED_GRACE_PERIOD", "ENTERED_ON_HOLD"])
+    is_charge = tx["event_type"].isin(CHARGE_TYPES)
+    is_end = tx["event_type"].isin(["EXPIRED", "REVOKED", "REFUNDED"])
+    r = tx[is_fail | is_charge | is_end].copy()
+    r = r[r["subscription_id"].isin(set(tx.loc[is_fail, "subscription_id"]))]
+    r["rank"] = np.where(r["event_type"].isin(["ENTERED_GRACE_PERIOD", "ENTERED_ON_HOLD"]), 0,
+                         np.where(r["event_type"].isin(CHARGE_TYPES), 1, 2))
+    r = r.sort_values(["subscription_id", "effective_at", "rank", "transaction_key"])
+    episodes = []
+    for sid, g in r.groupby("subscription_id", sort=False):
+        open_ep = None
+        last_charge_plan = None
+        for x in g.itertuples():
+            if x.rank == 1:
+                paid = not pd.isna(x.amount_micros) and x.amount_micros > 0
+                if open_ep is not None and paid:
+                    open_ep.update(outcome="recovered", at=x.effective_at, amount=int(x.amount_micros),
+                                   tw=TWELFTHS.get(x.billing_period), plan=x.plan_code)
+                    episodes.append(open_ep)
+                    open_ep = None
+                last_charge_plan = x.plan_code
+            elif x.rank == 0:
+                if open_ep is None:
+                    open_ep = dict(sid=sid, provider=x.provider, start=x.effective_at,
+                                   grace=x.event_type == "ENTERED_GRACE_PERIOD", hold=x.event_type == "ENTERED_ON_HOLD",
+                                   country=x.country_code, currency=x.currency_code, plan0=last_charge_plan,
+                                   outcome="open")
+                elif x.event_type == "ENTERED_ON_HOLD":
+                    open_ep["hold"] = True
+            else:
+                if open_ep is not None:
+                    open_ep.update(outcome="churned")
+                    episodes.append(open_ep)
+                    open_ep = None
+        if open_ep is not None:
+            episodes.append(open_ep)
+    e = pd.DataFrame(episodes)
+    rows = []
+    if len(e):
+        e["month"] = pd.to_datetime(e["start"], utc=True).dt.strftime("%Y-%m")
+        e = e[e["month"].isin(rep_months)]
+        if "plan" not in e:
+            e["plan"] = None
+        e["plan_f"] = e["plan"].where(e["outcome"] == "recovered", None)
+        e["plan_f"] = e["plan_f"].fillna(e["plan0"])
+        for k, g in e.groupby(["month", "provider", "plan_f", "country", "currency"], dropna=False):
+            m, p, plan, country, cu = k
+            n = len(g)
+            ge = int(g["grace"].sum())
+            rec = g[g["outcome"] == "recovered"]
+            gr = int((rec["hold"] == False).sum())  # noqa: E712
+            he = int(g["hold"].sum())
+            hr = int((rec["hold"] == True).sum())  # noqa: E712
+            chn = int((g["outcome"] == "churned").sum())
+            op = int((g["outcome"] == "open").sum())
+            d = sorted(days(pd.Timestamp(a) - pd.Timestamp(b)) for a, b in zip(rec["at"], rec["start"]))
+            med = fixed(d[max(0, math.ceil(0.5 * len(d)) - 1)], 4) if d else ""
+            p90 = fixed(d[max(0, math.ceil(0.9 * len(d)) - 1)], 4) if d else ""
+            tw = sum(int(a) * int(t) for a, t in zip(rec["amount"], rec["tw"]) if not pd.isna(t))
+            mrr = round_even(Fraction(tw, 12))
+            cux = cu if isinstance(cu, str) else ""
+            rows.append([m, p, plan if isinstance(plan, str) else "", country if isinstance(country, str) else "", cux,
+                         n, ge, gr, he, hr, chn, op, ratio(gr, ge, 6), ratio(hr, he, 6), ratio(gr + hr, n, 6),
+                         ratio(chn, n, 6), med, p90, money(mrr, cux), mrr])
+    rows.sort(key=lambda r: tuple(r[:5]))
+    write_csv(os.path.join(out, "grace_hold_recovery.csv"),
+              ["failure_month", "provider", "plan", "country", "currency", "episodes_count", "grace_entered_count",
+               "grace_recovered_count", "hold_entered_count", "hold_recovered_count", "churned_count", "open_count",
+               "grace_recovery_rate", "hold_recovery_rate", "recovery_rate", "churn_rate", "median_recovery_days",
+               "p90_recovery_days", "mrr_recovered", "mrr_recovered_micros"], rows)
+
+
+# ---------------------------------------------------------------- entitlement leakage
+
+def report_leakage(data, s, as_of, out):
+    ents = data["ents"]
+    e = ents[(ents["recorded_at"] <= as_of) & (ents["valid_from"] <= as_of)].copy()
+    e["until"] = e[["valid_until", "ended_at"]].min(axis=1)
+    e = e[e["until"].isna() | (e["until"] > as_of)]
+    latest = s.sort_values(["subscription_id", "effective_at", "rank"]).groupby("subscription_id").tail(1)
+    latest = latest.set_index("subscription_id")
+    subs = data["subs"].set_index("subscription_id")
+    rows = []
+    for r in e.itertuples():
+        if r.subscription_id not in latest.index:
+            continue
+        st = latest.loc[r.subscription_id]
+        if st["event_type"] not in STOP_TYPES:
+            continue
+        is_test = r.subscription_id in data["test_subs"]
+        rows.append([r.subscription_id, r.billing_account_id, st["provider"], r.plan_code, st["event_type"],
+                     instant(st["effective_at"]), instant(r.valid_from), instant(r.until),
+                     "true" if is_test else "false"])
+    rows.sort()
+    write_csv(os.path.join(out, "entitlement_leakage.csv"),
+              ["subscription_id", "billing_account_id", "provider", "plan_code", "state", "state_at", "entitled_from",
+               "entitled_until", "is_test"], rows)
+
+
+# ---------------------------------------------------------------- price-change churn
+
+def add_period(ts, period):
+    n, unit = int(period[1:-1]), period[-1]
+    if unit == "W":
+        return ts + pd.Timedelta(weeks=n)
+    if unit == "D":
+        return ts + pd.Timedelta(days=n)
+    if unit == "M":
+        return ts + pd.DateOffset(months=n)
+    return ts + pd.DateOffset(years=n)
+
+
+def wilson(x, n, z):
+    from decimal import localcontext
+    with localcontext() as ctx:
+        ctx.prec = 50
+        x, n = Decimal(x), Decimal(n)
+        z2 = z * z
+        centre = (x + z2 / 2) / (n + z2)
+        half = z * (x * (n - x) / n + z2 / 4).sqrt() / (n + z2)
+        return centre - half, centre + half
+
+
+def newcombe(x1, n1, x2, n2):
+    from decimal import localcontext
+    z = Decimal("1.959964")
+    with localcontext() as ctx:
+        ctx.prec = 50
+        p1, p2 = Decimal(x1) / Decimal(n1), Decimal(x2) / Decimal(n2)
+        l1, u1 = wilson(x1, n1, z)
+        l2, u2 = wilson(x2, n2, z)
+        d = p1 - p2
+        low = d - ((p1 - l1) ** 2 + (u2 - p2) ** 2).sqrt()
+        high = d + ((u1 - p1) ** 2 + (p2 - l2) ** 2).sqrt()
+        return Fraction(low), Fraction(high)
+
+
+class _Groups:
+    """Lazy per-subscription slices of a frame sorted by subscription_id."""
+
+    def __init__(self, df):
+        self.df = df
+        self.pos = {k: (v[0], v[-1] + 1) for k, v in df.groupby("subscription_id", sort=False).indices.items()}
+
+    def __getitem__(self, sid):
+        a, b = self.pos[sid]
+        return self.df.iloc[a:b]
+
+
+def baseline(tx, prov, prod, region, ws, we, members):
+    """Peers (other countries, not members) paying for the product at ws, and those ending by we."""
+    t = tx[tx["provider"] == prov]
+    ch = t[t["event_type"].isin(CHARGE_TYPES) & t["amount_micros"].notna() & (t["effective_at"] <= ws)]
+    lc = ch.groupby("subscription_id", sort=False).tail(1).set_index("subscription_id")
+    lc = lc[(lc["product_id"] == prod) & (lc["country_code"] != region) & (lc["amount_micros"] > 0)
+            & (lc["period_end_at"] > ws) & ~lc.index.isin(members)]
+    stops = t[t["event_type"].isin(["EXPIRED", "REFUNDED", "REVOKED", "ENTERED_GRACE_PERIOD", "ENTERED_ON_HOLD",
+                                    "PAUSED"]) & (t["effective_at"] <= ws)]
+    last_stop = stops.groupby("subscription_id")["effective_at"].max()
+    ls = last_stop.reindex(lc.index)
+    lc = lc[ls.isna() | (ls < lc["effective_at"])]
+    ends = t[t["event_type"].isin(["EXPIRED", "REFUNDED", "REVOKED"]) & (t["effective_at"] >= ws)]
+    first_end = ends.groupby("subscription_id")["effective_at"].min().reindex(lc.index)
+    return len(lc), int((first_end <= we).sum())
+
+
+def report_price_change(data, as_of, rep_months, out):
+    tx = data["tx"]
+    tx = tx[~tx["subscription_id"].isin(data["test_subs"])].copy()
+    tx["rank"] = np.where(tx["event_type"].isin(CHARGE_TYPES), 0, 1)
+    tx = tx.sort_values(["subscription_id", "effective_at", "rank", "transaction_key"])
+    by_sub = _Groups(tx)
+    pcs = data["pcs"]
+    pcs = pcs[~pcs["subscription_id"].isin(data["test_subs"])]
+    cohorts = set()
+    for r in pcs.itertuples():
+        if pd.isna(r.old_amount_micros):
+            continue
+        cohorts.add((r.provider, r.product_id, r.region_code, r.currency_code, int(r.old_amount_micros),
+                     int(r.new_amount_micros), r.mode))
+    own_changes = {}
+    for r in pcs.itertuples():
+        own_changes.setdefault(r.subscription_id, []).append(r)
+    members = {}  # (cohort, sid) -> dict
+
+    def add(cohort, sid, start, told, target, period, old):
+        k = (cohort, sid)
+        if k not in members or start < members[k]["start"]:
+            members[k] = dict(start=start, told=told, target=target, period=period)
+
+    trial_notices = []
+    noticed = set(tx.loc[tx["event_type"].isin(["PRICE_CHANGE_PENDING", "PRICE_CHANGE_CANCELED"]), "subscription_id"])
+    for sid in noticed:
+        g = by_sub[sid]
+        charges = g[g["event_type"].isin(CHARGE_TYPES) & g["amount_micros"].notna()]
+        notices = g[g["event_type"].isin(["PRICE_CHANGE_PENDING", "PRICE_CHANGE_CANCELED"])]
+        for n in notices.itertuples():
+            before = charges[charges["effective_at"] <= n.effective_at]
+            if not len(before):
+                continue
+            lc = before.iloc[-1]
+            paid = before[before["amount_micros"] > 0]
+            lp = paid.iloc[-1] if len(paid) else None
+            period = lc["billing_period"]
+            if pd.isna(period):
+                continue
+            target = lc["period_end_at"]
+            if pd.isna(target):
+                continue
+            if target < n.effective_at:
+                target = add_period(target, period)
+            if n.event_type == "PRICE_CHANGE_PENDING":
+                if pd.isna(n.amount_micros):
+                    continue
+                new = int(n.amount_micros)
+                cands = [c for c in cohorts if c[0] == n.provider and c[1] == lc["product_id"] and c[2] == n.country_code
+                         and c[3] == n.currency_code and c[5] == new]
+                if not cands:
+                    if int(lc["amount_micros"]) == 0:
+                        trial_notices.append((n.provider, lc["product_id"], n.country_code, n.currency_code, new,
+                                              n.effective_at, sid, target, period))
+                    continue
+                if len(cands) > 1:
+                    own = [c for c in cands if lp is not None and c[4] == int(lp["amount_micros"])]
+                    cands = own or sorted(cands)
+                add(cands[0], sid, n.effective_at, True, target, period, None)
+            else:
+                if lp is None:
+                    continue
+                old = int(lp["amount_micros"])
+                cands = sorted(c for c in cohorts if c[0] == n.provider and c[1] == lc["product_id"]
+                               and c[2] == n.country_code and c[3] == n.currency_code and c[4] == old)
+                if cands:
+                    add(cands[0], sid, n.effective_at, True, target, period, None)
+    # Apple decreases applied without a notice: a renewal or recovery below the previous charge of the product
+    ch = tx[(tx["provider"] == "APPLE") & tx["event_type"].isin(CHARGE_TYPES) & (tx["amount_micros"].fillna(0) > 0)].copy()
+    ch["prev"] = ch.groupby(["subscription_id", "product_id", "currency_code"], sort=False)["amount_micros"].shift(1)
+    dec = ch[ch["event_type"].isin(["RENEWED", "RECOVERED"]) & ch["prev"].notna() & (ch["amount_micros"] < ch["prev"])]
+    for c in dec.itertuples():
+        cohort = (c.provider, c.product_id, c.country_code, c.currency_code, int(c.prev), int(c.amount_micros),
+                  "PRICE_DECREASE")
+        cohorts.add(cohort)
+        add(cohort, c.subscription_id, c.effective_at, False, c.effective_at, c.billing_period, None)
+    # changes whose every notice reached a trial subscriber
+    tn = {}
+    for t in trial_notices:
+        tn.setdefault(t[:5], []).append(t)
+    paid_all = tx[tx["event_type"].isin(CHARGE_TYPES) & (tx["amount_micros"].fillna(0) > 0)]
+    for key, lst in tn.items():
+        prov, prod, region, cur, new = key
+        first = min(x[5] for x in lst)
+        prior = paid_all[(paid_all["provider"] == prov) & (paid_all["product_id"] == prod)
+                         & (paid_all["country_code"] == region) & (paid_all["currency_code"] == cur)
+                         & (paid_all["amount_micros"] != new) & (paid_all["effective_at"] < first)]
+        if not len(prior):
+            continue
+        old = int(prior.sort_values("effective_at").iloc[-1]["amount_micros"])
+        cohort = (prov, prod, region, cur, old, new, "PRICE_INCREASE" if new > old else "PRICE_DECREASE")
+        for x in lst:
+            add(cohort, x[6], x[5], True, x[7], x[8], None)
+    # member outcomes
+    rows = []
+    by_cohort = {}
+    for (cohort, sid), m in members.items():
+        by_cohort.setdefault(cohort, {})[sid] = m
+    ends = tx[tx["event_type"].isin(["EXPIRED", "REFUNDED", "REVOKED"])]
+    charges_all = tx[tx["event_type"].isin(CHARGE_TYPES) & tx["amount_micros"].notna()]
+    for cohort, mem in by_cohort.items():
+        prov, prod, region, cur, old, new, mode = cohort
+        ws = min(m["start"] for m in mem.values())
+        if ws.strftime("%Y-%m") not in rep_months:
+            continue
+        for sid, m in mem.items():
+            m["wend"] = min(add_period(m["target"], m["period"]), as_of)
+        we = max(m["wend"] for m in mem.values())
+        notified = consented = applied = due = other = 0
+        lost = gained = 0
+        for sid, m in mem.items():
+            g = by_sub[sid]
+            after = g[g["effective_at"] >= m["start"]]
+            notified += m["told"]
+            consented += bool((after["event_type"] == "PRICE_CHANGE_ACCEPTED").any())
+            tw = TWELFTHS.get(m["period"], 0)
+            if ((after["event_type"].isin(["RENEWED", "RECOVERED"])) & (after["amount_micros"] == new)
+                    & (after["currency_code"] == cur)).any():
+                applied += 1
+                gained += (new - old) * tw
+            if ((after["event_type"] == "EXPIRED") & (after["reason"] == "PRICE_INCREASE_NOT_CONSENTED")).any():
+                due += 1
+                lost += old * tw
+            else:
+                e = after[after["event_type"].isin(["EXPIRED", "REFUNDED", "REVOKED"])]
+                if len(e) and e["effective_at"].iloc[0] <= m["wend"]:
+                    other += 1
+        peers, churned = baseline(tx, prov, prod, region, ws, we, set(mem))
+        n = len(mem)
+        cr = Fraction(due + other, n)
+        br = Fraction(churned, peers) if peers else None
+        ex = cr - br if br is not None else None
+        lo = hi = None
+        if peers:
+            lo, hi = newcombe(due + other, n, churned, peers)
+        lost_m, gained_m = round_even(Fraction(lost, 12)), round_even(Fraction(gained, 12))
+        rows.append([prov, prod, region, cur, money(old, cur), old, money(new, cur), new, mode, instant(ws), instant(we),
+                     n, notified, consented, applied, due, other, peers, churned, fixed(cr, 6),
+                     "" if br is None else fixed(br, 6), "" if ex is None else fixed(ex, 6),
+                     "" if lo is None else fixed(lo, 6), "" if hi is None else fixed(hi, 6),
+                     money(lost_m, cur), lost_m, money(gained_m, cur), gained_m, money(gained_m - lost_m, cur),
+                     gained_m - lost_m])
+    rows.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[5], r[7], r[8]))
+    write_csv(os.path.join(out, "price_change_churn.csv"),
+              ["provider", "product_id", "region", "currency", "old_price", "old_price_micros", "new_price",
+               "new_price_micros", "mode", "window_start", "window_end", "affected_count", "notified_count",
+               "consented_count", "applied_count", "churned_due_to_change_count", "other_churn_count",
+               "baseline_peers_count", "baseline_churned_count", "cohort_churn_rate", "baseline_churn_rate",
+               "excess_churn_rate", "excess_churn_ci_low_rate", "excess_churn_ci_high_rate", "mrr_lost",
+               "mrr_lost_micros", "mrr_gained", "mrr_gained_micros", "net_mrr", "net_mrr_micros"], rows)
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dsn", required=True)
+    ap.add_argument("--as-of", required=True)
+    ap.add_argument("--from", dest="first", required=True)
+    ap.add_argument("--to", dest="last", required=True)
+    ap.add_argument("--currency", default="USD")
+    ap.add_argument("--basis", default="corrected")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    if a.basis not in ("corrected", "known"):
+        print(f"reports_peer: unknown basis {a.basis}", file=sys.stderr)
+        return 2
+    as_of = pd.Timestamp(a.as_of)
+    as_of = as_of.tz_localize("UTC") if as_of.tzinfo is None else as_of.tz_convert("UTC")
+    last = min(a.last, as_of.strftime("%Y-%m"))
+    rep_months = months_between(a.first, last)
+    os.makedirs(a.out, exist_ok=True)
+    t0 = time.time()
+    data = load(a.dsn, as_of, a.basis, a.currency)
+    t1 = time.time()
+    tx = data["tx"]
+    s_all = state_rows(tx)
+    s = s_all[~s_all["subscription_id"].isin(data["test_subs"])]
+    months, snaps = snapshots(s, as_of, a.first, last)
+    c = contributions(s, data["subs"], months, snaps)
+    mv = movements(c, months)
+    report_mrr(c, rep_months, a.out)
+    report_bridge(c, mv, months, rep_months, data, a.currency, a.out)
+    report_movements(mv, months, rep_months, data, a.currency, a.out)
+    report_refunds(data, rep_months, a.out)
+    report_grace(data, rep_months, a.out)
+    report_leakage(data, s_all, as_of, a.out)
+    report_price_change(data, as_of, rep_months, a.out)
+    print(f"reports_peer: load {t1 - t0:.1f} s, compute {time.time() - t1:.1f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
