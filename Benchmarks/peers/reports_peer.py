@@ -86,6 +86,11 @@ def instant(ts):
     return pd.Timestamp(ts).tz_convert("UTC").strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def second(ts):
+    """An instant to the second (truncated), ISO 8601 UTC."""
+    return pd.Timestamp(ts).tz_convert("UTC").strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def days(delta):
     """A timedelta in days as an exact Fraction (microsecond resolution)."""
     us = int(delta / pd.Timedelta(microseconds=1))
@@ -163,8 +168,9 @@ def load(dsn, as_of, basis, currency):
         keep &= tx["recorded_at"] <= as_of
     tx_all = tx
     tx = tx[keep].copy()
+    tx_all = tx_all
     # Who counts: a subscription flagged test/sandbox, or with any (readable) test history row, counts nowhere.
-    test_rows = set(tx.loc[tx["is_test"], "subscription_id"])
+    test_rows = set(tx_all.loc[tx_all["is_test"], "subscription_id"])
     flagged = set(subs.loc[subs["is_test_purchase"] | subs["is_sandbox"], "subscription_id"])
     test_subs = test_rows | flagged
     fx["month"] = pd.to_datetime(fx["month"]).dt.strftime("%Y-%m")
@@ -190,9 +196,9 @@ def state_rows(tx):
     s = tx[is_charge | is_grace | is_stop].copy()
     s["kind"] = np.where(s["event_type"] == "ENTERED_GRACE_PERIOD", "grace",
                          np.where(s["event_type"].isin(STOP_TYPES), "stop", "charge"))
-    # At one instant: a failure row, then a charge, then a stop row (a stop wins over a charge).
-    s["rank"] = s["kind"].map({"grace": 0, "charge": 1, "stop": 2})
-    s = s.sort_values(["subscription_id", "effective_at", "rank", "transaction_key"]).reset_index(drop=True)
+    # At one instant a charge comes first (a grace or stop row wins over it), then the other rows by id.
+    s["rank"] = s["kind"].map({"charge": 0, "grace": 1, "stop": 1})
+    s = s.sort_values(["subscription_id", "effective_at", "rank", "id"]).reset_index(drop=True)
     s["tw"] = s["billing_period"].map(TWELFTHS)
     ch = s["kind"] == "charge"
     g = s.groupby("subscription_id", sort=False)
@@ -200,41 +206,43 @@ def state_rows(tx):
     for col in ("amount_micros", "tw", "product_id", "plan_code", "billing_period", "country_code", "currency_code"):
         s["lc_" + col] = s[col].where(ch)
         s["lc_" + col] = s.groupby("subscription_id", sort=False)["lc_" + col].ffill()
-        paid = ch & (s["amount_micros"].fillna(0) > 0)
+        paid = ch & (s["amount_micros"].fillna(0) > 0) & s["tw"].notna()
         s["lp_" + col] = s[col].where(paid)
         s["lp_" + col] = s.groupby("subscription_id", sort=False)["lp_" + col].ffill()
-    # the next row that is not a grace row (does a RECOVERED charge end this grace?)
-    idx = pd.Series(np.where(s["kind"] != "grace", s.index, np.nan), index=s.index)
-    nxt = idx.groupby(s["subscription_id"], sort=False).shift(-1)
-    nxt = nxt.groupby(s["subscription_id"], sort=False).bfill()
-    s["next_ng"] = nxt
-    # contribution of each row
+    # contribution of each row: a charge its twelfths until its period ends; a stop row nothing
     s["value"] = np.zeros(len(s), dtype=np.int64)
-    s["v_currency"] = s["currency_code"]
-    s["v_product"] = s["product_id"]
-    s["v_plan"] = s["plan_code"]
-    s["v_period"] = s["billing_period"]
-    s["v_country"] = s["country_code"]
-    s["until"] = s["period_end_at"].where(ch)
     cm = ch & s["tw"].notna()
     s.loc[cm, "value"] = (s.loc[cm, "amount_micros"].astype("int64") * s.loc[cm, "tw"].astype("int64")).values
-    for i in s.index[s["kind"] == "grace"]:
-        r = s.loc[i]
-        j = r["next_ng"]
-        if not pd.isna(j) and s.at[int(j), "event_type"] == "RECOVERED" and s.at[int(j), "kind"] == "charge":
-            n = s.loc[int(j)]
-            tw = n["tw"]
-            s.at[i, "value"] = int(n["amount_micros"]) * int(tw) if not pd.isna(tw) else 0
-            s.at[i, "v_currency"], s.at[i, "v_product"], s.at[i, "v_plan"] = n["currency_code"], n["product_id"], n["plan_code"]
-            s.at[i, "v_period"], s.at[i, "v_country"] = n["billing_period"], n["country_code"]
-        elif not pd.isna(r["amount_micros"]) and not pd.isna(r["lc_tw"]):
-            s.at[i, "value"] = int(r["amount_micros"]) * int(r["lc_tw"])
-            s.at[i, "v_product"], s.at[i, "v_plan"] = r["lc_product_id"], r["lc_plan_code"]
-            s.at[i, "v_period"], s.at[i, "v_country"] = r["lc_billing_period"], r["lc_country_code"]
-        elif not pd.isna(r["lp_amount_micros"]) and not pd.isna(r["lp_tw"]):
-            s.at[i, "value"] = int(r["lp_amount_micros"]) * int(r["lp_tw"])
-            s.at[i, "v_currency"], s.at[i, "v_product"], s.at[i, "v_plan"] = r["lp_currency_code"], r["lp_product_id"], r["lp_plan_code"]
-            s.at[i, "v_period"], s.at[i, "v_country"] = r["lp_billing_period"], r["lp_country_code"]
+    s["until"] = s["period_end_at"].where(ch)
+    s["v_currency"], s["v_product"], s["v_plan"] = s["currency_code"], s["product_id"], s["plan_code"]
+    s["v_period"], s["v_country"] = s["billing_period"], s["country_code"]
+    # the subscription's first charge strictly after each row (is it the RECOVERED charge that ends the failure?)
+    chg = s[ch][["subscription_id", "effective_at", "event_type", "amount_micros", "tw", "currency_code",
+                 "country_code", "product_id", "plan_code", "billing_period"]].copy()
+    chg = chg.drop_duplicates(["subscription_id", "effective_at"], keep="first").sort_values("effective_at",
+                                                                                            kind="stable")
+    chg.columns = ["subscription_id", "n_at"] + ["n_" + c for c in chg.columns[2:]]
+    gr = s[s["kind"] == "grace"].copy()
+    gr["_row"] = gr.index
+    gr = pd.merge_asof(gr.sort_values("effective_at", kind="stable"), chg, left_on="effective_at", right_on="n_at",
+                       by="subscription_id", direction="forward", allow_exact_matches=False).set_index("_row")
+    rec = (gr["n_event_type"] == "RECOVERED") & gr["n_tw"].notna()
+    val = pd.Series(np.nan, index=gr.index, dtype="float64").astype("object")
+    # the RECOVERED charge that ends the failure
+    val[rec] = [int(a) * int(t) for a, t in zip(gr.loc[rec, "n_amount_micros"], gr.loc[rec, "n_tw"])]
+    # else the grace row's amount over the latest charge's period
+    g2 = ~rec & gr["amount_micros"].notna() & gr["lc_tw"].notna()
+    val[g2] = [int(a) * int(t) for a, t in zip(gr.loc[g2, "amount_micros"], gr.loc[g2, "lc_tw"])]
+    # else the latest paid charge
+    g3 = ~rec & ~g2 & gr["lp_amount_micros"].notna() & gr["lp_tw"].notna()
+    val[g3] = [int(a) * int(t) for a, t in zip(gr.loc[g3, "lp_amount_micros"], gr.loc[g3, "lp_tw"])]
+    has = val.notna()
+    s.loc[val.index[has], "value"] = val[has].astype("int64").values
+    s.loc[gr.index, "v_currency"] = gr["n_currency_code"].where(rec, gr["currency_code"]).fillna(gr["lp_currency_code"])
+    for col, src in (("v_country", "country_code"), ("v_product", "product_id"), ("v_plan", "plan_code"),
+                     ("v_period", "billing_period")):
+        x = gr["n_" + src].where(rec, gr["lc_" + src])
+        s.loc[gr.index, col] = x.where(x.notna(), gr[src])
     # one row per subscription and instant: the last in the order above
     s = s.drop_duplicates(["subscription_id", "effective_at"], keep="last")
     return s
@@ -441,23 +449,21 @@ REASONS = {0: "other", 1: "remorse", 2: "not received", 3: "defective", 4: "acci
 APPLE_REASONS = {0: "other", 1: "app issue"}
 
 
+def _code(value, words):
+    if value is None or pd.isna(value):
+        return "none"
+    n = int(value)
+    return f"{n} {words[n]}" if n in words else str(n)
+
+
 def store_reason(r):
+    """The store's codes in words (Reports/README.md, "Refunds")."""
     if r.provider == "APPLE":
-        if r.refund_kind == "FAMILY_REVOKE" or (pd.isna(r.revocation_reason) and not pd.isna(r.revocation_type)
-                                                 and r.revocation_type == "FAMILY_REVOKE"):
-            return f"apple revocationType {r.revocation_type}"
-        if not pd.isna(r.revocation_reason):
-            n = int(r.revocation_reason)
-            return f"apple revocationReason {n} {APPLE_REASONS.get(n, 'unknown')}".strip()
-        return "apple"
-    parts = ["google"]
-    if not pd.isna(r.voided_source):
-        n = int(r.voided_source)
-        parts.append(f"voidedSource {n} {SOURCES.get(n, 'unknown')}")
-    if not pd.isna(r.voided_reason):
-        n = int(r.voided_reason)
-        parts.append(f"voidedReason {n} {REASONS.get(n, 'unknown')}")
-    return " ".join(parts)
+        if r.refund_kind == "FAMILY_REVOKE":
+            t = r.revocation_type if isinstance(r.revocation_type, str) else "FAMILY_REVOKE"
+            return f"apple revocationType {t}"
+        return f"apple revocationReason {_code(r.revocation_reason, APPLE_REASONS)}"
+    return f"google voidedSource {_code(r.voided_source, SOURCES)} voidedReason {_code(r.voided_reason, REASONS)}"
 
 
 def report_refunds(data, rep_months, out):
@@ -465,16 +471,29 @@ def report_refunds(data, rep_months, out):
     tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
     ref = tx[(tx["event_type"] == "REFUNDED") & tx["refund_kind"].isin(["REFUND", "CHARGEBACK"])].copy()
     fam = tx[(tx["event_type"].isin(["REFUNDED", "REVOKED"])) & (tx["refund_kind"] == "FAMILY_REVOKE")].copy()
-    fam = fam.sort_values(["subscription_id", "effective_at", "transaction_key"]).drop_duplicates(
+    fam = fam.sort_values(["subscription_id", "effective_at", "id"]).drop_duplicates(
         ["subscription_id", "effective_at"])
     allr = pd.concat([ref, fam], ignore_index=True)
     charges = tx[tx["event_type"].isin(CHARGE_TYPES) & (tx["amount_micros"].fillna(0) > 0)]
-    charge_at = tx[tx["event_type"] != "REFUNDED"].drop_duplicates("transaction_key").set_index("transaction_key")
-    allr["charge_at"] = allr["refunded_transaction_key"].map(charge_at["effective_at"])
+    # the refunded charge, by its key, among all rows
+    by_key = data["tx_all"].set_index("transaction_key")
+    allr["charge_at"] = allr["refunded_transaction_key"].map(by_key["effective_at"])
+    allr["charge_cur"] = allr["refunded_transaction_key"].map(by_key["currency_code"])
     allr["charge_month"] = month_of(allr["charge_at"])
     allr["refund_month"] = month_of(allr["effective_at"])
+    allr["refunded_key"] = allr["refunded_transaction_key"].fillna(allr["transaction_key"])
+    # currency: the row's, else the refunded charge's, else the latest non-refund row with a currency before it
+    cur_rows = data["tx_all"]
+    cur_rows = cur_rows[cur_rows["currency_code"].notna() & (cur_rows["event_type"] != "REFUNDED")]
+    cur_rows = cur_rows[["subscription_id", "effective_at", "id", "currency_code"]].sort_values(
+        ["effective_at", "id"], kind="stable").rename(columns={"currency_code": "latest_cur", "effective_at": "l_at"})
+    allr["_i"] = range(len(allr))
+    latest = pd.merge_asof(allr[["_i", "subscription_id", "effective_at"]].sort_values("effective_at", kind="stable"),
+                           cur_rows[["subscription_id", "l_at", "latest_cur"]], left_on="effective_at", right_on="l_at",
+                           by="subscription_id", direction="backward").set_index("_i")["latest_cur"]
+    allr["latest_cur"] = allr["_i"].map(latest)
+    allr["cur"] = allr["currency_code"].fillna(allr["charge_cur"]).fillna(allr["latest_cur"])
     allr["store_reason"] = [store_reason(r) for r in allr.itertuples()]
-    allr["cur"] = allr["currency_code"]
     paid = charges.assign(month=month_of(charges["effective_at"])).groupby(
         ["month", "provider", "currency_code"]).size()
     rows = []
@@ -483,10 +502,10 @@ def report_refunds(data, rep_months, out):
         for k, g in v.groupby([mcol, "provider", "cur", "refund_kind", "store_reason"], dropna=False):
             m, p, cu, kind, sr = k
             n = len(g)
-            nt = g["refunded_transaction_key"].nunique()
+            nt = g["refunded_key"].nunique()
             amt = int((-g["amount_micros"].fillna(0)).sum()) if kind != "FAMILY_REVOKE" else 0
             pc = int(paid.get((m, p, cu), 0)) if isinstance(cu, str) else 0
-            rate = "" if kind == "FAMILY_REVOKE" or pc == 0 else str(Decimal(nt) / Decimal(pc))
+            rate = "" if kind == "FAMILY_REVOKE" or pc == 0 else fixed(Fraction(nt, pc), 6)
             d = sorted(days(x) for x in (g["effective_at"] - g["charge_at"]).dropna())
             med = p90 = ""
             if d:
@@ -512,27 +531,31 @@ def report_grace(data, rep_months, out):
     is_end = tx["event_type"].isin(["EXPIRED", "REVOKED", "REFUNDED"])
     r = tx[is_fail | is_charge | is_end].copy()
     r = r[r["subscription_id"].isin(set(tx.loc[is_fail, "subscription_id"]))]
-    r["rank"] = np.where(r["event_type"].isin(["ENTERED_GRACE_PERIOD", "ENTERED_ON_HOLD"]), 0,
-                         np.where(r["event_type"].isin(CHARGE_TYPES), 1, 2))
-    r = r.sort_values(["subscription_id", "effective_at", "rank", "transaction_key"])
+    # At one instant: grace, hold, charge, ending; then by id.
+    r["rank"] = np.select([r["event_type"] == "ENTERED_GRACE_PERIOD", r["event_type"] == "ENTERED_ON_HOLD",
+                           r["event_type"].isin(CHARGE_TYPES)], [0, 0, 1], 2)
+    r["sub_rank"] = (r["event_type"] == "ENTERED_ON_HOLD").astype(int)
+    r = r.sort_values(["subscription_id", "effective_at", "rank", "sub_rank", "id"])
     episodes = []
     for sid, g in r.groupby("subscription_id", sort=False):
         open_ep = None
-        last_charge_plan = None
+        last_charge_plan = last_charge_cur = None
         for x in g.itertuples():
             if x.rank == 1:
                 paid = not pd.isna(x.amount_micros) and x.amount_micros > 0
                 if open_ep is not None and paid:
                     open_ep.update(outcome="recovered", at=x.effective_at, amount=int(x.amount_micros),
-                                   tw=TWELFTHS.get(x.billing_period), plan=x.plan_code)
+                                   tw=TWELFTHS.get(x.billing_period), plan=x.plan_code, rcur=x.currency_code)
                     episodes.append(open_ep)
                     open_ep = None
-                last_charge_plan = x.plan_code
+                if not pd.isna(x.plan_id):
+                    last_charge_plan, last_charge_cur = x.plan_code, x.currency_code
             elif x.rank == 0:
                 if open_ep is None:
                     open_ep = dict(sid=sid, provider=x.provider, start=x.effective_at,
                                    grace=x.event_type == "ENTERED_GRACE_PERIOD", hold=x.event_type == "ENTERED_ON_HOLD",
-                                   country=x.country_code, currency=x.currency_code, plan0=last_charge_plan,
+                                   country=x.country_code, fcur=x.currency_code, plan0=last_charge_plan,
+                                   cur0=last_charge_cur,
                                    outcome="open")
                 elif x.event_type == "ENTERED_ON_HOLD":
                     open_ep["hold"] = True
@@ -552,6 +575,9 @@ def report_grace(data, rep_months, out):
             e["plan"] = None
         e["plan_f"] = e["plan"].where(e["outcome"] == "recovered", None)
         e["plan_f"] = e["plan_f"].fillna(e["plan0"])
+        if "rcur" not in e:
+            e["rcur"] = None
+        e["currency"] = e["fcur"].fillna(e["rcur"].where(e["outcome"] == "recovered")).fillna(e["cur0"])
         for k, g in e.groupby(["month", "provider", "plan_f", "country", "currency"], dropna=False):
             m, p, plan, country, cu = k
             n = len(g)
@@ -624,9 +650,10 @@ def wilson(x, n, z):
     with localcontext() as ctx:
         ctx.prec = 50
         x, n = Decimal(x), Decimal(n)
-        z2 = z * z
-        centre = (x + z2 / 2) / (n + z2)
-        half = z * (x * (n - x) / n + z2 / 4).sqrt() / (n + z2)
+        # z² and its half and quarter to six decimals, as Reports/README.md states
+        z2, z2_2, z2_4 = Decimal("3.841459"), Decimal("1.920729"), Decimal("0.960365")
+        centre = (x + z2_2) / (n + z2)
+        half = z * (x * (n - x) / n + z2_4).sqrt() / (n + z2)
         return centre - half, centre + half
 
 
@@ -810,7 +837,7 @@ def report_price_change(data, as_of, rep_months, out):
         if peers:
             lo, hi = newcombe(due + other, n, churned, peers)
         lost_m, gained_m = round_even(Fraction(lost, 12)), round_even(Fraction(gained, 12))
-        rows.append([prov, prod, region, cur, money(old, cur), old, money(new, cur), new, mode, instant(ws), instant(we),
+        rows.append([prov, prod, region, cur, money(old, cur), old, money(new, cur), new, mode, second(ws), second(we),
                      n, notified, consented, applied, due, other, peers, churned, fixed(cr, 6),
                      "" if br is None else fixed(br, 6), "" if ex is None else fixed(ex, 6),
                      "" if lo is None else fixed(lo, 6), "" if hi is None else fixed(hi, 6),
