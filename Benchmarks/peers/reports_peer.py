@@ -176,7 +176,7 @@ def load(dsn, as_of, basis, currency):
     fx["month"] = pd.to_datetime(fx["month"]).dt.strftime("%Y-%m")
     rates = {(r.month, r.from_currency): Fraction(Decimal(r.rate)) for r in fx.itertuples()}
     rate_text = {(r.month, r.from_currency): r.rate for r in fx.itertuples()}
-    return dict(tx=tx, tx_all=tx_all, subs=subs, test_subs=test_subs, rates=rates, rate_text=rate_text, pcs=pcs,
+    return dict(basis=basis, tx=tx, tx_all=tx_all, subs=subs, test_subs=test_subs, rates=rates, rate_text=rate_text, pcs=pcs,
                 ents=ents)
 
 
@@ -686,15 +686,15 @@ class _Groups:
 def baseline(tx, prov, prod, region, ws, we, members):
     """Peers (other countries, not members) paying for the product at ws, and those ending by we."""
     t = tx[tx["provider"] == prov]
-    ch = t[t["event_type"].isin(CHARGE_TYPES) & t["amount_micros"].notna() & (t["effective_at"] <= ws)]
-    lc = ch.groupby("subscription_id", sort=False).tail(1).set_index("subscription_id")
-    lc = lc[(lc["product_id"] == prod) & (lc["country_code"] != region) & (lc["amount_micros"] > 0)
+    paid = t[t["event_type"].isin(CHARGE_TYPES) & (t["amount_micros"].fillna(0) > 0) & (t["effective_at"] <= ws)]
+    lc = paid.groupby("subscription_id", sort=False).tail(1).set_index("subscription_id")
+    lc = lc[(lc["product_id"] == prod) & (lc["country_code"].isna() | (lc["country_code"] != region))
             & (lc["period_end_at"] > ws) & ~lc.index.isin(members)]
     stops = t[t["event_type"].isin(["EXPIRED", "REFUNDED", "REVOKED", "ENTERED_GRACE_PERIOD", "ENTERED_ON_HOLD",
                                     "PAUSED"]) & (t["effective_at"] <= ws)]
     last_stop = stops.groupby("subscription_id")["effective_at"].max()
     ls = last_stop.reindex(lc.index)
-    lc = lc[ls.isna() | (ls < lc["effective_at"])]
+    lc = lc[ls.isna() | (ls <= lc["effective_at"])]
     ends = t[t["event_type"].isin(["EXPIRED", "REFUNDED", "REVOKED"]) & (t["effective_at"] >= ws)]
     first_end = ends.groupby("subscription_id")["effective_at"].min().reindex(lc.index)
     return len(lc), int((first_end <= we).sum())
@@ -703,132 +703,126 @@ def baseline(tx, prov, prod, region, ws, we, members):
 def report_price_change(data, as_of, rep_months, out):
     tx = data["tx"]
     tx = tx[~tx["subscription_id"].isin(data["test_subs"])].copy()
-    tx["rank"] = np.where(tx["event_type"].isin(CHARGE_TYPES), 0, 1)
-    tx = tx.sort_values(["subscription_id", "effective_at", "rank", "transaction_key"])
+    tx = tx.sort_values(["subscription_id", "effective_at", "id"], kind="stable")
     by_sub = _Groups(tx)
+    is_chg_type = tx["event_type"].isin(CHARGE_TYPES)
+    paid = tx[is_chg_type & (tx["amount_micros"].fillna(0) > 0)]
+    # the changes the history knows
     pcs = data["pcs"]
-    pcs = pcs[~pcs["subscription_id"].isin(data["test_subs"])]
-    cohorts = set()
-    for r in pcs.itertuples():
-        if pd.isna(r.old_amount_micros):
+    pcs = pcs[pcs["old_amount_micros"].notna() & pcs["product_id"].notna()
+              & (pd.to_datetime(pcs["announced_at"], utc=True) <= as_of)]
+    if data["basis"] == "known":
+        pcs = pcs[pd.to_datetime(pcs["created_at"], utc=True) <= as_of]
+    changes = set((r.provider, r.product_id, r.region_code, r.currency_code, int(r.old_amount_micros),
+                   int(r.new_amount_micros), r.mode) for r in pcs.itertuples())
+    known = set((c[0], c[1], c[2], c[3], c[5]) for c in changes)
+    # every notice with the latest charge (a free trial's included) at it
+    notices = tx[(tx["event_type"] == "PRICE_CHANGE_PENDING")
+                 | ((tx["event_type"] == "PRICE_CHANGE_CANCELED") & tx["amount_micros"].isna())].copy()
+    chg_rows = tx[is_chg_type & tx["product_id"].notna()][["subscription_id", "effective_at", "product_id",
+                                                            "period_end_at", "billing_period", "amount_micros",
+                                                            "currency_code"]]
+    chg_rows = chg_rows.rename(columns={c: "l_" + c for c in chg_rows.columns if c != "subscription_id"})
+    notices = pd.merge_asof(notices.sort_values("effective_at", kind="stable"),
+                            chg_rows.sort_values("l_effective_at", kind="stable"), left_on="effective_at",
+                            right_on="l_effective_at", by="subscription_id", direction="backward")
+    notices = notices[notices["l_product_id"].notna()].sort_values(["effective_at", "id"], kind="stable")
+    # changes only trial subscribers were told of: from the earliest notice with an earlier paid price
+    for n in notices[notices["event_type"] == "PRICE_CHANGE_PENDING"].itertuples():
+        if pd.isna(n.amount_micros):
             continue
-        cohorts.add((r.provider, r.product_id, r.region_code, r.currency_code, int(r.old_amount_micros),
-                     int(r.new_amount_micros), r.mode))
-    own_changes = {}
-    for r in pcs.itertuples():
-        own_changes.setdefault(r.subscription_id, []).append(r)
-    members = {}  # (cohort, sid) -> dict
+        key = (n.provider, n.l_product_id, n.country_code, n.currency_code, int(n.amount_micros))
+        if key in known:
+            continue
+        o = paid[(paid["provider"] == n.provider) & (paid["product_id"] == n.l_product_id)
+                 & (paid["country_code"] == n.country_code) & (paid["currency_code"] == n.currency_code)
+                 & (paid["amount_micros"] != int(n.amount_micros)) & (paid["effective_at"] <= n.effective_at)]
+        if not len(o):
+            continue
+        old = int(o.sort_values(["effective_at", "id"], kind="stable").iloc[-1]["amount_micros"])
+        new = int(n.amount_micros)
+        changes.add(key[:4] + (old, new, "PRICE_DECREASE" if new < old else "PRICE_INCREASE"))
+        known.add(key)
+    members = {}  # (cohort, sid) -> member
 
-    def add(cohort, sid, start, told, target, period, old):
+    def add(cohort, sid, start, told, target):
         k = (cohort, sid)
         if k not in members or start < members[k]["start"]:
-            members[k] = dict(start=start, told=told, target=target, period=period)
+            members[k] = dict(start=start, told=told, target=target)
 
-    trial_notices = []
-    noticed = set(tx.loc[tx["event_type"].isin(["PRICE_CHANGE_PENDING", "PRICE_CHANGE_CANCELED"]), "subscription_id"])
-    for sid in noticed:
-        g = by_sub[sid]
-        charges = g[g["event_type"].isin(CHARGE_TYPES) & g["amount_micros"].notna()]
-        notices = g[g["event_type"].isin(["PRICE_CHANGE_PENDING", "PRICE_CHANGE_CANCELED"])]
-        for n in notices.itertuples():
-            before = charges[charges["effective_at"] <= n.effective_at]
-            if not len(before):
-                continue
-            lc = before.iloc[-1]
-            paid = before[before["amount_micros"] > 0]
-            lp = paid.iloc[-1] if len(paid) else None
-            period = lc["billing_period"]
-            if pd.isna(period):
-                continue
-            target = lc["period_end_at"]
-            if pd.isna(target):
-                continue
-            if target < n.effective_at:
-                target = add_period(target, period)
-            if n.event_type == "PRICE_CHANGE_PENDING":
-                if pd.isna(n.amount_micros):
-                    continue
-                new = int(n.amount_micros)
-                cands = [c for c in cohorts if c[0] == n.provider and c[1] == lc["product_id"] and c[2] == n.country_code
-                         and c[3] == n.currency_code and c[5] == new]
-                if not cands:
-                    if int(lc["amount_micros"]) == 0:
-                        trial_notices.append((n.provider, lc["product_id"], n.country_code, n.currency_code, new,
-                                              n.effective_at, sid, target, period))
-                    continue
-                if len(cands) > 1:
-                    own = [c for c in cands if lp is not None and c[4] == int(lp["amount_micros"])]
-                    cands = own or sorted(cands)
-                add(cands[0], sid, n.effective_at, True, target, period, None)
-            else:
-                if lp is None:
-                    continue
-                old = int(lp["amount_micros"])
-                cands = sorted(c for c in cohorts if c[0] == n.provider and c[1] == lc["product_id"]
-                               and c[2] == n.country_code and c[3] == n.currency_code and c[4] == old)
-                if cands:
-                    add(cands[0], sid, n.effective_at, True, target, period, None)
-    # Apple decreases applied without a notice: a renewal or recovery below the previous charge of the product
-    ch = tx[(tx["provider"] == "APPLE") & tx["event_type"].isin(CHARGE_TYPES) & (tx["amount_micros"].fillna(0) > 0)].copy()
-    ch["prev"] = ch.groupby(["subscription_id", "product_id", "currency_code"], sort=False)["amount_micros"].shift(1)
-    dec = ch[ch["event_type"].isin(["RENEWED", "RECOVERED"]) & ch["prev"].notna() & (ch["amount_micros"] < ch["prev"])]
+    by_match = {}
+    for c in changes:
+        by_match.setdefault(c[:4], []).append(c)
+    for n in notices.itertuples():
+        cur = n.currency_code if isinstance(n.currency_code, str) else n.l_currency_code
+        pend = n.l_period_end_at
+        target = None
+        if not pd.isna(pend):
+            if pend > n.effective_at:
+                target = pend
+            elif isinstance(n.l_billing_period, str):
+                target = add_period(pend, n.l_billing_period)
+        for c in by_match.get((n.provider, n.l_product_id, n.country_code, cur), []):
+            if (not pd.isna(n.amount_micros) and c[5] == int(n.amount_micros)) or (
+                    pd.isna(n.amount_micros) and not pd.isna(n.l_amount_micros) and c[4] == int(n.l_amount_micros)):
+                add(c, n.subscription_id, n.effective_at, True, target)
+    told = set((sid, c[3], c[4], c[5]) for (c, sid) in members)
+    # decreases applied without a notice: a renewal or recovery below the previous paid charge of the same product
+    ch = paid.copy()
+    g = ch.groupby("subscription_id", sort=False)
+    ch["prev"], ch["prev_product"], ch["prev_cur"] = (g["amount_micros"].shift(1), g["product_id"].shift(1),
+                                                      g["currency_code"].shift(1))
+    dec = ch[ch["event_type"].isin(["RENEWED", "RECOVERED"]) & ch["prev"].notna() & (ch["prev_product"] == ch["product_id"])
+             & (ch["prev_cur"] == ch["currency_code"]) & (ch["amount_micros"] < ch["prev"])]
     for c in dec.itertuples():
         cohort = (c.provider, c.product_id, c.country_code, c.currency_code, int(c.prev), int(c.amount_micros),
                   "PRICE_DECREASE")
-        cohorts.add(cohort)
-        add(cohort, c.subscription_id, c.effective_at, False, c.effective_at, c.billing_period, None)
-    # changes whose every notice reached a trial subscriber
-    tn = {}
-    for t in trial_notices:
-        tn.setdefault(t[:5], []).append(t)
-    paid_all = tx[tx["event_type"].isin(CHARGE_TYPES) & (tx["amount_micros"].fillna(0) > 0)]
-    for key, lst in tn.items():
-        prov, prod, region, cur, new = key
-        first = min(x[5] for x in lst)
-        prior = paid_all[(paid_all["provider"] == prov) & (paid_all["product_id"] == prod)
-                         & (paid_all["country_code"] == region) & (paid_all["currency_code"] == cur)
-                         & (paid_all["amount_micros"] != new) & (paid_all["effective_at"] < first)]
-        if not len(prior):
+        if (c.subscription_id, c.currency_code, int(c.prev), int(c.amount_micros)) in told:
             continue
-        old = int(prior.sort_values("effective_at").iloc[-1]["amount_micros"])
-        cohort = (prov, prod, region, cur, old, new, "PRICE_INCREASE" if new > old else "PRICE_DECREASE")
-        for x in lst:
-            add(cohort, x[6], x[5], True, x[7], x[8], None)
-    # member outcomes
-    rows = []
+        add(cohort, c.subscription_id, c.effective_at, False, c.effective_at)
     by_cohort = {}
     for (cohort, sid), m in members.items():
         by_cohort.setdefault(cohort, {})[sid] = m
-    ends = tx[tx["event_type"].isin(["EXPIRED", "REFUNDED", "REVOKED"])]
-    charges_all = tx[tx["event_type"].isin(CHARGE_TYPES) & tx["amount_micros"].notna()]
+    rows = []
     for cohort, mem in by_cohort.items():
         prov, prod, region, cur, old, new, mode = cohort
         ws = min(m["start"] for m in mem.values())
         if ws.strftime("%Y-%m") not in rep_months:
             continue
-        for sid, m in mem.items():
-            m["wend"] = min(add_period(m["target"], m["period"]), as_of)
-        we = max(m["wend"] for m in mem.values())
         notified = consented = applied = due = other = 0
         lost = gained = 0
+        aims = []
         for sid, m in mem.items():
             g = by_sub[sid]
+            before = g[g["event_type"].isin(CHARGE_TYPES) & g["billing_period"].map(TWELFTHS).notna()
+                       & (g["effective_at"] <= m["start"])]
+            period = before["billing_period"].iloc[-1] if len(before) else None
+            tw = TWELFTHS[period] if period else None
             after = g[g["effective_at"] >= m["start"]]
+            ap = after[after["event_type"].isin(["RENEWED", "RECOVERED"]) & (after["amount_micros"].fillna(0) > 0)
+                       & (after["amount_micros"] == new) & (after["currency_code"] == cur)]
+            ap_at = ap["effective_at"].iloc[0] if len(ap) else None
+            aimed = m["target"] if m["target"] is not None else ap_at
+            wend = min(as_of, add_period(aimed if aimed is not None else m["start"], period or "P1M"))
+            if aimed is not None:
+                aims.append(add_period(aimed, period or "P1M"))
             notified += m["told"]
             consented += bool((after["event_type"] == "PRICE_CHANGE_ACCEPTED").any())
-            tw = TWELFTHS.get(m["period"], 0)
-            if ((after["event_type"].isin(["RENEWED", "RECOVERED"])) & (after["amount_micros"] == new)
-                    & (after["currency_code"] == cur)).any():
+            if ap_at is not None:
                 applied += 1
-                gained += (new - old) * tw
+                if tw is not None:
+                    gained += (new - old) * tw
             if ((after["event_type"] == "EXPIRED") & (after["reason"] == "PRICE_INCREASE_NOT_CONSENTED")).any():
                 due += 1
-                lost += old * tw
+                if tw is not None:
+                    lost += old * tw
             else:
-                e = after[after["event_type"].isin(["EXPIRED", "REFUNDED", "REVOKED"])]
-                if len(e) and e["effective_at"].iloc[0] <= m["wend"]:
+                e = after[after["event_type"].isin(["EXPIRED", "REFUNDED", "REVOKED"])
+                          & (after["reason"] != "PRICE_INCREASE_NOT_CONSENTED")]
+                if len(e) and e["effective_at"].iloc[0] <= wend:
                     other += 1
-        peers, churned = baseline(tx, prov, prod, region, ws, we, set(mem))
+        we = min(as_of, max(aims)) if aims else None
+        peers, churned = baseline(tx, prov, prod, region, ws, we if we is not None else ws, set(mem))
         n = len(mem)
         cr = Fraction(due + other, n)
         br = Fraction(churned, peers) if peers else None
@@ -837,9 +831,9 @@ def report_price_change(data, as_of, rep_months, out):
         if peers:
             lo, hi = newcombe(due + other, n, churned, peers)
         lost_m, gained_m = round_even(Fraction(lost, 12)), round_even(Fraction(gained, 12))
-        rows.append([prov, prod, region, cur, money(old, cur), old, money(new, cur), new, mode, second(ws), second(we),
-                     n, notified, consented, applied, due, other, peers, churned, fixed(cr, 6),
-                     "" if br is None else fixed(br, 6), "" if ex is None else fixed(ex, 6),
+        rows.append([prov, prod or "", region or "", cur, money(old, cur), old, money(new, cur), new, mode, second(ws),
+                     "" if we is None else second(we), n, notified, consented, applied, due, other, peers, churned,
+                     fixed(cr, 6), "" if br is None else fixed(br, 6), "" if ex is None else fixed(ex, 6),
                      "" if lo is None else fixed(lo, 6), "" if hi is None else fixed(hi, 6),
                      money(lost_m, cur), lost_m, money(gained_m, cur), gained_m, money(gained_m - lost_m, cur),
                      gained_m - lost_m])
