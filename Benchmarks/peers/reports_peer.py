@@ -86,6 +86,14 @@ def instant(ts):
     return pd.Timestamp(ts).tz_convert("UTC").strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def millis(ts):
+    """An instant to the millisecond (truncated), ISO 8601 UTC."""
+    if ts is None or pd.isna(ts):
+        return ""
+    t = pd.Timestamp(ts).tz_convert("UTC")
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+
+
 def second(ts):
     """An instant to the second (truncated), ISO 8601 UTC."""
     return pd.Timestamp(ts).tz_convert("UTC").strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -622,9 +630,10 @@ def report_leakage(data, s, as_of, out):
         st = latest.loc[r.subscription_id]
         if st["event_type"] not in STOP_TYPES:
             continue
-        is_test = r.subscription_id in data["test_subs"]
+        flags = subs.loc[r.subscription_id]
+        is_test = bool(flags["is_test_purchase"]) or bool(flags["is_sandbox"])
         rows.append([r.subscription_id, r.billing_account_id, st["provider"], r.plan_code, st["event_type"],
-                     instant(st["effective_at"]), instant(r.valid_from), instant(r.until),
+                     millis(st["effective_at"]), millis(r.valid_from), millis(r.until),
                      "true" if is_test else "false"])
     rows.sort()
     write_csv(os.path.join(out, "entitlement_leakage.csv"),
