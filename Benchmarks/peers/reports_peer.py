@@ -184,7 +184,7 @@ def load(dsn, as_of, basis, currency):
     fx["month"] = pd.to_datetime(fx["month"]).dt.strftime("%Y-%m")
     rates = {(r.month, r.from_currency): Fraction(Decimal(r.rate)) for r in fx.itertuples()}
     rate_text = {(r.month, r.from_currency): r.rate for r in fx.itertuples()}
-    return dict(basis=basis, tx=tx, tx_all=tx_all, subs=subs, test_subs=test_subs, rates=rates, rate_text=rate_text, pcs=pcs,
+    return dict(basis=basis, tx=tx, tx_all=tx_all, subs=subs, test_subs=test_subs, test_rows=test_rows, rates=rates, rate_text=rate_text, pcs=pcs,
                 ents=ents)
 
 
@@ -533,7 +533,8 @@ def report_refunds(data, rep_months, out):
 
 def report_grace(data, rep_months, out):
     tx = data["tx"]
-    tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
+    # grace and hold: a test purchase is one with any test history row (Reports/README.md)
+    tx = tx[~tx["subscription_id"].isin(data["test_rows"])]
     is_fail = tx["event_type"].isin(["ENTERED_GRACE_PERIOD", "ENTERED_ON_HOLD"])
     is_charge = tx["event_type"].isin(CHARGE_TYPES)
     is_end = tx["event_type"].isin(["EXPIRED", "REVOKED", "REFUNDED"])
@@ -711,7 +712,8 @@ def baseline(tx, prov, prod, region, ws, we, members):
 
 def report_price_change(data, as_of, rep_months, out):
     tx = data["tx"]
-    tx = tx[~tx["subscription_id"].isin(data["test_subs"])].copy()
+    # price changes: a test purchase is one with any test history row (Reports/README.md)
+    tx = tx[~tx["subscription_id"].isin(data["test_rows"])].copy()
     tx = tx.sort_values(["subscription_id", "effective_at", "id"], kind="stable")
     by_sub = _Groups(tx)
     is_chg_type = tx["event_type"].isin(CHARGE_TYPES)
