@@ -313,12 +313,12 @@ def report_mrr(c, rep_months, out):
 def movements(c, months):
     """Per month × provider × account × currency: p, v, movement, amount (twelfths)."""
     acc = c.groupby(["month", "provider", "account", "v_currency"]).agg(
-        v=("value", "sum"), subs=("subscription_id", lambda x: sorted(set(x)))).reset_index()
+        v=("value", "sum"), subs=("subscription_id", "min"), nsubs=("subscription_id", "size")).reset_index()
     idx = {m: i for i, m in enumerate(months)}
     acc["mi"] = acc["month"].map(idx)
     key = ["provider", "account", "v_currency"]
-    cur = acc[key + ["mi", "v", "subs"]]
-    prev = cur.assign(mi=cur["mi"] + 1).rename(columns={"v": "p", "subs": "psubs"})
+    cur = acc[key + ["mi", "v", "subs", "nsubs"]]
+    prev = cur.assign(mi=cur["mi"] + 1).rename(columns={"v": "p", "subs": "psubs", "nsubs": "pnsubs"})
     prev = prev[prev["mi"] < len(months)]
     mv = cur.merge(prev, on=key + ["mi"], how="outer")
     mv["v"] = mv["v"].fillna(0).astype("int64")
@@ -437,12 +437,12 @@ def report_movements(mv, months, rep_months, data, reporting, out):
         cu = r.v_currency
         i = months.index(r.month)
         rt = "1" if cu == reporting else data["rate_text"].get((r.month, cu), "")
-        prt = "" if i == 0 else ("1" if cu == reporting else data["rate_text"].get((months[i - 1], cu), ""))
-        subs = sorted(set((r.subs if isinstance(r.subs, list) else []) + (r.psubs if isinstance(r.psubs, list) else [])))
+        prt = "1" if cu == reporting else ("" if i == 0 else data["rate_text"].get((months[i - 1], cu), ""))
+        # the account's lowest paying subscription id and how many pay, at this snapshot (the previous one for churn)
+        sub, nsub = (r.psubs, r.pnsubs) if r.movement == "churn" else (r.subs, r.nsubs)
         sm, em, am = round_even(Fraction(int(r.p), 12)), round_even(Fraction(int(r.v), 12)), round_even(Fraction(int(r.amount), 12))
         rows.append([r.month, r.provider, r.account, cu, r.movement, money(sm, cu), sm, money(em, cu), em,
-                     money(am, cu), am, int(r.p), int(r.v), int(r.amount), rt, prt, subs[0] if subs else "",
-                     len(subs)])
+                     money(am, cu), am, int(r.p), int(r.v), int(r.amount), rt, prt, sub, int(nsub)])
     write_csv(os.path.join(out, "mrr_movements.csv"),
               ["month", "provider", "billing_account_id", "currency", "movement", "start", "start_micros", "end",
                "end_micros", "amount", "amount_micros", "start_twelfths", "end_twelfths", "amount_twelfths",

@@ -4,6 +4,7 @@
 # then every CSV cell compared (Benchmarks/reports/compare_csv.py). Prints the first LIMIT disagreements per report
 # and a markdown summary; exits 1 on any disagreement.
 #   SUBS=200000 SEED=15 Benchmarks/reports/compare_peer.sh
+# REPORT_MONTHS (default MONTHS) months are reported, to the as-of month; BASES (default "corrected known") the bases.
 # The world is generated once into WORLD_DB and reused while its marker file names the same options (REUSE=0 forces
 # a fresh one). CHAIN=1 builds it with Tests/Harness/demo.sh instead (store simulator + the nightly chain repairing
 # the injected faults), so the history is the one the chain completes; the default loads the world as the webhook
@@ -49,16 +50,19 @@ else
   echo "$options" >"$marker"
 fi
 dsn="dbname=$db${PGHOST:+ host=$PGHOST}${PGPORT:+ port=$PGPORT}${PGUSER:+ user=$PGUSER}"
-as_of="${AS_OF}T00:00:00Z"
-[ ${#AS_OF} -gt 10 ] && as_of=$AS_OF
+# REPORT_AS_OF (default the world's as-of) reports as of an earlier instant: under basis known the rows recorded
+# after it (late notifications, injected delays) are left out, so the two bases differ.
+report_as_of=${REPORT_AS_OF:-$AS_OF}
+as_of="${report_as_of}T00:00:00Z"
+[ ${#report_as_of} -gt 10 ] && as_of=$report_as_of
 to=$(date -u -d "${as_of%%T*}" +%Y-%m)
-from=$(date -u -d "${as_of%%T*} -$((MONTHS - 1)) months" +%Y-%m-01 | cut -c1-7)
+from=$(date -u -d "$(date -u -d "${as_of%%T*}" +%Y-%m-01) -$((${REPORT_MONTHS:-$MONTHS} - 1)) months" +%Y-%m)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 status=0
 summary=""
 secs() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3) ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2] }
                      /User time|System time/ { c += $2 } END { printf "%.1f %.1f", w, c }' "$1"; }
-for basis in corrected known; do
+for basis in ${BASES:-corrected known}; do
   sql_dir="$out/sql-$basis" peer_dir="$out/peer-$basis"
   rm -rf "$sql_dir" "$peer_dir"
   PGDATABASE=$db /usr/bin/time -v -o "$out/sql-$basis.time" "$bin/build-reports" --as-of "$as_of" --from "$from" --to "$to" \
@@ -80,11 +84,11 @@ for basis in corrected known; do
 done
 cat <<MD
 
-### Reports: independent peer — $SUBS subscriptions × $MONTHS months, seed $SEED, faults $FAULTS$([ "$CHAIN" = 1 ] && echo ", after the nightly chain"), $(date -u +%Y-%m-%d)
+### Reports: independent peer — $SUBS subscriptions × $MONTHS months, seed $SEED, reported $from..$to as of $as_of, faults $FAULTS$([ "$CHAIN" = 1 ] && echo ", after the nightly chain"), $(date -u +%Y-%m-%d)
 | basis | cells compared | disagreements | build-reports (debug unless BIN says) | reports_peer.py (pandas) | peer / ours (wall) |
 |---|---|---|---|---|---|
 $summary
 Per report (rows × columns): see \`$out/compare-*.txt\`. Load average at the start: $load (2 cores, shared).
-Reproduce: \`SUBS=$SUBS SEED=$SEED MONTHS=$MONTHS AS_OF=$AS_OF FAULTS=$FAULTS Benchmarks/reports/compare_peer.sh\`.
+Reproduce: \`SUBS=$SUBS SEED=$SEED MONTHS=$MONTHS AS_OF=$AS_OF REPORT_AS_OF=$report_as_of FAULTS=$FAULTS Benchmarks/reports/compare_peer.sh\`.
 MD
 exit $status
