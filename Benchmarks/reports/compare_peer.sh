@@ -22,7 +22,7 @@ LIMIT=${LIMIT:-10}
 CHAIN=${CHAIN:-0}
 REUSE=${REUSE:-1}
 db=${WORLD_DB:-peer_world_${SUBS}_${SEED}}
-out=${PEER_OUT:-Benchmarks/out/reports-peer/$db}
+out=${PEER_OUT:-.local/reports-peer/$db}
 bin=${BIN:-$(swift build --show-bin-path)}
 venv=${VENV:-Benchmarks/out/venv}
 mkdir -p "$out"
