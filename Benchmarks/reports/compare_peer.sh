@@ -77,7 +77,7 @@ for basis in ${BASES:-corrected known}; do
   [ "$result" = 0 ] || status=1
   read -r sw sc <<<"$(secs "$out/sql-$basis.time")"
   read -r pw pc <<<"$(secs "$out/peer-$basis.time")"
-  cells=$(awk -F'= ' '/^== / { split($2, a, " "); n += a[1] } END { print n }' "$out/compare-$basis.txt")
+  cells=$(awk -F'= ' '/^== / { split($3, a, " "); n += a[1] } END { print n }' "$out/compare-$basis.txt")
   bad=$(awk -F'disagreements ' '/^== / { split($2, a, ";"); n += a[1] } END { print n }' "$out/compare-$basis.txt")
   summary="$summary| $basis | $cells | $bad | $sw s ($sc s CPU) | $pw s ($pc s CPU) | $(awk -v a="$pw" -v b="$sw" 'BEGIN { printf "%.1f", a / b }')× |
 "
