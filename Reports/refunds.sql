@@ -11,8 +11,8 @@
 --   refunds_micros              money returned (positive), in the refunded charge's currency; 0 for FAMILY_REVOKE
 --   paid_transactions_count     charges with an amount > 0 (purchase, renewal, recovery, restart, upgrade) effective
 --                               in the same month, provider and currency (the denominator)
---   refund_rate                 refunded_transactions_count / paid_transactions_count (empty when there were no paid
---                               transactions, and for FAMILY_REVOKE, which refunds nothing)
+--   refund_rate                 refunded_transactions_count / paid_transactions_count, 6 decimals like every rate
+--                               (empty when there were no paid transactions, and for FAMILY_REVOKE, which refunds nothing)
 --   median_days, p90_days       days from the refunded charge to the refund: the smallest value with at least 50% / 90%
 --                               of the row's refunds at or below it (percentile_disc), to 4 decimals
 -- A refund whose refunded charge is not in the history is counted by refund month only.
@@ -103,7 +103,7 @@ SELECT c.view, c.month, c.provider, c.currency, c.refund_kind, c.store_reason,
        c.refunds_count, c.refunded_transactions_count, c.micros::bigint AS refunds_micros,
        COALESCE(p.paid_transactions_count, 0) AS paid_transactions_count,
        CASE WHEN c.refund_kind <> 'FAMILY_REVOKE' AND p.paid_transactions_count > 0
-            THEN c.refunded_transactions_count::numeric / p.paid_transactions_count END AS refund_rate,
+            THEN round(c.refunded_transactions_count::numeric / p.paid_transactions_count, 6) END AS refund_rate,
        c.median_days, c.p90_days
 FROM counted c
 CROSS JOIN params pr

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Cell-by-cell comparison of two folders of report CSVs (build-reports vs the pandas peer).
+
+Rows are matched by each report's key columns; numbers are compared as exact decimals (so 0.5 equals 0.500000) and
+instants as instants. Prints the first N disagreements per report and a summary line per report; exit 1 on any.
+usage: compare_csv.py SQL_DIR PEER_DIR [N]
+"""
+import csv
+import sys
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+KEYS = {
+    "mrr": ["month", "provider", "product_id", "plan_code", "billing_period", "currency", "country"],
+    "mrr_bridge": ["month", "provider", "view", "currency"],
+    "mrr_movements": ["month", "provider", "billing_account_id", "currency"],
+    "refunds": ["view", "month", "provider", "currency", "refund_kind", "store_reason"],
+    "grace_hold_recovery": ["failure_month", "provider", "plan", "country", "currency"],
+    "price_change_churn": ["provider", "product_id", "region", "currency", "old_price_micros", "new_price_micros", "mode"],
+    "entitlement_leakage": ["subscription_id", "plan_code", "entitled_from"],
+}
+
+
+def norm(v):
+    if v == "":
+        return ""
+    try:
+        return ("n", Decimal(v).normalize())
+    except InvalidOperation:
+        pass
+    if len(v) >= 20 and v[4] == "-" and "T" in v and v.endswith("Z"):
+        try:
+            return ("t", datetime.fromisoformat(v.replace("Z", "+00:00")))
+        except ValueError:
+            pass
+    return ("s", v)
+
+
+def read(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        r = list(csv.reader(f))
+    return r[0], r[1:]
+
+
+def main():
+    a, b = sys.argv[1], sys.argv[2]
+    limit = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+    bad = 0
+    for name, key in KEYS.items():
+        try:
+            ha, ra = read(f"{a}/{name}.csv")
+            hb, rb = read(f"{b}/{name}.csv")
+        except FileNotFoundError as e:
+            print(f"{name}: missing {e.filename}")
+            bad += 1
+            continue
+        if ha != hb:
+            print(f"{name}: header differs\n  sql : {ha}\n  peer: {hb}")
+            bad += 1
+            continue
+        ki = [ha.index(k) for k in key]
+        da = {tuple(r[i] for i in ki): r for r in ra}
+        db = {tuple(r[i] for i in ki): r for r in rb}
+        dup = (len(da) != len(ra)) + (len(db) != len(rb))
+        shown = 0
+        diffs = 0
+        for k in sorted(set(da) | set(db)):
+            if k not in db:
+                diffs += 1
+                if shown < limit:
+                    print(f"{name}: only in sql  {k}: {da[k]}")
+                    shown += 1
+                continue
+            if k not in da:
+                diffs += 1
+                if shown < limit:
+                    print(f"{name}: only in peer {k}: {db[k]}")
+                    shown += 1
+                continue
+            for col, x, y in zip(ha, da[k], db[k]):
+                if norm(x) != norm(y):
+                    diffs += 1
+                    if shown < limit:
+                        print(f"{name}: {k} {col}: sql={x!r} peer={y!r}")
+                        shown += 1
+        cells = len(ra) * len(ha)
+        print(f"== {name}: {len(ra)} rows × {len(ha)} columns = {cells} cells (peer {len(rb)} rows); "
+              f"disagreements {diffs}{'; DUPLICATE KEYS' if dup else ''}")
+        bad += diffs + dup
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
