@@ -115,6 +115,14 @@ MD
   if [ "$WHICH" = xlsx ]; then exit 0; fi
 fi
 
+# All reports (build-reports, release) over 24 months of a 1M-subscription world vs the pandas peer on the same
+# database; only on request (`Benchmarks/run.sh reports`): the world is built once (minutes) and cached. The script
+# lives in Benchmarks/reports/.
+if [ "$WHICH" = reports ]; then
+  Benchmarks/reports/run.sh
+  exit 0
+fi
+
 # World generation and load (SUBS subscriptions × MONTHS months; default 1M × 12) vs psql \copy of its biggest
 # table; only on request (`Benchmarks/run.sh world`), it takes minutes. The script lives in Benchmarks/world/.
 if [ "$WHICH" = world ]; then
