@@ -32,7 +32,7 @@ WITH params AS (
 -- The month-end snapshots (n from 1, from the first month with history; `reported` marks the months asked for; a
 -- snapshot is the month's last millisecond, or the as-of instant) and what each paying subscription contributes at
 -- each of them, in twelfths of a micro, with the currency, country, product, plan and billing period of the charge that
--- prices it. Both are functions of the schema, defined and commented in SQL/migrations/0015_report_contribution.sql
+-- prices it. Both are functions of the schema, defined and commented in SQL/migrations/*_report_contribution.sql
 -- (who pays, grace, twelfths: Reports/README.md "MRR"); build-reports reads them from tables it fills once per run.
 snapshot AS (
     SELECT * FROM report_snapshot($1, $2, $3, $5)

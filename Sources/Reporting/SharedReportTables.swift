@@ -2,7 +2,7 @@ import JobKit
 import Postgres
 
 /// The shared part of the MRR reports, computed once per run: the schema's functions `report_snapshot` and
-/// `report_contribution` (SQL/migrations/0015_report_contribution.sql) are each filled into a temporary table inside the
+/// `report_contribution` (SQL/migrations/*_report_contribution.sql) are each filled into a temporary table inside the
 /// run's snapshot, and the report files run with their calls of those functions replaced by the tables, which hold
 /// exactly the rows the calls return. A file run by hand calls the functions itself.
 public enum SharedReportTables {
