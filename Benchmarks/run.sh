@@ -68,8 +68,12 @@ if [ "$WHICH" = all ] || [ "$WHICH" = xlsx ]; then
   venv="$out/venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/python" -c 'import xlsxwriter' 2>/dev/null || "$venv/bin/pip" install --quiet xlsxwriter
-  swift build -c release --product bench-xlsx >/dev/null
-  xlsx_bin=$(swift build -c release --show-bin-path)
+  if [ -n "${XLSX_BIN:-}" ]; then # a prebuilt release folder holding bench-xlsx
+    xlsx_bin=$XLSX_BIN
+  else
+    swift build -c release --product bench-xlsx >/dev/null
+    xlsx_bin=$(swift build -c release --show-bin-path)
+  fi
   cc -O2 -o "$out/xlsx_floor" Benchmarks/peers/xlsx_floor.c -lxlsxwriter
   measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib"
     local label=$1
@@ -106,13 +110,21 @@ Python / ours = **${speedup}×** wall, ${speedup_cpu}× CPU (target ≥ 4×: $(v
 ours / C floor = **${floor_ratio}×** wall, ${floor_ratio_cpu}× CPU (target ≤ 1.2×: $(verdict "$floor_ratio" "<=" 1.2));
 peak RSS $o_rss MiB (target ≤ 64 MiB: $(verdict "$o_rss" "<=" 64)).
 Load average at the start: $load; at the end: $load_end (2 cores, shared).
-Reproduce: \`Benchmarks/run.sh xlsx\` (\`XLSX_ROWS\` to change the row count).
+Reproduce: \`Benchmarks/run.sh xlsx\` (\`XLSX_ROWS\` to change the row count; \`XLSX_BIN\` for a prebuilt release folder).
 \`\`\`
 $(cat "$out/xlsx-ours.out" "$out/xlsx-python.out")
 \`\`\`
 
 MD
   if [ "$WHICH" = xlsx ]; then exit 0; fi
+fi
+
+# All reports (build-reports, release) over 24 months of a 1M-subscription world vs the pandas peer on the same
+# database; only on request (`Benchmarks/run.sh reports`): the world is built once (minutes) and cached. The script
+# lives in Benchmarks/reports/.
+if [ "$WHICH" = reports ]; then
+  Benchmarks/reports/run.sh
+  exit 0
 fi
 
 # World generation and load (SUBS subscriptions × MONTHS months; default 1M × 12) vs psql \copy of its biggest

@@ -219,9 +219,15 @@ baseline AS (
         ORDER BY e.effective_at, e.id LIMIT 1) en ON true
     WHERE NOT EXISTS (SELECT 1 FROM hist x WHERE x.subscription_id = l.subscription_id AND x.effective_at > l.effective_at
                       AND x.effective_at <= c.window_start AND (x.is_end OR x.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED')))
-      AND NOT EXISTS (SELECT 1 FROM member m WHERE m.subscription_id = l.subscription_id AND m.provider = c.provider
-                      AND m.product_id = c.product_id AND m.currency_code = c.currency_code
-                      AND m.old_amount_micros = c.old_amount_micros AND m.new_amount_micros = c.new_amount_micros)
+      -- Not a member of this cohort. (Written as NOT IN over the members' complete keys so that PostgreSQL hashes them
+      -- once instead of scanning every member for every peer; a key with a NULL matches no one, as in an equality.)
+      AND (c.provider IS NULL OR c.product_id IS NULL OR c.currency_code IS NULL OR c.old_amount_micros IS NULL
+           OR c.new_amount_micros IS NULL
+           OR (l.subscription_id, c.provider, c.product_id, c.currency_code, c.old_amount_micros, c.new_amount_micros) NOT IN (
+               SELECT m.subscription_id, m.provider, m.product_id, m.currency_code, m.old_amount_micros, m.new_amount_micros
+               FROM member m
+               WHERE m.product_id IS NOT NULL AND m.currency_code IS NOT NULL AND m.old_amount_micros IS NOT NULL
+                 AND m.new_amount_micros IS NOT NULL AND m.provider IS NOT NULL AND m.subscription_id IS NOT NULL))
     GROUP BY 1, 2, 3, 4, 5, 6, 7
 ),
 -- Wilson score bounds (z = 1.959964) of each proportion.

@@ -53,6 +53,12 @@ public final class PostgresResult: @unchecked Sendable {
     /// The first row, or nil when there is none.
     public var first: PostgresRow? { count > 0 ? PostgresRow(result: self, index: 0) : nil }
 
+    /// Every row as the server's text, by position (nil for NULL): the fast path for a client that formats whole rows.
+    public func textRows() -> [[String?]] {
+        let width = Int32(columns.count)
+        return (0..<count).map { row in (0..<width).map { text(row: row, column: $0) } }
+    }
+
     func columnIndex(_ name: String) throws -> Int32 {
         let index = PQfnumber(handle, "\"\(name)\"")
         guard index >= 0 else { throw PostgresError(.decoding, message: "no column named '\(name)' in the result") }

@@ -48,11 +48,18 @@ public enum BuildReports {
         context.note("out", settings.outputFolder.path)
 
         let database = context.database
-        try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        // One snapshot for every report. It starts read-write only to fill the shared tables (temporary, dropped at
+        // its end), then turns read-only before any report file runs.
+        try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         do {
             // The reports' CTE row estimates are far too high, so PostgreSQL would JIT-compile every report (8-15 s of
             // LLVM time each, even on a 20-subscription world, for no gain): off for this transaction.
             try database.execute("SET LOCAL jit = off")
+            // Reports without charts are read through a cursor; plan them for all their rows, as a plain query is (the
+            // default, 0.1, picks fast-start plans that made mrr_movements several times slower).
+            try database.execute("SET LOCAL cursor_tuple_fraction = 1.0")
+            try SharedReportTables.fill(settings: settings, database: database)
+            try database.execute("SET TRANSACTION READ ONLY")
             try checkFX(sql: fxSQL, settings: settings, context: context)
             if context.dryRun {
                 for (definition, _) in present {
@@ -72,7 +79,8 @@ public enum BuildReports {
     /// Runs `sql`, the text of `fx_missing.sql` (required, like the reports); any (month, currency) it returns fails
     /// the run, naming each.
     static func checkFX(sql: String, settings: ReportSettings, context: JobContext) throws {
-        let table = try ReportQuery.run(ReportCatalogue.fxMissing, sql: sql, settings: settings, database: context.database)
+        let table = try ReportQuery.run(ReportCatalogue.fxMissing, sql: SharedReportTables.rewrite(sql), settings: settings,
+                                        database: context.database)
         guard !table.rows.isEmpty else { return }
         let month = table.index(of: "month") ?? 0, currency = table.index(of: "currency") ?? min(1, table.columns.count - 1)
         let pairs = table.rows.map { "\($0[month] ?? "?") \($0[currency] ?? "?")" }
@@ -93,24 +101,45 @@ public enum BuildReports {
             var results: [ReportResult] = []
             var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet)] = []
             for (definition, sql) in present {
-                let table = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: context.database)
-                let formatter = ReportFormatter(report: definition.name, columns: table.columns, rawIdentifiers: settings.rawIdentifiers)
-                var csv = CSVEncoder()
-                csv.append(formatter.columns.map(\.name))
-                let sheet = try book?.addReportSheet(definition.sheet, columns: formatter.columns)
-                let sheetRows = min(table.rows.count, ReportWorkbook.maxDataRows)
-                for (number, row) in table.rows.enumerated() {
-                    let cells = try formatter.format(row, rowNumber: number + 1)
-                    if settings.writeCSV { csv.append(cells.map(\.csv)) }
-                    if let sheet, number < sheetRows { try sheet.writeRow(cells.map(\.cell), row: number + 1) }
+                let query = SharedReportTables.rewrite(sql)
+                let csv = settings.writeCSV ? try CSVFileWriter(url: files.stage(definition.name + ".csv")) : nil
+                var sheet: Worksheet?
+                var formatter: ReportFormatter?
+                var kept = ReportTable(columns: [], rows: [])
+                var count = 0
+                // A report with charts is kept whole (they read it); any other one is streamed through a cursor.
+                let consume = { (columns: [String], rows: [[String?]]) throws in
+                    if formatter == nil {
+                        let made = ReportFormatter(report: definition.name, columns: columns, rawIdentifiers: settings.rawIdentifiers)
+                        formatter = made
+                        kept.columns = columns
+                        try csv?.append(made.columns.map(\.name))
+                        sheet = try book?.addReportSheet(definition.sheet, columns: made.columns)
+                    }
+                    guard let formatter else { return }
+                    for row in rows {
+                        count += 1
+                        let cells = try formatter.format(row, rowNumber: count)
+                        try csv?.append(cells.map(\.csv))
+                        if let sheet, count <= ReportWorkbook.maxDataRows { try sheet.writeRow(cells.map(\.cell), row: count) }
+                    }
                 }
-                if settings.writeCSV { try files.write(csv.bytes, as: definition.name + ".csv") }
-                results.append(ReportResult(definition: definition, rows: table.rows.count, sqlSHA256: SHA256Digest.hex(Array(sql.utf8)),
-                                            csvSHA256: SHA256Digest.hex(csv.bytes), truncatedInSheet: sheetRows < table.rows.count, notes: []))
-                context.setCount("rows_" + definition.name, table.rows.count)
+                if definition.charts.isEmpty {
+                    try ReportQuery.stream(definition.name, sql: query, settings: settings, database: context.database, consume)
+                } else {
+                    kept = try ReportQuery.run(definition.name, sql: query, settings: settings, database: context.database)
+                    try consume(kept.columns, kept.rows)
+                }
+                // Without CSV output the cover still hashes the header line, as it always has.
+                var header = CSVEncoder()
+                header.append(formatter?.columns.map(\.name) ?? [])
+                let csvSHA256 = try csv?.finish() ?? SHA256Digest.hex(header.bytes)
+                results.append(ReportResult(definition: definition, rows: count, sqlSHA256: SHA256Digest.hex(Array(sql.utf8)),
+                                            csvSHA256: csvSHA256, truncatedInSheet: count > ReportWorkbook.maxDataRows, notes: []))
+                context.setCount("rows_" + definition.name, count)
                 context.count("reports")
-                context.logger.info("report \(definition.name): \(table.rows.count) rows")
-                if let sheet { drawn.append((definition, table, formatter, sheet)) }
+                context.logger.info("report \(definition.name): \(count) rows")
+                if let sheet, let formatter { drawn.append((definition, kept, formatter, sheet)) }
             }
             if let book {
                 for (index, (definition, table, formatter, sheet)) in drawn.enumerated() {

@@ -7,6 +7,12 @@ public struct CSVEncoder {
     /// An empty document.
     public init() {}
 
+    /// Returns the bytes written so far and starts over with none.
+    public mutating func takeBytes() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
     /// Appends one record.
     public mutating func append(_ fields: [String?]) {
         for (index, field) in fields.enumerated() {

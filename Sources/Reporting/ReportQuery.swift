@@ -22,11 +22,27 @@ public enum ReportQuery {
         guard Set(columns).count == columns.count else {
             throw JobError.failed("report \(name): two columns share a name; every column needs its own")
         }
-        var rows: [[String?]] = []
-        rows.reserveCapacity(result.count)
-        for row in result.rows {
-            rows.append(try columns.map { try row.decodeIfPresent(String.self, $0) })
+        return ReportTable(columns: columns, rows: result.textRows())
+    }
+
+    /// Runs `sql` through a cursor and hands its rows to `body` `batchSize` at a time (the columns with every batch),
+    /// so a large report is never held whole. Needs an open transaction. A failing statement fails the run naming the report.
+    public static func stream(_ name: String, sql: String, settings: ReportSettings, database: PostgresConnection,
+                              batchSize: Int = 10_000, _ body: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws {
+        do {
+            try database.execute("DECLARE report_rows NO SCROLL CURSOR FOR " + sql, parameters(settings))
+            while true {
+                let result = try database.query("FETCH \(batchSize) FROM report_rows")
+                let columns = result.columns
+                guard Set(columns).count == columns.count else {
+                    throw JobError.failed("report \(name): two columns share a name; every column needs its own")
+                }
+                try body(columns, result.textRows())
+                if result.count < batchSize { break }
+            }
+            try database.execute("CLOSE report_rows")
+        } catch let error as PostgresError {
+            throw JobError.failed("report \(name): \(error.message)" + (error.sqlState.map { " (SQLSTATE \($0))" } ?? ""))
         }
-        return ReportTable(columns: columns, rows: rows)
     }
 }
