@@ -119,7 +119,7 @@ def main():
         renewal = rng.random() < 0.9
         order = (f"GPA.{3000 + index % 7000}-{rng.randrange(10_000):04d}-{(index // 100_000) % 10_000:04d}-"
                  f"{index % 100_000:05d}{'..' + str(rng.randrange(1, 24)) if renewal else ''}")
-        token = "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=24)) + f".AO-J1O{index:09d}{mon:02d}{year}"
+        token = "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=24)) + f".AO-J1O{index:09d}.bench{month}"
         key = f"GOOGLE:{token}:{order}"
         tax = cents(price * tax_rate // (100 + tax_rate), places)
         fee = cents((price - tax) * 15 // 100, places)
@@ -148,7 +148,7 @@ def main():
             elif index % 40 == 7:
                 rows += rowset(" refund", -1, "") + rowset(" rebill", 1, "")
         refunded = kind == "refund_not_reflected" or (kind is None and index % 50 == 3)
-        refund_at = epoch + 3 * 86_400
+        refund_at = epoch + 3600  # inside the month: the file lists the refund in it
         if refunded:
             rows += rowset(" refund", -1, "Full", at=stamp(refund_at))
         csv_rows.write("".join(rows))

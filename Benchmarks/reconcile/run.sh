@@ -15,9 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ORDERS=${RECONCILE_ORDERS:-"92000 306000 920000"}
 MONTHS=(2026-04 2026-07 2026-10 2026-05 2026-08)
-cache=.local/bench/reconcile
-out=Benchmarks/out/reconcile
-venv=.local/bench/venv
+root=$PWD
+cache=$root/.local/bench/reconcile
+out=$root/Benchmarks/out/reconcile
+venv=$root/.local/bench/venv
+export PYTHONPATH=$root/Benchmarks/peers
 mkdir -p "$cache" "$out"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -c 'import pandas, duckdb' 2>/dev/null || "$venv/bin/pip" install --quiet pandas duckdb
@@ -30,7 +32,7 @@ subscription=00000000-0000-4000-8000-000000000014
 # Build once: the database (migrated, one account and subscription) and each size's inputs, loaded with COPY.
 if ! psql -qtA -c "SELECT 1 FROM subscription WHERE id = '$subscription'" 2>/dev/null | grep -q 1; then
   psql -q -d postgres -c "DROP DATABASE IF EXISTS $PGDATABASE WITH (FORCE)" -c "CREATE DATABASE $PGDATABASE"
-  "$bin/migrate" --log-format json >/dev/null
+  "$bin/migrate" --log-format json >/dev/null 2>&1
   psql -q -c "
     WITH u AS (INSERT INTO app_user (email) VALUES ('bench@example.com') RETURNING id),
          a AS (INSERT INTO billing_account (user_id) SELECT id FROM u RETURNING id),
@@ -44,6 +46,9 @@ for orders in $ORDERS; do
   month=${MONTHS[$index]}
   dir="$cache/$orders-$month"
   if [ ! -f "$dir/loaded" ]; then
+    # The month may hold another size's rows (their keys carry `bench<month>`): they go first.
+    for other in "$cache"/*-"$month"; do [ "$other" = "$dir" ] || rm -rf "$other"; done
+    psql -q -c "DELETE FROM billing_transaction WHERE transaction_key LIKE '%.bench$month:%'"
     rm -rf "$dir"
     "$venv/bin/python" Benchmarks/reconcile/generate.py "$orders" "$month" "$dir" "$subscription" >/dev/null
     psql -q -c "\\copy billing_transaction ($(cat "$dir/billing.columns")) FROM '$dir/billing.csv' WITH (FORMAT csv)"
@@ -77,17 +82,17 @@ for orders in $ORDERS; do
   dir="$cache/$orders-$month"
   zip=$(ls "$dir"/earnings_*.zip)
   report_rows=$("$venv/bin/python" -c "import json; print(json.load(open('$dir/expected.json'))['report_rows'])")
-  bounds=$(cd Benchmarks/peers && "../../$venv/bin/python" -c "from google_reconcile_common import *; b = bounds('$month'); print(database_sql(b[0], b[3]))")
+  bounds=$("$venv/bin/python" -c "from google_reconcile_common import *; b = bounds('$month'); print(database_sql(b[0], b[3]))")
   db_rows=$(psql -qtA -c "SELECT count(*) FROM ($bounds) t")
   psql -q -c "DELETE FROM reconciliation_item WHERE run_id IN (SELECT id FROM reconciliation_run WHERE provider = 'google' AND period = '$month')" \
        -c "DELETE FROM reconciliation_run WHERE provider = 'google' AND period = '$month'"
   rm -rf "$out/ours-$orders"
   floor=$(measure "floor-$orders" bash -c "unzip -p '$zip' > /dev/null & psql -X -q -c \"\\copy ($bounds) TO '/dev/null'\"; wait")
   ours=$(measure "ours-$orders" "$bin/reconcile" --provider google --period "$month" --file "$zip" --out "$out/ours-$orders" --log-format json)
-  pandas=$(cd Benchmarks/peers && measure "pandas-$orders" "../../$venv/bin/python" google_reconcile_pandas.py "../../$zip" "$month" "../../$out/pandas-$orders.csv")
-  duck=$(cd Benchmarks/peers && measure "duckdb-$orders" "../../$venv/bin/python" google_reconcile_duckdb.py "../../$zip" "$month" "../../$out/duckdb-$orders.csv")
+  pandas=$(measure "pandas-$orders" "$venv/bin/python" Benchmarks/peers/google_reconcile_pandas.py "$zip" "$month" "$out/pandas-$orders.csv")
+  duck=$(measure "duckdb-$orders" "$venv/bin/python" Benchmarks/peers/google_reconcile_duckdb.py "$zip" "$month" "$out/duckdb-$orders.csv")
   items="$out/ours-$orders/reconciliation_google_$month.csv"
-  check=$(cd Benchmarks/peers && "../../$venv/bin/python" google_reconcile_common.py "../../$items" "../../$out/pandas-$orders.csv" "../../$out/duckdb-$orders.csv") \
+  check=$("$venv/bin/python" Benchmarks/peers/google_reconcile_common.py "$items" "$out/pandas-$orders.csv" "$out/duckdb-$orders.csv") \
     || { echo "reconcile benchmark: the outputs differ at $orders orders" >&2; printf '%s\n' "$check" >&2; exit 1; }
   expected=$("$venv/bin/python" -c "import json; print(' '.join(f'{k}={v}' for k, v in sorted(json.load(open('$dir/expected.json'))['items'].items()) if v))")
   got=$(printf '%s\n' "$check" | head -n 1 | cut -d' ' -f2-)
@@ -96,7 +101,7 @@ for orders in $ORDERS; do
   ours_per_row+=("$(per_row "$ow" "$report_rows")")
   rows_table+="| $report_rows earnings rows × $db_rows transactions ($month) | **$ow** s, $oc s CPU, $or MiB | $dw s, $dc s CPU, $dr MiB | $pw s, $pc s CPU, $pr MiB | $fw s, $fc s CPU | $(ratio "$dw" "$ow")× | $(ratio "$pw" "$ow")× | $(ratio "$ow" "$fw")× | $(per_row "$ow" "$report_rows") |"$'\n'
   summary_lines+="$report_rows rows: $got"$'\n'
-  last=("$ow" "$dw" "$pw" "$fw" "$or")
+  last=("$ow" "$dw" "$pw" "$fw" "$or" "$oc" "$dc" "$pc" "$fc")
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 spread=$(printf '%s\n' "${ours_per_row[@]}" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", hi / lo }')
@@ -114,6 +119,8 @@ $rows_table
 At the largest size: faster than DuckDB ($(verdict "$(ratio "${last[1]}" "${last[0]}")" ">=" 1)); ≥ 2.5× faster than pandas ($(verdict "$(ratio "${last[2]}" "${last[0]}")" ">=" 2.5));
 within 1.3× of the floor ($(verdict "$(ratio "${last[0]}" "${last[3]}")" "<=" 1.3)); peak RSS ≤ 300 MiB ($(verdict "${last[4]}" "<=" 300));
 time per row across sizes within 1.3× (spread $spread×: $(verdict "$spread" "<=" 1.3)).
+CPU of the client processes at the largest size (PostgreSQL's own work not included on any side): DuckDB / ours
+$(ratio "${last[6]}" "${last[5]}")×, pandas / ours $(ratio "${last[7]}" "${last[5]}")×, ours / floor $(ratio "${last[5]}" "${last[8]}")×.
 Load average at the start: $load; at the end: $load_end (2 cores, shared).
 Items per category, equal on all three sides and equal to what the generator injected:
 \`\`\`

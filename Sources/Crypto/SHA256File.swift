@@ -12,8 +12,9 @@ extension SHA256Digest {
         }
         guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { return nil }
         while true {
-            guard let data = try? handle.read(upToCount: 1 << 20) else { return nil }
-            if data.isEmpty { break }
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { return nil }
+            guard let data = chunk, !data.isEmpty else { break }
             let updated = data.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
             guard updated == 1 else { return nil }
         }
