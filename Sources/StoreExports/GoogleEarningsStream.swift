@@ -13,9 +13,15 @@ public enum GoogleEarningsStream {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreReportError(file: file, line: 1, column: 1, reason: "cannot open the file")
         }
-        let signature = [UInt8]((try? handle.read(upToCount: 2)) ?? Data())
-        let size = Int((try? handle.seekToEnd()) ?? 0)
-        try? handle.close()
+        let signature: [UInt8]
+        let size: Int
+        do {
+            signature = [UInt8](try handle.read(upToCount: 2) ?? Data())
+            size = Int(try handle.seekToEnd())
+            try handle.close()
+        } catch {
+            throw StoreReportError(file: file, line: 1, column: 1, reason: "cannot read the file: \(error)")
+        }
         guard size > 0 else { throw StoreReportError(file: file, line: 1, column: 1, reason: "empty file") }
         guard signature == [0x50, 0x4B] else {
             throw StoreReportError(file: file, line: 1, column: 1, reason: "not zip data (no PK signature)")
