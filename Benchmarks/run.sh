@@ -134,6 +134,13 @@ if [ "$WHICH" = world ]; then
   exit 0
 fi
 
+# Google reconcile (issue 14): one month's earnings zip against PostgreSQL at three sizes, ours vs pandas vs DuckDB
+# vs the floor, in one run; only on request (`Benchmarks/run.sh reconcile`). The script lives in Benchmarks/reconcile/.
+if [ "$WHICH" = reconcile ]; then
+  Benchmarks/reconcile/run.sh
+  exit 0
+fi
+
 # Shared by the simulator and requery sections: the venv, the test keys (files, never argv), the release binaries.
 bench_venv() {
   venv="$out/venv"

@@ -1,3 +1,5 @@
+import StoreExports
+
 /// One Google earnings row as the reconciliation reads it (amount in buyer currency micros, instant in UTC seconds).
 public struct GoogleEarningsLine: Sendable, Hashable {
     public var order: String
@@ -36,20 +38,48 @@ public enum GoogleEarningsFold {
     public static func add(_ line: GoogleEarningsLine, to units: inout [UnitKey: UnitSide]) {
         let (side, part, countDelta) = classify(line.transactionType, refundType: line.refundType)
         let key = UnitKey(order: line.order, side: side)
-        var unit = units[key] ?? UnitSide()
+        add(part: part, countDelta: countDelta, amount: line.amountMicros, currency: line.currency, productId: line.productId,
+            country: line.country, at: line.at, to: &units[key, default: UnitSide()])
+    }
+
+    /// Adds a streamed earnings row to its unit in `units`, exactly as `add(_:to:)` adds the same row read back
+    /// from the staging table.
+    public static func add(_ entry: GoogleEarningsEntry, to units: inout [UnitKey: UnitSide]) {
+        let (side, part, countDelta) = classify(entry.transactionType, refundType: entry.refundType)
+        let key = UnitKey(order: entry.orderID, side: side)
+        add(part: part, countDelta: countDelta, amount: entry.amountBuyerMicros, currency: entry.buyerCurrency,
+            productId: entry.productID, country: entry.buyerCountry, at: entry.transactionEpochSeconds,
+            to: &units[key, default: UnitSide()])
+    }
+
+    static func add(part: Part, countDelta: Int64, amount: Int64, currency: String, productId: String, country: String,
+                    at: Int64, to unit: inout UnitSide) {
         switch part {
         case .gross:
-            unit.gross += line.amountMicros
+            unit.gross += amount
             unit.count += countDelta
-            if unit.currency.isEmpty { unit.currency = line.currency }
-        case .fee: unit.fee += line.amountMicros
-        case .tax: unit.tax += line.amountMicros
+            if unit.currency.isEmpty { unit.currency = currency }
+        case .fee: unit.fee += amount
+        case .tax: unit.tax += amount
         }
-        if unit.productId.isEmpty { unit.productId = line.productId }
-        if unit.country.isEmpty { unit.country = line.country }
-        unit.at = min(unit.at, line.at)
+        if unit.productId.isEmpty { unit.productId = productId }
+        if unit.country.isEmpty { unit.country = country }
+        unit.at = min(unit.at, at)
         unit.isTest = false
-        units[key] = unit
+    }
+
+    /// `classify` of a parsed type, without spelling it out again.
+    static func classify(_ type: GoogleTransactionType, refundType: GoogleRefundType?) -> (String, Part, Int64) {
+        let reversal = refundType == nil
+        switch type {
+        case .charge, .chargeRebill: return ("charge", .gross, 1)
+        case .googleFee, .googleFeeRebill: return ("charge", .fee, 0)
+        case .tax, .taxRebill: return ("charge", .tax, 0)
+        case .chargeRefund: return reversal ? ("charge", .gross, -1) : ("refund", .gross, 1)
+        case .googleFeeRefund: return reversal ? ("charge", .fee, 0) : ("refund", .fee, 0)
+        case .taxRefund: return reversal ? ("charge", .tax, 0) : ("refund", .tax, 0)
+        case .other(let raw): return classify(raw, refundType: refundType?.rawValue ?? "")
+        }
     }
 
     /// The units of `lines`.

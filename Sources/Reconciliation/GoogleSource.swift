@@ -79,22 +79,45 @@ struct GoogleSource {
             ORDER BY b.transaction_key
             """, [first, last, knownAt]).rows
         for row in rows {
-            let at = try row.decode(Int64.self, "at")
-            guard let period = periods.first(where: { $0.contains(at) }) else { continue }
-            let amount = try row.decode(Int64.self, "amount_micros")
-            let key = UnitKey(order: try row.decode(String.self, "order_id"), side: amount > 0 ? "charge" : "refund")
-            var unit = result[period.label, default: [:]][key] ?? UnitSide()
-            unit.gross += amount
-            unit.count += 1
-            if unit.currency.isEmpty { unit.currency = try row.decode(String.self, "currency_code") }
-            if unit.productId.isEmpty { unit.productId = try row.decode(String.self, "product") }
-            if unit.country.isEmpty { unit.country = CountryCodes.alpha2(try row.decode(String.self, "country")) }
-            unit.at = min(unit.at, at)
-            let isTest = try row.decode(Bool.self, "is_test")
-            unit.isTest = unit.isTest && isTest
-            unit.keys.append(try row.decode(String.self, "transaction_key"))
-            result[period.label, default: [:]][key] = unit
+            Self.addDatabaseRow(
+                GoogleDatabaseRow(key: try row.decode(String.self, "transaction_key"), order: try row.decode(String.self, "order_id"),
+                                  amount: try row.decode(Int64.self, "amount_micros"), currency: try row.decode(String.self, "currency_code"),
+                                  country: try row.decode(String.self, "country"), product: try row.decode(String.self, "product"),
+                                  isTest: try row.decode(Bool.self, "is_test"), at: try row.decode(Int64.self, "at")),
+                periods: periods, to: &result)
         }
         return result
     }
+
+    /// Adds a database row to its period's unit (rows in transaction-key order: the unit keeps the first row's
+    /// currency, and the first non-empty product and country).
+    static func addDatabaseRow(_ row: GoogleDatabaseRow, periods: [ReconciliationPeriod], to result: inout [String: [UnitKey: UnitSide]]) {
+        guard let period = periods.first(where: { $0.contains(row.at) }) else { return }
+        let key = UnitKey(order: row.order, side: row.amount > 0 ? "charge" : "refund")
+        fold(row, into: &result[period.label, default: [:]][key, default: UnitSide()])
+    }
+
+    static func fold(_ row: GoogleDatabaseRow, into unit: inout UnitSide) {
+        unit.gross += row.amount
+        unit.count += 1
+        if unit.currency.isEmpty { unit.currency = row.currency }
+        if unit.productId.isEmpty { unit.productId = row.product }
+        if unit.country.isEmpty { unit.country = CountryCodes.alpha2(row.country) }
+        unit.at = min(unit.at, row.at)
+        unit.isTest = unit.isTest && row.isTest
+        unit.keys.append(row.key)
+    }
+}
+
+/// One billing_transaction row as the Google reconciliation reads it.
+struct GoogleDatabaseRow: Sendable {
+    var key: String
+    var order: String
+    var amount: Int64
+    var currency: String
+    var country: String
+    var product: String
+    var isTest: Bool
+    /// `effective_at`, UTC epoch seconds.
+    var at: Int64
 }

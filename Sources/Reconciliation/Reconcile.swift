@@ -13,6 +13,8 @@ public enum Reconcile {
         .value("provider", placeholder: "apple|google", help: "the store (default: every store with staged files)"),
         .value("period", placeholder: "YYYY-MM", help: "Google: calendar month; Apple: fiscal period as reportDate (01 = October)"),
         .value("calendar-month", placeholder: "YYYY-MM", help: "Apple: the fiscal period ending in this calendar month"),
+        .value("file", placeholder: "earnings.zip",
+               help: "Google: read the period's earnings from this zip (streamed, not staged) instead of its staged files"),
         .value("out", placeholder: "folder", help: "folder for the CSV files (default: $RECONCILE_OUT; neither: results only in the database)"),
     ]
 
@@ -34,8 +36,15 @@ public enum Reconcile {
         var failures: [String] = []
         for period in periods {
             let closed = try ClosedPeriods(database: context.database).lock(for: period)
-            let result = try Reconciler(database: context.database)
-                .reconcile(period, knownAt: closed?.closedAt ?? context.asOf, only: closed?.files)
+            let result: ReconciliationResult
+            if let zip = context.arguments.values["file"] {
+                guard closed == nil else { throw JobError.usage("\(period) is closed: it is recomputed from its staged files, not --file") }
+                result = try Reconciler(database: context.database)
+                    .reconcile(period, knownAt: context.asOf, earningsZip: zip, file: URL(fileURLWithPath: zip).lastPathComponent)
+            } else {
+                result = try Reconciler(database: context.database)
+                    .reconcile(period, knownAt: closed?.closedAt ?? context.asOf, only: closed?.files)
+            }
             let items = ReconciliationCSV.items(result.items)
             let totals = ReconciliationTotals(result.items)
             let sha = SHA256Digest.hex(items)
@@ -76,6 +85,9 @@ public enum Reconcile {
     /// The periods to reconcile: the one asked for, or every provider's latest staged period.
     static func requestedPeriods(_ context: JobContext) throws -> [ReconciliationPeriod] {
         let values = context.arguments.values
+        if values["file"] != nil, values["provider"] != "google" || values["period"] == nil {
+            throw JobError.usage("--file reads one Google earnings zip: give it with --provider google --period YYYY-MM")
+        }
         var providers = ReconciliationPeriod.Provider.allCases
         if let name = values["provider"] {
             guard let provider = ReconciliationPeriod.Provider(rawValue: name) else { throw JobError.usage("--provider must be apple or google") }

@@ -57,4 +57,26 @@ public struct Reconciler {
         items += try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt)
         return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: files.sorted())
     }
+
+    /// Reconciles Google month `period` with its report side read straight from the earnings zip at `path` (named
+    /// `file` in errors) instead of the staged files; the neighbouring months' report sides still come from their
+    /// staged files. The zip is recorded among the run's files with id 0, kind `googleEarningsFile` and its SHA-256.
+    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String) throws -> ReconciliationResult {
+        let previous = period.previous ?? period
+        let next = period.next ?? period
+        let read = try GoogleFileSource(configuration: database.configuration, knownAt: knownAt)
+            .read(path: path, file: file, periods: [previous, period, next])
+        let (neighbours, staged) = try GoogleSource(database: database, knownAt: knownAt).report([previous, next], only: nil)
+        func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
+            var s = GoogleCategorizer.Sides()
+            s.report = p == period ? read.report : neighbours[p.label] ?? [:]
+            s.database = read.database[p.label] ?? [:]
+            return s
+        }
+        var items = GoogleCategorizer(windowSeconds: categorizerWindow).items(
+            current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end)
+        items += try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt)
+        let zip = ReportFileRef(id: 0, kind: "googleEarningsFile", period: period.label, sha256: read.sha256)
+        return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: [zip] + staged.sorted())
+    }
 }

@@ -9,17 +9,40 @@ public enum ReconciliationCSV {
 
     /// The items file.
     public static func items(_ items: [ReconciliationItem]) -> [UInt8] {
-        var text = itemColumns.joined(separator: ",") + "\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(items.count * 160 + 256)
+        bytes += Array(itemColumns.joined(separator: ",").utf8)
+        bytes.append(0x0A)
         for (index, item) in items.enumerated() {
-            let fields: [String] = [
-                String(index + 1), item.category.rawValue, item.side, item.grainKey, item.productId, item.country, item.currency,
-                item.databaseCurrency ?? "", String(item.reportUnits), String(item.databaseUnits), String(item.reportGross),
-                String(item.databaseGross), String(item.variance), String(item.storeFee), String(item.tax), String(item.net),
-                item.priorPeriodAdjustment ? "true" : "false", item.adjustmentPeriod ?? "", item.detail,
-            ]
-            text += fields.map(quote).joined(separator: ",") + "\n"
+            append(String(index + 1), to: &bytes)
+            for field in [item.category.rawValue, item.side, item.grainKey, item.productId, item.country, item.currency,
+                          item.databaseCurrency ?? "", String(item.reportUnits), String(item.databaseUnits),
+                          String(item.reportGross), String(item.databaseGross), String(item.variance), String(item.storeFee),
+                          String(item.tax), String(item.net), item.priorPeriodAdjustment ? "true" : "false",
+                          item.adjustmentPeriod ?? "", item.detail] {
+                bytes.append(0x2C)
+                append(field, to: &bytes)
+            }
+            bytes.append(0x0A)
         }
-        return Array(text.utf8)
+        return bytes
+    }
+
+    /// Appends `field`, quoted when it holds a comma, quote or line break.
+    static func append(_ field: String, to bytes: inout [UInt8]) {
+        var field = field
+        field.withUTF8 { utf8 in
+            guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            bytes.append(0x22)
+            for byte in utf8 {
+                if byte == 0x22 { bytes.append(0x22) }
+                bytes.append(byte)
+            }
+            bytes.append(0x22)
+        }
     }
 
     /// The totals file: per currency one `total` line, then one line per category with its share of the variance.
@@ -36,10 +59,5 @@ public enum ReconciliationCSV {
             }
         }
         return Array(text.utf8)
-    }
-
-    static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -7,6 +7,8 @@ struct DelimitedReader {
     let quoting: Bool
     /// Accept text after a closing quote inside the same field (the payments CSV's `"234.58" EUR`).
     var lenientQuotes = false
+    /// The line number of the first byte (a streaming reader splits one record at a time).
+    var firstLine = 1
 
     /// All records of `body`; throws at an unterminated quote or stray quote with its line and column.
     /// `firstRecord` sees the first record before the rest is split, so a wrong header is reported
@@ -16,7 +18,7 @@ struct DelimitedReader {
         var records: [DelimitedRecord] = []
         var fields: [String] = []
         var field: [UInt8] = []
-        var line = 1, recordLine = 1
+        var line = firstLine, recordLine = firstLine
         var index = body.startIndex
         let end = body.endIndex
         let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")

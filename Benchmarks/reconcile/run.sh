@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The reconcile benchmark (issue 14): for each size, one Google month's earnings zip against the month's
+# billing_transaction rows, end to end (read the zip, read the database, match, categorise, write the CSV):
+#   ours   `reconcile --provider google --period M --file ZIP --out DIR` (release build; stores the run as usual)
+#   pandas Benchmarks/peers/google_reconcile_pandas.py
+#   duckdb Benchmarks/peers/google_reconcile_duckdb.py
+#   floor  `unzip -p ZIP > /dev/null` and `psql \copy (the month's rows) TO /dev/null`, run at the same time
+# each under /usr/bin/time -v (wall, CPU, peak RSS). The three outputs must give the same items per category and
+# the same amount sums, and ours the generator's expected counts, or the run fails.
+# Sizes are orders per month (≈ 3.3 earnings rows and ≈ 1.02 database rows each): RECONCILE_ORDERS
+# (default "92000 306000 920000" ≈ 0.3M, 1M, 3M rows; "3000 10000" runs in well under a minute).
+# Inputs are built once and reused from .local/bench/reconcile (database iap_bench_reconcile, one month per size).
+# Needs the PG* variables of the embedded cluster (`make db-up`, then `eval "$(Tests/Harness/pg-cluster.sh env)"`).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ORDERS=${RECONCILE_ORDERS:-"92000 306000 920000"}
+MONTHS=(2026-04 2026-07 2026-10 2026-05 2026-08)
+root=$PWD
+cache=$root/.local/bench/reconcile
+out=$root/Benchmarks/out/reconcile
+venv=$root/.local/bench/venv
+export PYTHONPATH=$root/Benchmarks/peers
+mkdir -p "$cache" "$out"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -c 'import pandas, duckdb' 2>/dev/null || "$venv/bin/pip" install --quiet pandas duckdb
+swift build -c release --product reconcile >/dev/null
+swift build -c release --product migrate >/dev/null
+bin=$(swift build -c release --show-bin-path)
+export PGDATABASE=iap_bench_reconcile
+subscription=00000000-0000-4000-8000-000000000014
+
+# Build once: the database (migrated, one account and subscription) and each size's inputs, loaded with COPY.
+if ! psql -qtA -c "SELECT 1 FROM subscription WHERE id = '$subscription'" 2>/dev/null | grep -q 1; then
+  psql -q -d postgres -c "DROP DATABASE IF EXISTS $PGDATABASE WITH (FORCE)" -c "CREATE DATABASE $PGDATABASE"
+  "$bin/migrate" --log-format json >/dev/null 2>&1
+  psql -q -c "
+    WITH u AS (INSERT INTO app_user (email) VALUES ('bench@example.com') RETURNING id),
+         a AS (INSERT INTO billing_account (user_id) SELECT id FROM u RETURNING id),
+         p AS (INSERT INTO plan (code, name, interval_unit, billing_period) VALUES ('BENCH', 'Bench', 'MONTHLY', 'P1M') RETURNING id)
+    INSERT INTO subscription (id, provider, billing_account_id, plan_id, status)
+    SELECT '$subscription', 'GOOGLE', a.id, p.id, 'ACTIVE' FROM a, p"
+  rm -f "$cache"/*/loaded
+fi
+index=0
+for orders in $ORDERS; do
+  month=${MONTHS[$index]}
+  dir="$cache/$orders-$month"
+  if [ ! -f "$dir/loaded" ]; then
+    # The month may hold another size's rows (their keys carry `bench<month>`): they go first.
+    for other in "$cache"/*-"$month"; do [ "$other" = "$dir" ] || rm -rf "$other"; done
+    psql -q -c "DELETE FROM billing_transaction WHERE transaction_key LIKE '%.bench$month:%'"
+    rm -rf "$dir"
+    "$venv/bin/python" Benchmarks/reconcile/generate.py "$orders" "$month" "$dir" "$subscription" >/dev/null
+    psql -q -c "\\copy billing_transaction ($(cat "$dir/billing.columns")) FROM '$dir/billing.csv' WITH (FORMAT csv)"
+    psql -q -c "VACUUM ANALYZE billing_transaction"
+    rm "$dir/billing.csv"
+    touch "$dir/loaded"
+  fi
+  index=$((index + 1))
+done
+
+measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib"
+  local label=$1
+  shift
+  /usr/bin/time -v "$@" >"$out/$label.out" 2>"$out/$label.time" || { cat "$out/$label.out" "$out/$label.time" >&2; return 1; }
+  awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3) ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2] }
+              /User time|System time/ { c += $2 } /Maximum resident set size/ { r = $2 / 1024 }
+              END { printf "%.2f %.2f %.1f", w, c, r }' "$out/$label.time"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+per_row() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.3f", t / n * 1000000 }'; }
+verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == "<=") ? v <= t : v >= t; print ok ? "met" : "**missed**" }'; }
+
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+rows_table=""
+ours_per_row=()
+summary_lines=""
+index=0
+for orders in $ORDERS; do
+  month=${MONTHS[$index]}
+  index=$((index + 1))
+  dir="$cache/$orders-$month"
+  zip=$(ls "$dir"/earnings_*.zip)
+  report_rows=$("$venv/bin/python" -c "import json; print(json.load(open('$dir/expected.json'))['report_rows'])")
+  bounds=$("$venv/bin/python" -c "from google_reconcile_common import *; b = bounds('$month'); print(database_sql(b[0], b[3]))")
+  db_rows=$(psql -qtA -c "SELECT count(*) FROM ($bounds) t")
+  psql -q -c "DELETE FROM reconciliation_item WHERE run_id IN (SELECT id FROM reconciliation_run WHERE provider = 'google' AND period = '$month')" \
+       -c "DELETE FROM reconciliation_run WHERE provider = 'google' AND period = '$month'"
+  rm -rf "$out/ours-$orders"
+  floor=$(measure "floor-$orders" bash -c "unzip -p '$zip' > /dev/null & psql -X -q -c \"\\copy ($bounds) TO '/dev/null'\"; wait")
+  ours=$(measure "ours-$orders" "$bin/reconcile" --provider google --period "$month" --file "$zip" --out "$out/ours-$orders" --log-format json)
+  pandas=$(measure "pandas-$orders" "$venv/bin/python" Benchmarks/peers/google_reconcile_pandas.py "$zip" "$month" "$out/pandas-$orders.csv")
+  duck=$(measure "duckdb-$orders" "$venv/bin/python" Benchmarks/peers/google_reconcile_duckdb.py "$zip" "$month" "$out/duckdb-$orders.csv")
+  items="$out/ours-$orders/reconciliation_google_$month.csv"
+  check=$("$venv/bin/python" Benchmarks/peers/google_reconcile_common.py "$items" "$out/pandas-$orders.csv" "$out/duckdb-$orders.csv") \
+    || { echo "reconcile benchmark: the outputs differ at $orders orders" >&2; printf '%s\n' "$check" >&2; exit 1; }
+  expected=$("$venv/bin/python" -c "import json; print(' '.join(f'{k}={v}' for k, v in sorted(json.load(open('$dir/expected.json'))['items'].items()) if v))")
+  got=$(printf '%s\n' "$check" | head -n 1 | cut -d' ' -f2-)
+  [ "$got" = "$expected" ] || { echo "reconcile benchmark: expected $expected, ours gave $got" >&2; exit 1; }
+  read -r fw fc fr <<<"$floor"; read -r ow oc or <<<"$ours"; read -r pw pc pr <<<"$pandas"; read -r dw dc dr <<<"$duck"
+  ours_per_row+=("$(per_row "$ow" "$report_rows")")
+  rows_table+="| $report_rows earnings rows × $db_rows transactions ($month) | **$ow** s, $oc s CPU, $or MiB | $dw s, $dc s CPU, $dr MiB | $pw s, $pc s CPU, $pr MiB | $fw s, $fc s CPU | $(ratio "$dw" "$ow")× | $(ratio "$pw" "$ow")× | $(ratio "$ow" "$fw")× | $(per_row "$ow" "$report_rows") |"$'\n'
+  summary_lines+="$report_rows rows: $got"$'\n'
+  last=("$ow" "$dw" "$pw" "$fw" "$or" "$oc" "$dc" "$pc" "$fc")
+done
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+spread=$(printf '%s\n' "${ours_per_row[@]}" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", hi / lo }')
+cat <<MD
+### Google reconcile: one month's earnings zip against billing_transaction, $(date -u +%Y-%m-%d)
+End to end: read the zip, read the month's (and its neighbours') GOOGLE rows from PostgreSQL, match by order,
+categorise, write the items CSV. Ours: \`reconcile --provider google --period M --file ZIP --out DIR\` (release; it also
+stores the run and its items in \`reconciliation_run\` / \`reconciliation_item\`, as the job always does). Peers:
+pandas $("$venv/bin/python" -c 'import pandas; print(pandas.__version__)') and DuckDB $("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)') (\`Benchmarks/peers/google_reconcile_*.py\`), same inputs, same categories.
+Floor: \`unzip -p\` of the zip to /dev/null and \`psql \\copy\` of the same SELECT to /dev/null, at the same time.
+
+| size | ours | DuckDB | pandas | floor | DuckDB / ours | pandas / ours | ours / floor | ours µs per row |
+|---|---|---|---|---|---|---|---|---|
+$rows_table
+At the largest size: faster than DuckDB ($(verdict "$(ratio "${last[1]}" "${last[0]}")" ">=" 1)); ≥ 2.5× faster than pandas ($(verdict "$(ratio "${last[2]}" "${last[0]}")" ">=" 2.5));
+within 1.3× of the floor ($(verdict "$(ratio "${last[0]}" "${last[3]}")" "<=" 1.3)); peak RSS ≤ 300 MiB ($(verdict "${last[4]}" "<=" 300));
+time per row across sizes within 1.3× (spread $spread×: $(verdict "$spread" "<=" 1.3)).
+CPU of the client processes at the largest size (PostgreSQL's own work not included on any side): DuckDB / ours
+$(ratio "${last[6]}" "${last[5]}")×, pandas / ours $(ratio "${last[7]}" "${last[5]}")×, ours / floor $(ratio "${last[5]}" "${last[8]}")×.
+Load average at the start: $load; at the end: $load_end (2 cores, shared).
+Items per category, equal on all three sides and equal to what the generator injected:
+\`\`\`
+$summary_lines\`\`\`
+Reproduce: \`Benchmarks/run.sh reconcile\` (\`RECONCILE_ORDERS\` to change the sizes).
+MD

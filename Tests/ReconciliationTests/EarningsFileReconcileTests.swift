@@ -1,0 +1,54 @@
+import Foundation
+import JobKit
+import Postgres
+import Reconciliation
+import StoreExports
+import Testing
+
+/// `reconcile --file`: a Google month read straight from its earnings zip (streamed, with the database side on a
+/// second connection) gives exactly the items of the same month reconciled from the staged files.
+@Suite struct EarningsFileReconcileTests {
+    @Test(arguments: [5, 13] as [UInt64]) func theZipGivesTheStagedItems(seed: UInt64) throws {
+        let harness = try ReconcileHarness("file_\(seed)", seed: seed, subscriptions: 300)
+        try harness.importReports()
+        let earnings = harness.folder.appendingPathComponent("reports/google/earnings")
+        let zips = try FileManager.default.contentsOfDirectory(atPath: earnings.path).filter { $0.hasSuffix(".zip") }.sorted()
+        #expect(zips.count >= 2)
+        let knownAt = Date()
+        var compared = 0
+        for zip in zips {
+            // earnings_YYYYMM_<developer>-0.zip
+            let stamp = zip.dropFirst("earnings_".count).prefix(6)
+            let period = try #require(ReconciliationPeriod(.google, "\(stamp.prefix(4))-\(stamp.suffix(2))"))
+            let staged = try Reconciler(database: harness.database).reconcile(period, knownAt: knownAt)
+            let streamed = try Reconciler(database: harness.database)
+                .reconcile(period, knownAt: knownAt, earningsZip: earnings.appendingPathComponent(zip).path, file: zip)
+            #expect(!staged.items.isEmpty)
+            #expect(streamed.items == staged.items, "\(period)")
+            #expect(ReconciliationCSV.items(streamed.items) == ReconciliationCSV.items(staged.items))
+            #expect(streamed.files.first?.kind == "googleEarningsFile" && streamed.files.first?.id == 0)
+            compared += streamed.items.filter { $0.category != .matched }.count
+        }
+        #expect(compared > 0, "the world injected no Google difference")
+    }
+
+    @Test func theJobTakesTheFileAndRefusesItWithoutAPeriod() throws {
+        let harness = try ReconcileHarness("file_job", seed: 3, subscriptions: 120)
+        let earnings = harness.folder.appendingPathComponent("reports/google/earnings")
+        let zip = try #require(try FileManager.default.contentsOfDirectory(atPath: earnings.path).filter { $0.hasSuffix(".zip") }.sorted().first)
+        let stamp = zip.dropFirst("earnings_".count).prefix(6)
+        let label = "\(stamp.prefix(4))-\(stamp.suffix(2))"
+        let path = earnings.appendingPathComponent(zip).path
+        let (code, counts, line) = try harness.run(Reconcile.definition(), ["--provider", "google", "--period", label, "--file", path,
+                                                                            "--out", harness.out.path])
+        #expect(code == .succeeded, "\(line)")
+        #expect(counts["periods"] == 1 && (counts["google_matched"] ?? 0) > 0, "\(counts)")
+        let csv = harness.out.appendingPathComponent("reconciliation_google_\(label).csv")
+        #expect(FileManager.default.fileExists(atPath: csv.path))
+        let stored = try #require(try harness.database.query(
+            "SELECT report_files::text AS f FROM reconciliation_run WHERE provider = 'google' AND period = $1", [label]).first)
+        #expect(try stored.decode(String.self, "f").contains("googleEarningsFile"))
+        let (usage, _, _) = try harness.run(Reconcile.definition(), ["--provider", "google", "--file", path])
+        #expect(usage == .usageOrConfiguration)
+    }
+}
