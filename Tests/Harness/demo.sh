@@ -55,7 +55,8 @@ rm -rf "$local_dir/drift"; mkdir -p "$drift_before" "$drift_after"
 "$bin/drift-counts" --textfile-dir "$drift_before" --log-format json 2>>"$log" >/dev/null || true
 # A new installation backfills Apple's notification history once (docs/RUNBOOK.md, "Recover an outage window"):
 # 170 days, inside the 180 Apple keeps; the nightly chain's own recover-notifications then reaches back a day.
-since=$(date -u -d "$AS_OF - 170 days" +%FT%TZ)
+# BACKFILL_DAYS shortens it on a slow machine (the recall then shows the older lost notifications as not repaired).
+since=$(date -u -d "$AS_OF - ${BACKFILL_DAYS:-170} days" +%FT%TZ)
 echo "== backfill: recover-notifications --since $since (first installation)"
 "$bin/recover-notifications" --since "$since" --log-format json 2>>"$log" | tail -n 1 \
   | sed -E 's/.*"counts":\{([^}]*)\}.*/   \1/; s/"//g' || true
