@@ -127,7 +127,7 @@ let package = Package(
         job("retention", ["JobKit", "Retention"]),
         .target(name: "NotificationCheck", dependencies: ["JobKit", "Postgres", "StoreAccess", "AppStore", "StoreCalls"]),
         job("check-notifications", ["JobKit", "NotificationCheck"]),
-        .testTarget(name: "RetentionTests", dependencies: ["Retention", "JobKit", "Postgres", "TestSupport", "WorldGen"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "Reconciliation", "Reporting", "JobKit", "Postgres", "TestSupport", "WorldGen"]),
         .testTarget(name: "ExplainTests", dependencies: ["Explain", "JobKit", "Postgres", "ProjectionStore", "BillingCore", "TestSupport"]),
 
         // build-reports: the finance reports as CSV and one XLSX workbook with charts (issue 15).

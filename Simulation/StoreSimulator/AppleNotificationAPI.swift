@@ -34,22 +34,25 @@ enum AppleNotificationAPI {
             case let .failure(error): return Responses.apple(error)
             }
         }
-        let matching = context.state.appleNotifications.enumerated().filter { _, notification in
-            let payload = notification.payload
-            guard let date = payload.integer("signedDate"), date >= startDate, date < endDate else { return false }
-            // Each environment has its own history: sandbox notifications are not in production's, and vice versa.
-            if let environment = payload["data"]?.text("environment") ?? notification.transactionInfo?.text("environment"),
-               environment != context.app.environment { return false }
-            if let type, payload.text("notificationType") != type { return false }
-            if let subtype, payload.text("subtype") != subtype { return false }
-            if let originalTransactionId,
-               notification.transactionInfo?.text("originalTransactionId") != originalTransactionId { return false }
-            if onlyFailures, notification.sendAttempts.contains(where: { $0.text("sendAttemptResult") == "SUCCESS" }) {
-                return false
-            }
-            return true
-        }.sorted { ($0.element.payload.integer("signedDate") ?? 0, $0.offset) < ($1.element.payload.integer("signedDate") ?? 0, $1.offset) }
         let scope = String(decoding: Responses.encode(body), as: UTF8.self)
+        let (notifications, matching) = context.state.appleNotificationHistory(key: context.app.environment + "|" + scope) { all in
+            all.enumerated().filter { _, notification in
+                let payload = notification.payload
+                guard let date = payload.integer("signedDate"), date >= startDate, date < endDate else { return false }
+                // Each environment has its own history: sandbox notifications are not in production's, and vice versa.
+                if let environment = payload["data"]?.text("environment") ?? notification.transactionInfo?.text("environment"),
+                   environment != context.app.environment { return false }
+                if let type, payload.text("notificationType") != type { return false }
+                if let subtype, payload.text("subtype") != subtype { return false }
+                if let originalTransactionId,
+                   notification.transactionInfo?.text("originalTransactionId") != originalTransactionId { return false }
+                if onlyFailures, notification.sendAttempts.contains(where: { $0.text("sendAttemptResult") == "SUCCESS" }) {
+                    return false
+                }
+                return true
+            }.sorted { ($0.element.payload.integer("signedDate") ?? 0, $0.offset) < ($1.element.payload.integer("signedDate") ?? 0, $1.offset) }
+            .map(\.offset)
+        }
         var offset = 0
         if let token = context.query("paginationToken") {
             guard let decoded = PageToken.offset(token, kind: "notifications", scope: scope) else {
@@ -59,7 +62,7 @@ enum AppleNotificationAPI {
         }
         let slice = page(matching, offset: offset, size: 20)
         var response: [String: JSONValue] = [
-            "notificationHistory": .array(try slice.items.map { try item($0.element, context.session) }),
+            "notificationHistory": .array(try slice.items.map { try item(notifications[$0], context.session) }),
             "hasMore": .bool(slice.hasMore),
         ]
         if slice.hasMore { response["paginationToken"] = .string(PageToken.make("notifications", scope: scope, offset: slice.next)) }

@@ -16,6 +16,7 @@ final class SimulatorState: @unchecked Sendable {
     private var accessTokens: [String: (expires: Date, scopes: Set<String>)] = [:]
     private var testNotifications: [String: Int] = [:]
     private var requestCount: UInt64 = 0
+    private var historyMatches: [String: [Int]] = [:]
     private var identifiers: SplitMix64
     /// The Google package the truth describes.
     let packageName: String
@@ -65,6 +66,22 @@ final class SimulatorState: @unchecked Sendable {
 
     /// All notifications, oldest first as stored.
     var appleNotifications: [AppleNotificationTruth] { lock.withLock { truth.apple.notifications } }
+
+    /// The notifications and the offsets of those a history query matches (in page order), computed once per query
+    /// (`key`: its filters and environment) and notification count, so paging a long window does not filter and sort
+    /// the whole history again for every page of 20.
+    func appleNotificationHistory(key: String, matching compute: ([AppleNotificationTruth]) -> [Int])
+        -> (notifications: [AppleNotificationTruth], matches: [Int]) {
+        let notifications = appleNotifications
+        let cacheKey = "\(notifications.count)|\(key)"
+        if let cached = lock.withLock({ historyMatches[cacheKey] }) { return (notifications, cached) }
+        let matches = compute(notifications)
+        lock.withLock {
+            if historyMatches.count >= 16 { historyMatches.removeAll() }
+            historyMatches[cacheKey] = matches
+        }
+        return (notifications, matches)
+    }
 
     /// Appends a notification (Request a Test Notification) and returns a new token for it.
     func addTestNotification(_ notification: AppleNotificationTruth, nowMilliseconds: Int64) -> String {

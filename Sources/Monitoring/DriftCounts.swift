@@ -3,7 +3,8 @@ import JobKit
 import Postgres
 
 /// The `drift-counts` job: counts what on-call watches (drift, entitlement leakage, stale PENDING purchases, Google
-/// acknowledgement deadlines, unprocessed webhooks, dead letters, store error and 429 rates, job freshness), writes
+/// acknowledgement deadlines, unprocessed webhooks, dead letters, store error and 429 rates, job freshness, what the
+/// newest run of each repair job repaired), writes
 /// them in the Prometheus textfile-collector format and as JSON, and exits 3 naming each series over its threshold.
 /// Read-only: it never writes the database beyond its own `job_run` row.
 public enum DriftCounts {
@@ -24,7 +25,7 @@ public enum DriftCounts {
     public static func collect(_ input: CollectorInput) throws -> [MetricFamily] {
         try DriftCollector.collect(input) + EntitlementCollector.collect(input) + PendingCollector.collect(input)
             + AcknowledgementCollector.collect(input) + WebhookCollector.collect(input) + RevocationCollector.collect(input)
-            + StoreQueryCollector.collect(input) + JobAgeCollector.collect(input)
+            + StoreQueryCollector.collect(input) + JobAgeCollector.collect(input) + ChainRepairCollector.collect(input)
     }
 
     /// The job definition used by `Jobs/drift-counts`.

@@ -14,8 +14,9 @@ start_store_simulator() {
     --google-service-account-public "$keys/google-public.pem" --google-client-email "pipeline@$name.iam.gserviceaccount.com" \
     "$@" >"$state/simulator.json" 2>>"$log" &
   simulator_pid=$!
-  # Loading a large truth takes a while; wait as long as the simulator is alive.
-  for _ in $(seq 1200); do
+  # Loading a large truth takes a while (minutes on a loaded machine); wait as long as the simulator is alive,
+  # up to 15 minutes.
+  for _ in $(seq 9000); do
     [ -s "$state/simulator.json" ] && break
     kill -0 "$simulator_pid" 2>/dev/null || break
     sleep 0.1

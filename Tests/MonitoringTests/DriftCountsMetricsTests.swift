@@ -79,6 +79,13 @@ import Testing
         try f.jobRun("nightly", status: "threshold_breached", asOf: MonitoringFixture.ago(hours: 3))
         try f.jobRun("ack-rescue", status: "failed", asOf: MonitoringFixture.ago(hours: 1))
         try f.jobRun("ack-rescue", status: "succeeded", asOf: MonitoringFixture.asOf.addingTimeInterval(60))
+        // What the newest completed run of each repair job repaired: older, failed, dry and future runs do not count.
+        try f.jobRun("requery-at-risk", status: "succeeded", asOf: MonitoringFixture.ago(hours: 30), counts: #"{"repaired": 9}"#)
+        try f.jobRun("requery-at-risk", status: "threshold_breached", asOf: MonitoringFixture.ago(hours: 5), counts: #"{"repaired": 4, "queried": 70}"#)
+        try f.jobRun("requery-at-risk", status: "failed", asOf: MonitoringFixture.ago(hours: 4), counts: #"{"repaired": 2}"#)
+        try f.jobRun("requery-at-risk", status: "succeeded", asOf: MonitoringFixture.ago(hours: 3), counts: #"{"repaired": 5}"#, dryRun: true)
+        try f.jobRun("recover-notifications", status: "succeeded", asOf: MonitoringFixture.ago(hours: 2), counts: #"{"missing": 3, "already_stored": 40}"#)
+        try f.jobRun("recover-notifications", status: "succeeded", asOf: MonitoringFixture.asOf.addingTimeInterval(60), counts: #"{"missing": 8}"#)
     }
 
     private func metrics() throws -> PrometheusExposition {
@@ -146,9 +153,18 @@ import Testing
         #expect(m.value("iap_job_last_success_age_seconds", ["job": "ack-rescue"]) == .infinity)
     }
 
+    @Test func whatTheNewestCompletedRunOfEachRepairJobRepaired() throws {
+        let m = try metrics()
+        #expect(m.value("iap_chain_repairs", ["job": "requery-at-risk", "repair": "subscription_repaired"]) == 4)
+        #expect(m.value("iap_chain_repairs", ["job": "recover-notifications", "repair": "notification_recovered"]) == 3)
+        #expect(m.value("iap_chain_repairs", ["job": "sweep-voided", "repair": "void_applied"]) == 0, "a run without the count: 0")
+        #expect(m.value("iap_chain_repairs", ["job": "ack-rescue", "repair": "acknowledged"]) == 0, "the only completed run is after as-of")
+        #expect(m.families["iap_chain_repairs"]?.samples.count == 6, "every series written, zeros included")
+    }
+
     @Test func theExpositionFollowsTheNamingConventions() throws {
         let m = try metrics()
         #expect(m.conventionViolations() == [])
-        #expect(m.order.count == 13)
+        #expect(m.order.count == 14)
     }
 }

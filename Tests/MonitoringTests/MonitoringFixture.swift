@@ -79,11 +79,11 @@ struct MonitoringFixture {
             """, [provider, outcome, status, at])
     }
 
-    /// A finished job_run row.
-    func jobRun(_ job: String, status: String, asOf: Date) throws {
+    /// A finished job_run row with its summary counts (JSON) and dry-run flag.
+    func jobRun(_ job: String, status: String, asOf: Date, counts: String = "{}", dryRun: Bool = false) throws {
         try db.execute("""
-            INSERT INTO job_run (job_name, status, started_at, finished_at, as_of, host, pid)
-            VALUES ($1, $2, $3, $3, $3, 'test', 1)
-            """, [job, status, asOf])
+            INSERT INTO job_run (job_name, status, started_at, finished_at, as_of, host, pid, counts, dry_run)
+            VALUES ($1, $2, $3, $3, $3, 'test', 1, $4::jsonb, $5)
+            """, [job, status, asOf, counts, dryRun])
     }
 }

@@ -53,7 +53,10 @@ public enum SweepVoided {
                 switch outcome {
                 case .projected(let inserted):
                     context.count("projected")
-                    if inserted > 0 { context.count("inserted_transactions", by: inserted) }
+                    if inserted > 0 {
+                        context.count("applied")   // a void the database did not hold yet
+                        context.count("inserted_transactions", by: inserted)
+                    }
                 case .unknownToken: context.count("unknown_token")
                 case .wouldProject: context.count("would_project")
                 case .failed(let reason):
