@@ -57,13 +57,14 @@ import WorldGen
                 Thread.sleep(forTimeInterval: job.settleSeconds)
                 let rerun = try Self.runToEnd(job, harness, plan, reports: reports, outputs: outputs, tag: "\(tag)-rerun")
                 #expect(rerun.status == reference.status, "\(tag): rerun exited \(rerun.status), uninterrupted \(reference.status): \(rerun.summary)")
-                let state = try StateDigest(harness.database)
+                let state = try Self.state(job, harness.database)
                 let differences = state.differences(from: reference.state)
                 #expect(differences.isEmpty, "\(tag) killed at \(killedAt), then rerun: \(differences)")
-                for table in ["billing_transaction", "subscription_price_change", "entitlement_interval", "inbound_webhook_event"] {
+                for table in ["billing_transaction", "subscription_price_change", "entitlement_interval", "inbound_webhook_event",
+                              "reconciliation_run", "reconciliation_item", "period_close", "period_lock", "period_snapshot"] {
                     #expect(state.duplicates(in: table).isEmpty, "\(tag): duplicate \(table) rows \(state.duplicates(in: table).prefix(2))")
                 }
-                try Self.checkOutputs(outputs, against: reference.outputs, context: "\(tag) after the rerun")
+                try Self.checkOutputs(outputs, against: reference.outputs, context: "\(tag) after the rerun", complete: true)
                 print("crash job=\(job.name) point=\(point) killed_at=\"\(killedAt)\" mid_run=\(killedMidRun) "
                       + "rerun_exit=\(rerun.status) equal=\(differences.isEmpty) digest=\(state.digest.prefix(16))")
             }
@@ -79,6 +80,10 @@ import WorldGen
         try? FileManager.default.removeItem(at: folder(tag))
         try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
         _ = try StoreReports.write(harness.world, to: reports)
+        for step in job.prepare {   // the job's setup, run to its end on this world
+            let setup = try JobProcess(step.name, harness: harness, folder: folder(tag + "/logs"))
+            _ = try setup.run(step.arguments(plan.options.asOf, reports), logs: folder(tag + "/logs"), tag: "prepare-" + step.name)
+        }
         let process = try JobProcess(job.name, harness: harness, folder: folder(tag + "/logs"))
         try #require(process.isBuilt, "build the jobs first (make test does)")
         let started = try process.start(job.arguments(plan.options.asOf, reports), logs: folder(tag + "/logs"), tag: "run",
@@ -93,11 +98,17 @@ import WorldGen
         defer { harness.server.stop(); harness.database.close() }
         process.waitUntilExit()
         let seconds = Date().timeIntervalSince(started)
-        let state = try StateDigest(harness.database)
+        let state = try Self.state(job, harness.database)
         print("crash job=\(job.name) reference exit=\(process.terminationStatus) store_calls=\(harness.simulator.counters.totalRequests) "
               + String(format: "seconds=%.2f", seconds) + " rows=\(state.counts.values.reduce(0, +)) digest=\(state.digest.prefix(16))")
         return Reference(status: process.terminationStatus, storeCalls: harness.simulator.counters.totalRequests,
                          seconds: seconds, state: state, outputs: outputs)
+    }
+
+    /// The database's state as the comparison sees it (`StateDigest`, then the job's `normalize`).
+    static func state(_ job: CrashJob, _ database: PostgresConnection) throws -> StateDigest {
+        let state = try StateDigest(database)
+        return try job.normalize?(state, database) ?? state
     }
 
     /// Runs the job to its end, retrying while the killed process's advisory lock is not yet released (exit 4).
@@ -114,11 +125,16 @@ import WorldGen
     }
 
     /// Every file in `outputs` under a final name (not a dot-file, not `*.tmp`/`*.partial`) must be byte-identical to
-    /// the uninterrupted run's file of that name: a half-written file never sits under its final name.
-    static func checkOutputs(_ outputs: URL, against reference: URL, context: String) throws {
+    /// the uninterrupted run's file of that name: a half-written file never sits under its final name. `complete`
+    /// (after the rerun): every file of the uninterrupted run is there, too.
+    static func checkOutputs(_ outputs: URL, against reference: URL, context: String, complete: Bool = false) throws {
         let manager = FileManager.default
-        let names = (try? manager.subpathsOfDirectory(atPath: outputs.path)) ?? []
-        for name in names where !name.hasPrefix(".") && !name.hasSuffix(".tmp") && !name.hasSuffix(".partial") {
+        let names = finalNames(outputs)
+        if complete {
+            let missing = finalNames(reference).subtracting(names)
+            #expect(missing.isEmpty, "\(context): files of the uninterrupted run missing: \(missing.sorted().prefix(5))")
+        }
+        for name in names.sorted() {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: outputs.appendingPathComponent(name).path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 continue
@@ -127,6 +143,15 @@ import WorldGen
             let theirs = try? Data(contentsOf: reference.appendingPathComponent(name))
             #expect(mine == theirs, "\(context): \(name) under its final name differs from the uninterrupted run's")
         }
+    }
+
+    /// The relative paths of the files under `folder` with a final name: no path component starting with a dot (the
+    /// jobs' temporary names are `.<name>.tmp-<pid>` and `.<name>.partial-<pid>`), no `*.tmp`/`*.partial`.
+    static func finalNames(_ folder: URL) -> Set<String> {
+        let names = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+        return Set(names.filter { name in
+            !name.split(separator: "/").contains { $0.hasPrefix(".") } && !name.hasSuffix(".tmp") && !name.hasSuffix(".partial")
+        })
     }
 }
 
