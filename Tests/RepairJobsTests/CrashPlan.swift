@@ -25,8 +25,11 @@ struct CrashJob: Sendable {
     let prepare: [CrashStep]
     /// What a rerun legitimately changes taken out of the state before the comparison (nil: nothing).
     let normalize: (@Sendable (StateDigest, PostgresConnection) throws -> StateDigest)?
+    /// Kill points in the CI plan (`CRASH_POINTS` unset): 2 for the repair jobs and import-exports, 1 for the finance
+    /// jobs, whose runs are short and whose setup repeats per point (the benchmark runs 20 for every job).
+    let ciPoints: Int
 
-    init(name: String, trigger: Trigger, settleSeconds: Double, prepare: [CrashStep] = [],
+    init(name: String, trigger: Trigger, settleSeconds: Double, prepare: [CrashStep] = [], ciPoints: Int = 2,
          normalize: (@Sendable (StateDigest, PostgresConnection) throws -> StateDigest)? = nil,
          arguments: @escaping @Sendable (_ asOf: Date, _ reports: URL) -> [String]) {
         self.name = name
@@ -34,6 +37,7 @@ struct CrashJob: Sendable {
         self.settleSeconds = settleSeconds
         self.prepare = prepare
         self.normalize = normalize
+        self.ciPoints = ciPoints
         self.arguments = arguments
     }
 
@@ -57,22 +61,23 @@ struct CrashJob: Sendable {
         },
         // The staged reports of every provider's latest period; the CSVs under `reconciliation/`. A rerun of a period
         // supersedes its current run by design, so the comparison holds the current runs to the uninterrupted run's.
-        CrashJob(name: "reconcile", trigger: .delay, settleSeconds: 0, prepare: [.importExports],
+        CrashJob(name: "reconcile", trigger: .delay, settleSeconds: 0, prepare: [.importExports], ciPoints: 1,
                  normalize: { try FinanceRunNames.normalized($0, $1, dropSuperseded: true) }) { asOf, _ in
             ["--as-of", iso(asOf), "--out", "reconciliation"]
         },
         // Writes no row but its job_run: the files under `reports/` are what the test compares.
-        CrashJob(name: "build-reports", trigger: .delay, settleSeconds: 0) { asOf, _ in
-            ["--as-of", iso(asOf), "--out", "reports", "--sql-dir", repositoryRoot.appendingPathComponent("Reports").path]
+        CrashJob(name: "build-reports", trigger: .delay, settleSeconds: 0, ciPoints: 1) { asOf, _ in
+            CrashStep.buildReports.arguments(asOf, URL(fileURLWithPath: "reports"))
         },
-        // Last month closed once: one period_close, a lock and a reconciliation per provider, the snapshots.
-        CrashJob(name: "close-period", trigger: .delay, settleSeconds: 0, prepare: [.importExports],
+        // Last month closed once: one period_close, a lock and a reconciliation per provider, the snapshots (the
+        // reconciliation CSVs and build-reports' files under `reports/`).
+        CrashJob(name: "close-period", trigger: .delay, settleSeconds: 0, prepare: [.importExports, .buildReports], ciPoints: 1,
                  normalize: { try FinanceRunNames.normalized($0, $1, dropSuperseded: false,
                                                            wallClock: ["period_close.closed_at", "reconciliation_run.known_at"]) }) { asOf, _ in
             ["--as-of", iso(asOf), "--reports", "reports"]
         },
         // Short horizons so the generated months hold sandbox rows to delete and payloads to redact.
-        CrashJob(name: "retention", trigger: .delay, settleSeconds: 0) { asOf, _ in
+        CrashJob(name: "retention", trigger: .delay, settleSeconds: 0, ciPoints: 1) { asOf, _ in
             ["--as-of", iso(asOf), "--sandbox-days", "30", "--payload-days", "45"]
         },
     ]
@@ -95,6 +100,12 @@ struct CrashStep: Sendable {
     static let importExports = CrashStep(name: "import-exports") { asOf, reports in
         ["--as-of", PostgresTimestamp.iso8601(asOf), "--reports-dir", reports.path]
     }
+
+    /// build-reports into `reports/` of the working folder, with the checkout's report SQL.
+    static let buildReports = CrashStep(name: "build-reports") { asOf, _ in
+        ["--as-of", PostgresTimestamp.iso8601(asOf), "--out", "reports",
+         "--sql-dir", CrashJob.repositoryRoot.appendingPathComponent("Reports").path]
+    }
 }
 
 /// The start of the current UTC minute: job processes sign their store tokens with the real time, so the simulator
@@ -106,11 +117,13 @@ func recentAsOf(_ now: Date = Date()) -> Date {
 }
 
 /// The crash run's size, from the environment so the benchmark script can run the full plan through the same test:
-/// `CRASH_JOBS` (comma-separated names; default all), `CRASH_POINTS` (kill points per job; default 2),
+/// `CRASH_JOBS` (comma-separated names; default all), `CRASH_POINTS` (kill points per job; default each job's
+/// `ciPoints`),
 /// `CRASH_SUBSCRIPTIONS` (world size; default 150), `CRASH_SEED` (default 2026).
 struct CrashPlan {
     let jobs: [CrashJob]
-    let points: Int
+    /// Kill points per job when `CRASH_POINTS` is set, else each job's `ciPoints`.
+    let points: Int?
     /// The world; `asOf` is moved to the current minute before each job (see `recentAsOf`).
     var options: WorldOptions
     let seed: UInt64
@@ -119,7 +132,7 @@ struct CrashPlan {
     static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> CrashPlan {
         let names = environment["CRASH_JOBS"].map { Set($0.split(separator: ",").map(String.init)) }
         let jobs = CrashJob.all.filter { names?.contains($0.name) ?? true }
-        let points = environment["CRASH_POINTS"].flatMap(Int.init) ?? 2
+        let points = environment["CRASH_POINTS"].flatMap(Int.init)
         let subscriptions = environment["CRASH_SUBSCRIPTIONS"].flatMap(Int.init) ?? 150
         let seed = environment["CRASH_SEED"].flatMap(UInt64.init) ?? 2026
         var options = WorldOptions(seed: seed, subscriptions: subscriptions, months: 4, testShare: 0.03)

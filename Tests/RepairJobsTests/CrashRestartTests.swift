@@ -8,7 +8,7 @@ import WorldGen
 /// row, no duplicate, no missing row), the rerun exits like the uninterrupted run, and no output file is left under
 /// its final name with content other than the uninterrupted run's.
 ///
-/// CI runs `CrashPlan`'s small default (2 points per job, 150 subscriptions); `Benchmarks/reliability/crash.sh`
+/// CI runs `CrashPlan`'s small default (2 points per repair job and import-exports, 1 per finance job, 150 subscriptions); `Benchmarks/reliability/crash.sh`
 /// runs 20 points per job on a larger world through this same test and prints one line per kill.
 @Suite(.serialized) struct CrashRestartTests {
     static func folder(_ name: String) -> URL {
@@ -31,7 +31,7 @@ import WorldGen
         for job in plan.jobs {
             plan.options.asOf = recentAsOf()   // each job's runs stay inside the stores' 30-day windows
             let reference = try Self.reference(job, plan)
-            for point in 0..<plan.points {
+            for point in 0..<(plan.points ?? job.ciPoints) {
                 let tag = "\(job.name)-\(point)"
                 let (harness, process, reports, outputs) = try Self.start(job, plan, tag: tag)
                 defer { harness.server.stop(); harness.database.close() }
@@ -82,7 +82,8 @@ import WorldGen
         _ = try StoreReports.write(harness.world, to: reports)
         for step in job.prepare {   // the job's setup, run to its end on this world
             let setup = try JobProcess(step.name, harness: harness, folder: folder(tag + "/logs"))
-            _ = try setup.run(step.arguments(plan.options.asOf, reports), logs: folder(tag + "/logs"), tag: "prepare-" + step.name)
+            _ = try setup.run(step.arguments(plan.options.asOf, reports), logs: folder(tag + "/logs"), tag: "prepare-" + step.name,
+                              directory: outputs)
         }
         let process = try JobProcess(job.name, harness: harness, folder: folder(tag + "/logs"))
         try #require(process.isBuilt, "build the jobs first (make test does)")

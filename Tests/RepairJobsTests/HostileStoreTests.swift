@@ -8,8 +8,9 @@ import WorldGen
 /// (5xx, resets, 429 storms, answers slower than the client's timeout, truncated and oversized bodies, the wrong
 /// content type, invalid, expired and wrong-app signatures, states older than stored). Every job ends with one JSON
 /// summary line and exit 1 (could not complete) or 3 (completed, items left failed: their count and commonest errors
-/// in the summary), or 0 only when nothing failed; with the faults off every job exits 0. Its peak RSS stays bounded; nothing the clean run would not write is written and no
-/// subscription goes back to an older state; a rerun with the faults switched off ends where the clean run ends.
+/// in the summary), or 0 only when nothing failed; its peak RSS stays bounded; nothing the clean run would not write
+/// is written and no subscription goes back to an older state; a rerun with the faults switched off exits 0 for every
+/// job and ends where the clean run ends.
 ///
 /// `Benchmarks/reliability/hostile.sh` runs the same test on a larger world (`HOSTILE_SUBSCRIPTIONS`,
 /// `HOSTILE_OVERSIZED_BYTES`) and prints one line per job.
