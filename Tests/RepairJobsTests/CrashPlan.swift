@@ -77,7 +77,8 @@ struct CrashJob: Sendable {
             ["--as-of", iso(asOf), "--reports", "reports"]
         },
         // Short horizons so the generated months hold sandbox rows to delete and payloads to redact.
-        CrashJob(name: "retention", trigger: .delay, settleSeconds: 0, ciPoints: 1) { asOf, _ in
+        CrashJob(name: "retention", trigger: .delay, settleSeconds: 0, ciPoints: 1,
+                 normalize: { state, _ in FinanceRunNames.withoutAuditRunIDs(state) }) { asOf, _ in
             ["--as-of", iso(asOf), "--sandbox-days", "30", "--payload-days", "45"]
         },
     ]
