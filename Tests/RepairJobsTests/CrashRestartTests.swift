@@ -8,8 +8,9 @@ import WorldGen
 /// row, no duplicate, no missing row), the rerun exits like the uninterrupted run, and no output file is left under
 /// its final name with content other than the uninterrupted run's.
 ///
-/// CI runs `CrashPlan`'s small default (2 points per repair job and import-exports, 1 per finance job, 150 subscriptions); `Benchmarks/reliability/crash.sh`
-/// runs 20 points per job on a larger world through this same test and prints one line per kill.
+/// CI runs `CrashPlan`'s small default (2 points per repair job and import-exports, 1 per finance and operations job,
+/// 150 subscriptions); `Benchmarks/reliability/crash.sh` runs 20 points per job on a larger world through this same
+/// test and prints one line per kill.
 @Suite(.serialized) struct CrashRestartTests {
     static func folder(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(getpid())/\(name)")
@@ -70,6 +71,30 @@ import WorldGen
             }
         }
         #expect(kills > 0 || plan.jobs.isEmpty, "at least one kill landed mid-run")
+    }
+
+    /// The output check can fail: a file cut short under its final name, or a file of the uninterrupted run missing
+    /// after the rerun, is reported; the same bytes under a temporary name are not.
+    @Test func aPartialOrMissingFileUnderAFinalNameIsReported() throws {
+        let reference = Self.folder("check/reference"), mine = Self.folder("check/mine")
+        for folder in [reference, mine] {
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("reports"), withIntermediateDirectories: true)
+        }
+        let whole = Data("month,mrr\n2026-11,12.50\n".utf8), cut = Data("month,mrr\n2026-11,1".utf8)
+        try whole.write(to: reference.appendingPathComponent("reports/mrr.csv"))
+        try whole.write(to: reference.appendingPathComponent("reports/refunds.csv"))
+        try whole.write(to: mine.appendingPathComponent("reports/mrr.csv"))
+        try cut.write(to: mine.appendingPathComponent("reports/.refunds.csv.partial-42"))
+        try Self.checkOutputs(mine, against: reference, context: "a temporary name")
+        withKnownIssue("a file cut short under its final name") {
+            try cut.write(to: mine.appendingPathComponent("reports/refunds.csv"))
+            try Self.checkOutputs(mine, against: reference, context: "a final name")
+        }
+        try FileManager.default.removeItem(at: mine.appendingPathComponent("reports/refunds.csv"))
+        withKnownIssue("a file of the uninterrupted run missing after the rerun") {
+            try Self.checkOutputs(mine, against: reference, context: "the rerun", complete: true)
+        }
     }
 
     /// A fresh world in its own database with the job process started on it.
