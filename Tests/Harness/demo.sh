@@ -139,4 +139,10 @@ faults=$(grep -c '"kind"' "$world/manifest.json" || true)
 echo "demo: $faults injected faults are listed in $world/manifest.json"
 echo "demo: the world's expected metrics are in $world/expected-metrics.json (definitions: docs/METRICS.md)"
 echo "demo: database $PGDATABASE on the unix socket in $PGHOST; job logs in $log, simulator log in $logs/simulator.log"
+# Exit 3 is the chain's soft outcome: every step ran, and one completed with a threshold breached (a repair job that
+# left items it could not reach failed for the next run, as the generated world's unreachable faults do).
+if [ "$status" -eq 3 ]; then
+  echo "demo: the nightly chain exited 3 (soft: completed, a step left items failed or breached a threshold; see its status lines)"
+  status=0
+fi
 exit "$status"

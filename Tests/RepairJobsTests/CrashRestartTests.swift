@@ -8,8 +8,9 @@ import WorldGen
 /// row, no duplicate, no missing row), the rerun exits like the uninterrupted run, and no output file is left under
 /// its final name with content other than the uninterrupted run's.
 ///
-/// CI runs `CrashPlan`'s small default (2 points per job, 150 subscriptions); `Benchmarks/reliability/crash.sh`
-/// runs 20 points per job on a larger world through this same test and prints one line per kill.
+/// CI runs `CrashPlan`'s small default (2 points per repair job and import-exports, 1 per finance and operations job,
+/// 150 subscriptions); `Benchmarks/reliability/crash.sh` runs 20 points per job on a larger world through this same
+/// test and prints one line per kill.
 @Suite(.serialized) struct CrashRestartTests {
     static func folder(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(getpid())/\(name)")
@@ -31,7 +32,7 @@ import WorldGen
         for job in plan.jobs {
             plan.options.asOf = recentAsOf()   // each job's runs stay inside the stores' 30-day windows
             let reference = try Self.reference(job, plan)
-            for point in 0..<plan.points {
+            for point in 0..<(plan.points ?? job.ciPoints) {
                 let tag = "\(job.name)-\(point)"
                 let (harness, process, reports, outputs) = try Self.start(job, plan, tag: tag)
                 defer { harness.server.stop(); harness.database.close() }
@@ -57,18 +58,43 @@ import WorldGen
                 Thread.sleep(forTimeInterval: job.settleSeconds)
                 let rerun = try Self.runToEnd(job, harness, plan, reports: reports, outputs: outputs, tag: "\(tag)-rerun")
                 #expect(rerun.status == reference.status, "\(tag): rerun exited \(rerun.status), uninterrupted \(reference.status): \(rerun.summary)")
-                let state = try StateDigest(harness.database)
+                let state = try Self.state(job, harness.database)
                 let differences = state.differences(from: reference.state)
                 #expect(differences.isEmpty, "\(tag) killed at \(killedAt), then rerun: \(differences)")
-                for table in ["billing_transaction", "subscription_price_change", "entitlement_interval", "inbound_webhook_event"] {
+                for table in ["billing_transaction", "subscription_price_change", "entitlement_interval", "inbound_webhook_event",
+                              "reconciliation_run", "reconciliation_item", "period_close", "period_lock", "period_snapshot"] {
                     #expect(state.duplicates(in: table).isEmpty, "\(tag): duplicate \(table) rows \(state.duplicates(in: table).prefix(2))")
                 }
-                try Self.checkOutputs(outputs, against: reference.outputs, context: "\(tag) after the rerun")
+                try Self.checkOutputs(outputs, against: reference.outputs, context: "\(tag) after the rerun", complete: true)
                 print("crash job=\(job.name) point=\(point) killed_at=\"\(killedAt)\" mid_run=\(killedMidRun) "
                       + "rerun_exit=\(rerun.status) equal=\(differences.isEmpty) digest=\(state.digest.prefix(16))")
             }
         }
         #expect(kills > 0 || plan.jobs.isEmpty, "at least one kill landed mid-run")
+    }
+
+    /// The output check can fail: a file cut short under its final name, or a file of the uninterrupted run missing
+    /// after the rerun, is reported; the same bytes under a temporary name are not.
+    @Test func aPartialOrMissingFileUnderAFinalNameIsReported() throws {
+        let reference = Self.folder("check/reference"), mine = Self.folder("check/mine")
+        for folder in [reference, mine] {
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("reports"), withIntermediateDirectories: true)
+        }
+        let whole = Data("month,mrr\n2026-11,12.50\n".utf8), cut = Data("month,mrr\n2026-11,1".utf8)
+        try whole.write(to: reference.appendingPathComponent("reports/mrr.csv"))
+        try whole.write(to: reference.appendingPathComponent("reports/refunds.csv"))
+        try whole.write(to: mine.appendingPathComponent("reports/mrr.csv"))
+        try cut.write(to: mine.appendingPathComponent("reports/.refunds.csv.partial-42"))
+        try Self.checkOutputs(mine, against: reference, context: "a temporary name")
+        withKnownIssue("a file cut short under its final name") {
+            try cut.write(to: mine.appendingPathComponent("reports/refunds.csv"))
+            try Self.checkOutputs(mine, against: reference, context: "a final name")
+        }
+        try FileManager.default.removeItem(at: mine.appendingPathComponent("reports/refunds.csv"))
+        withKnownIssue("a file of the uninterrupted run missing after the rerun") {
+            try Self.checkOutputs(mine, against: reference, context: "the rerun", complete: true)
+        }
     }
 
     /// A fresh world in its own database with the job process started on it.
@@ -79,6 +105,11 @@ import WorldGen
         try? FileManager.default.removeItem(at: folder(tag))
         try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
         _ = try StoreReports.write(harness.world, to: reports)
+        for step in job.prepare {   // the job's setup, run to its end on this world
+            let setup = try JobProcess(step.name, harness: harness, folder: folder(tag + "/logs"))
+            _ = try setup.run(step.arguments(plan.options.asOf, reports), logs: folder(tag + "/logs"), tag: "prepare-" + step.name,
+                              directory: outputs)
+        }
         let process = try JobProcess(job.name, harness: harness, folder: folder(tag + "/logs"))
         try #require(process.isBuilt, "build the jobs first (make test does)")
         let started = try process.start(job.arguments(plan.options.asOf, reports), logs: folder(tag + "/logs"), tag: "run",
@@ -93,11 +124,17 @@ import WorldGen
         defer { harness.server.stop(); harness.database.close() }
         process.waitUntilExit()
         let seconds = Date().timeIntervalSince(started)
-        let state = try StateDigest(harness.database)
+        let state = try Self.state(job, harness.database)
         print("crash job=\(job.name) reference exit=\(process.terminationStatus) store_calls=\(harness.simulator.counters.totalRequests) "
               + String(format: "seconds=%.2f", seconds) + " rows=\(state.counts.values.reduce(0, +)) digest=\(state.digest.prefix(16))")
         return Reference(status: process.terminationStatus, storeCalls: harness.simulator.counters.totalRequests,
                          seconds: seconds, state: state, outputs: outputs)
+    }
+
+    /// The database's state as the comparison sees it (`StateDigest`, then the job's `normalize`).
+    static func state(_ job: CrashJob, _ database: PostgresConnection) throws -> StateDigest {
+        let state = try StateDigest(database)
+        return try job.normalize?(state, database) ?? state
     }
 
     /// Runs the job to its end, retrying while the killed process's advisory lock is not yet released (exit 4).
@@ -114,11 +151,16 @@ import WorldGen
     }
 
     /// Every file in `outputs` under a final name (not a dot-file, not `*.tmp`/`*.partial`) must be byte-identical to
-    /// the uninterrupted run's file of that name: a half-written file never sits under its final name.
-    static func checkOutputs(_ outputs: URL, against reference: URL, context: String) throws {
+    /// the uninterrupted run's file of that name: a half-written file never sits under its final name. `complete`
+    /// (after the rerun): every file of the uninterrupted run is there, too.
+    static func checkOutputs(_ outputs: URL, against reference: URL, context: String, complete: Bool = false) throws {
         let manager = FileManager.default
-        let names = (try? manager.subpathsOfDirectory(atPath: outputs.path)) ?? []
-        for name in names where !name.hasPrefix(".") && !name.hasSuffix(".tmp") && !name.hasSuffix(".partial") {
+        let names = finalNames(outputs)
+        if complete {
+            let missing = finalNames(reference).subtracting(names)
+            #expect(missing.isEmpty, "\(context): files of the uninterrupted run missing: \(missing.sorted().prefix(5))")
+        }
+        for name in names.sorted() {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: outputs.appendingPathComponent(name).path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 continue
@@ -127,6 +169,15 @@ import WorldGen
             let theirs = try? Data(contentsOf: reference.appendingPathComponent(name))
             #expect(mine == theirs, "\(context): \(name) under its final name differs from the uninterrupted run's")
         }
+    }
+
+    /// The relative paths of the files under `folder` with a final name: no path component starting with a dot (the
+    /// jobs' temporary names are `.<name>.tmp-<pid>` and `.<name>.partial-<pid>`), no `*.tmp`/`*.partial`.
+    static func finalNames(_ folder: URL) -> Set<String> {
+        let names = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+        return Set(names.filter { name in
+            !name.split(separator: "/").contains { $0.hasPrefix(".") } && !name.hasSuffix(".tmp") && !name.hasSuffix(".partial")
+        })
     }
 }
 

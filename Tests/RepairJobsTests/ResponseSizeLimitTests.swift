@@ -26,12 +26,14 @@ import WorldGen
         process.waitUntilExit()
         let summary = (try? String(contentsOf: folder.appendingPathComponent("requery.out"), encoding: .utf8)) ?? ""
         let logs = (try? String(contentsOf: folder.appendingPathComponent("requery.err"), encoding: .utf8)) ?? ""
-        // Failed items are left for the next run (exit 0, `failed_items` noted); every selected one failed.
-        #expect(process.terminationStatus == 0, "\(summary)")
+        // The run completed and left every selected item failed for the next run: exit 3, the failures counted by kind.
+        #expect(process.terminationStatus == 3, "\(summary)")
         let object = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any]
         let counts = object?["counts"] as? [String: Any]
         let selected = counts?["selected"] as? Int ?? 0
         #expect(selected > 0 && counts?["failed"] as? Int == selected, "every call failed and is counted: \(summary)")
+        #expect(counts?["failed.too_large"] as? Int == selected, "the failures' kind is the size limit: \(summary)")
+        #expect((object?["error"] as? String)?.contains("commonest errors: too_large \(selected)") == true, "\(summary)")
         #expect(logs.contains("response_too_large") || logs.contains("byte limit"), "the failure names the limit")
         #expect(harness.injectedFaults["oversized", default: 0] > 0, "\(harness.injectedFaults)")
         #expect(peak < 64 * 1024, "peaked at \(peak) KiB")

@@ -120,3 +120,13 @@ struct StateDigest: Equatable {
         return ChainState.withoutSignatures(String(decoding: data, as: UTF8.self))
     }
 }
+
+extension StateDigest {
+    /// The same state with every row of `table` passed through `transform` (nil drops the row); the crash test names the
+    /// finance jobs' sequence ids with it (`FinanceRunNames`).
+    func mappingRows(of table: String, _ transform: (String) -> String?) -> StateDigest {
+        var copy = rows
+        copy[table] = (rows[table] ?? []).compactMap(transform).sorted()
+        return StateDigest(rows: copy)
+    }
+}

@@ -33,10 +33,11 @@ public enum AckRescue {
                 case .wouldAcknowledge: context.count("would_acknowledge")
                 case .gone: context.count("gone")
                 case .failed(let reason):
-                    context.count("failed")
+                    FailedItems.count(context, reason: reason)
                     context.logger.warning("acknowledgement rescue failed", ["subscription": candidate.subscriptionId, "reason": reason])
                 }
             }
+            try FailedItems.breachIfAny(context)
         }
     }
 }

@@ -62,6 +62,7 @@ public enum RecoverNotifications {
                 if !context.dryRun { try recorder.flush() }
             }
             if !failures.isEmpty { throw JobError.failed(failures.joined(separator: "; ")) }
+            try FailedItems.breachIfAny(context)
         }
     }
 
@@ -94,7 +95,7 @@ public enum RecoverNotifications {
             context.count("skipped")
             try ReplayEvents.markProcessed(context.database, eventId: event.id, at: context.asOf)
         case .gone(let reason), .failed(let reason):
-            context.count("failed")
+            FailedItems.count(context, reason: reason)
             _ = try ReplayEvents.markFailed(context.database, event: event, reason: reason, maxAttempts: ReplayEvents.defaultMaxAttempts)
             context.logger.warning("recovered notification not projected; left for replay-events", ["event": event.id, "reason": reason])
         }

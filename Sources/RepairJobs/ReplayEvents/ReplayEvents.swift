@@ -51,13 +51,14 @@ public enum ReplayEvents {
                     context.count("dead_lettered")
                     context.logger.warning("token gone; dead-lettered", ["event": event.id, "reason": reason])
                 case .failed(let reason):
-                    context.count("failed")
+                    FailedItems.count(context, reason: reason)
                     if try markFailed(context.database, event: event, reason: reason, maxAttempts: maxAttempts) {
                         context.count("dead_lettered")
                     }
                     context.logger.warning("replay failed", ["event": event.id, "reason": reason])
                 }
             }
+            try FailedItems.breachIfAny(context)
         }
     }
 

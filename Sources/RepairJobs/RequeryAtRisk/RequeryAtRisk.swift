@@ -40,7 +40,7 @@ public enum RequeryAtRisk {
             for (name, value) in counts { context.setCount(name, value) }
             if flag.isRequested { context.note("stopped", "signal: requests in flight finished, the rest left for the next run") }
             if counts["budget_exhausted"] != nil { context.note("stopped_store", "daily budget used up; those subscriptions are left for the next run") }
-            if let failed = counts["failed"], failed > 0 { context.note("failed_items", "left for the next run") }
+            try FailedItems.breachIfAny(context)
         }
     }
 
@@ -89,6 +89,7 @@ public enum RequeryAtRisk {
             try leases.complete(item, outcome: "token_gone")
         case .failed(let reason):
             tally.add("failed")
+            tally.add(FailedItems.key(FailedItems.kind(of: reason)))
             logger.warning("re-query failed; left for the next run", ["subscription": item.subscriptionId, "reason": reason])
             try leases.fail(item, reason: reason)
         case .budgetExhausted(let reason):

@@ -60,10 +60,11 @@ public enum SweepVoided {
                 case .unknownToken: context.count("unknown_token")
                 case .wouldProject: context.count("would_project")
                 case .failed(let reason):
-                    context.count("failed")
+                    FailedItems.count(context, reason: reason)
                     context.logger.warning("voided purchase not applied", ["reason": reason])
                 }
             }
+            try FailedItems.breachIfAny(context)
         }
     }
 

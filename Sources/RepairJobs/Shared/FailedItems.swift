@@ -1,0 +1,49 @@
+import JobKit
+
+/// Items a repair run could not finish and left for the next run. Each is counted `failed` and `failed.<kind>`; a run
+/// that completed with any of them ends with exit 3 (completed, a threshold breached: zero failed items), its summary
+/// naming how many failed and the commonest kinds. Exit 1 stays for a run that could not complete.
+public enum FailedItems {
+    /// The summary count of failed items of one kind.
+    static func key(_ kind: String) -> String { "failed." + kind }
+
+    /// Counts one failed item of `context`'s run: `failed` and `failed.<kind of reason>`.
+    static func count(_ context: JobContext, reason: String) {
+        context.count("failed")
+        context.count(key(kind(of: reason)))
+    }
+
+    /// Throws `JobError.thresholdBreached` when the run counted failed items (not in a dry run, which writes nothing):
+    /// "N items failed and are left for the next run; commonest errors: timeout 3, http_503 2".
+    public static func breachIfAny(_ context: JobContext) throws {
+        if let message = message(context.counts), !context.dryRun { throw JobError.thresholdBreached(message) }
+    }
+
+    /// The breach message for summary counts holding failed items, or nil when none failed.
+    public static func message(_ counts: [String: Int]) -> String? {
+        guard let failed = counts["failed"], failed > 0 else { return nil }
+        let kinds = counts.filter { $0.key.hasPrefix("failed.") && $0.value > 0 }
+            .sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .prefix(3).map { "\($0.key.dropFirst("failed.".count)) \($0.value)" }
+        let noun = failed == 1 ? "item failed and is" : "items failed and are"
+        return "\(failed) \(noun) left for the next run" + (kinds.isEmpty ? "" : "; commonest errors: " + kinds.joined(separator: ", "))
+    }
+
+    /// A short kind for a failure reason, read from the error texts of the HTTP client, the store clients and the
+    /// verifier (`HTTPError`, `StoreCallError`, `AppStoreAPIError`, `GooglePlayAPIError`, `AppStoreClientError`,
+    /// `GooglePlayAnswerError`): `timeout`, `connection`, `truncated`, `too_large`, `tls`, `budget`, `http_<status>`,
+    /// `signature`, `undecodable`, `not_configured`, else `other`.
+    public static func kind(of reason: String) -> String {
+        if reason.contains("HTTP timeout") || reason.contains("timed out") { return "timeout" }
+        if reason.contains("HTTP connection failed") { return "connection" }
+        if reason.contains("response body truncated") { return "truncated" }
+        if reason.contains("response body larger than") { return "too_large" }
+        if reason.contains("TLS failure") { return "tls" }
+        if reason.contains("store call not attempted") { return "budget" }
+        if let status = reason.firstMatch(of: /answered HTTP (\d{3})/) { return "http_" + status.1 }
+        if reason.contains("signed payload rejected") || reason.contains("signature") { return "signature" }
+        if reason.contains("undecodable") || reason.contains("decod") { return "undecodable" }
+        if reason.contains("is not configured") { return "not_configured" }
+        return "other"
+    }
+}
