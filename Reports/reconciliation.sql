@@ -1,5 +1,7 @@
--- Reconciliation: for each provider and report period inside the report range, the latest run that is not
--- superseded (what `reconcile` or `close-period` last stored), summarised per currency. One row per provider ×
+-- Reconciliation: for each provider and report period inside the report range, the run current as of the as-of
+-- instant (the latest stored run whose basis instant `known_at` is at or before $1: what `reconcile` or
+-- `close-period` had stored by then; a later rerun or close does not change an earlier as-of's report), summarised
+-- per currency. One row per provider ×
 -- period × currency × row kind × category:
 --   row_kind 'category': the items of one category (prior-period adjustments apart): item count, units on each side,
 --     gross on each side, their share of the variance, store fee, tax, net;
@@ -10,8 +12,8 @@
 -- to the micro. With no run in the range there is one row whose note says so.
 --
 -- A period is in the range when it overlaps the months $2..$3 (Google: Pacific calendar months; Apple: fiscal
--- periods). Parameters ($1 as-of and $4 reporting currency unused: a run is what reconcile last stored, in the
--- items' own currencies; $5 basis validated only) and column names: Reports/README.md.
+-- periods). Parameters ($4 reporting currency unused: items stay in their own currencies; $5 basis validated
+-- only: a run's `known_at` already is its basis) and column names: Reports/README.md.
 
 WITH params AS (
     -- The five parameters, always bound in this order (see Reports/README.md, "Basis and snapshots").
@@ -23,10 +25,11 @@ WITH params AS (
                      ELSE 'basis must be corrected or known, not ' || COALESCE($5::text, 'NULL') END AS boolean) AS basis_ok
 ),
 runs AS (
-    -- A rerun supersedes the earlier run of its provider and period: one current run each.
-    SELECT r.id, r.provider, r.period, r.known_at
+    -- A rerun supersedes the earlier run of its provider and period: one current run each, as of the as-of instant.
+    SELECT DISTINCT ON (r.provider, r.period) r.id, r.provider, r.period, r.known_at
     FROM reconciliation_run r, params p
-    WHERE p.basis_ok AND r.superseded_by IS NULL AND r.starts_at < p.range_end AND r.ends_at > p.range_start
+    WHERE p.basis_ok AND r.known_at <= p.as_of AND r.starts_at < p.range_end AND r.ends_at > p.range_start
+    ORDER BY r.provider, r.period, r.known_at DESC, r.created_at DESC, r.id DESC
 ),
 legs AS (
     -- The report side of every item in its currency, and the database side in the database's currency.

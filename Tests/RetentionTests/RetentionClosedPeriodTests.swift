@@ -28,9 +28,10 @@ import Testing
     }
 
     /// The closed month's reports (known basis, CSV and workbook) into `folder`.
-    static func buildReports(_ environment: JobEnvironment, into folder: URL) throws {
+    /// build-reports for the closed month on the known basis as of `asOf` (the month-end build the close snapshots).
+    static func buildReports(_ environment: JobEnvironment, asOf: String, into folder: URL) throws {
         let (code, counts, line) = try run(BuildReports.definition(), environment, [
-            "--period", month, "--basis", "known", "--sql-dir", reportSQL.path, "--out", folder.path])
+            "--period", month, "--basis", "known", "--as-of", asOf, "--sql-dir", reportSQL.path, "--out", folder.path])
         #expect(code == .succeeded, "build-reports: \(line)")
         #expect((counts["reports"] ?? 0) > 0, "build-reports: \(line)")
     }
@@ -53,7 +54,10 @@ import Testing
             """)
         #expect(seededInside == 30)
 
-        try Self.buildReports(environment, into: closedReports)
+        // The month-end build's instant: the close (later) reconciles and stores its runs after it, so the rebuild as of
+        // the same instant must not show them.
+        let buildAsOf = PostgresTimestamp.iso8601(Date())
+        try Self.buildReports(environment, asOf: buildAsOf, into: closedReports)
         let (closeCode, closeCounts, closeLine) = try Self.run(ClosePeriod.definition(), environment,
                                                                ["--period", Self.month, "--reports", closedReports.path])
         #expect(closeCode == .succeeded, "close-period: \(closeLine)")
@@ -99,7 +103,7 @@ import Testing
             """, [lockStart, lockEnd]) == testRowsInside, "test purchases effective in the closed period are kept")
 
         // Every report of the closed month, built again, equals its snapshot byte for byte.
-        try Self.buildReports(environment, into: rebuilt)
+        try Self.buildReports(environment, asOf: buildAsOf, into: rebuilt)
         for (name, stored) in snapshots {
             let written = try Data(contentsOf: rebuilt.appendingPathComponent(name))
             #expect(written == stored, "\(name): \(written.count) bytes rebuilt vs \(stored.count) snapshotted")

@@ -19,14 +19,23 @@ public enum FailedItems {
         if let message = message(context.counts), !context.dryRun { throw JobError.thresholdBreached(message) }
     }
 
-    /// The breach message for summary counts holding failed items, or nil when none failed.
+    /// The breach message for summary counts holding failed items, or nil when none failed. Items a run moved to the
+    /// dead letters (`dead_lettered`, counted among the failed) are named as such: they are not retried.
     public static func message(_ counts: [String: Int]) -> String? {
         guard let failed = counts["failed"], failed > 0 else { return nil }
         let kinds = counts.filter { $0.key.hasPrefix("failed.") && $0.value > 0 }
             .sorted { ($0.value, $1.key) > ($1.value, $0.key) }
             .prefix(3).map { "\($0.key.dropFirst("failed.".count)) \($0.value)" }
-        let noun = failed == 1 ? "item failed and is" : "items failed and are"
-        return "\(failed) \(noun) left for the next run" + (kinds.isEmpty ? "" : "; commonest errors: " + kinds.joined(separator: ", "))
+        let dead = min(counts["dead_lettered"] ?? 0, failed)
+        let fate: String
+        if dead == 0 {
+            fate = failed == 1 ? "1 item failed and is left for the next run" : "\(failed) items failed and are left for the next run"
+        } else {
+            let left = failed - dead
+            fate = "\(failed) \(failed == 1 ? "item" : "items") failed: \(dead) dead-lettered after the last attempt"
+                + (left > 0 ? ", \(left) left for the next run" : "")
+        }
+        return fate + (kinds.isEmpty ? "" : "; commonest errors: " + kinds.joined(separator: ", "))
     }
 
     /// A short kind for a failure reason, read from the error texts of the HTTP client, the store clients and the
