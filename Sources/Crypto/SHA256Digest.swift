@@ -10,9 +10,14 @@ public enum SHA256Digest {
                 _ = SHA256(input.baseAddress, input.count, output.baseAddress)
             }
         }
+        return lowerHex(digest)
+    }
+
+    /// `digest` as lower-case hex digits, two per byte (shared with `SHA256Hasher`).
+    static func lowerHex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
-        text.reserveCapacity(64)
+        text.reserveCapacity(digest.count * 2)
         for byte in digest {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])

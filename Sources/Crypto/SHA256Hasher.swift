@@ -23,13 +23,6 @@ public final class SHA256Hasher {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         digest.withUnsafeMutableBufferPointer { output in _ = EVP_DigestFinal_ex(context, output.baseAddress, &length) }
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return SHA256Digest.lowerHex(digest)
     }
 }
