@@ -33,6 +33,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// How many TCP connections the server has accepted so far (to check connection reuse).
     public var acceptedConnectionCount: Int { core.acceptedConnections }
 
+    /// The listening socket's descriptor number (closed once the server stops; tests check that nothing touches
+    /// the number after that).
+    var listenerDescriptor: Int32 { core.listener }
+
     /// `http://host:port` (IPv6 hosts in brackets), for building request URLs.
     public var baseURL: String {
         let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host

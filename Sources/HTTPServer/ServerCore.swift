@@ -45,7 +45,9 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting, wakes and closes every connection, joins all threads. Safe to call twice.
+    /// Stops accepting, wakes and closes every connection, joins all threads. Safe to call twice: the listener is
+    /// shut down and closed once only. A descriptor number is reused by the next socket the process opens (a libpq
+    /// connection, say), so a second `shutdown` of a closed listener would cut whichever socket holds the number now.
     func stop() {
         condition.lock()
         stopping = true
@@ -54,9 +56,9 @@ final class ServerCore: @unchecked Sendable {
         let queued = pending
         pending = []
         for descriptor in active { shutdown(descriptor, Int32(SHUT_RDWR)) }
+        if !listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
         condition.broadcast()
         condition.unlock()
-        shutdown(listener, Int32(SHUT_RDWR))
         queued.forEach { close($0) }
         joinable.forEach { $0.join() }
         condition.withLock {
