@@ -12,6 +12,27 @@ public struct ReconciliationResult: Sendable {
     public var files: [ReportFileRef]
 }
 
+/// A run without its items: what `reconciliation_run` records besides the item count and the CSV's hash.
+public struct ReconciliationRun: Sendable {
+    public var period: ReconciliationPeriod
+    /// Rows recorded after this instant were left out.
+    public var knownAt: Date
+    /// The files read (see `ReconciliationResult.files`).
+    public var files: [ReportFileRef]
+
+    /// Creates a run.
+    public init(period: ReconciliationPeriod, knownAt: Date, files: [ReportFileRef]) {
+        self.period = period
+        self.knownAt = knownAt
+        self.files = files
+    }
+
+    /// The run of `result`.
+    public init(_ result: ReconciliationResult) {
+        self.init(period: result.period, knownAt: result.knownAt, files: result.files)
+    }
+}
+
 /// Reconciles one provider's period: gathers both sides of the period and its neighbours, categorises every unit,
 /// and lists the prior-period adjustments (rows of a closed period recorded after its close) that land in it.
 public struct Reconciler {
