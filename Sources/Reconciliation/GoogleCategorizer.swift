@@ -21,22 +21,48 @@ public struct GoogleCategorizer: Sendable {
     /// One item per unit of `current`, in key order. `previous`/`next` are the neighbouring periods' sides, whose
     /// edges with `current` are `start` and `end` (UTC epoch seconds).
     public func items(current: Sides, previous: Sides, next: Sides, start: Int64, end: Int64) -> [ReconciliationItem] {
-        let keys = Set(current.report.keys).union(current.database.keys).sorted()
-        return keys.map { key in
-            let report = current.report[key]
-            let database = current.database[key]
-            let (category, detail) = categorize(key, report: report, database: database, previous: previous, next: next,
-                                                start: start, end: end)
-            let shown = report ?? database ?? UnitSide()
-            return ReconciliationItem(
-                category: category, grainKey: key.order, side: key.side, productId: shown.productId, country: shown.country,
-                currency: report?.currency ?? database?.currency ?? "",
-                databaseCurrency: database.map(\.currency),
-                reportUnits: report?.count ?? 0, databaseUnits: database?.count ?? 0,
-                reportGross: report?.gross ?? 0, databaseGross: database?.gross ?? 0,
-                storeFee: report?.fee ?? 0, tax: report?.tax ?? 0,
-                detail: ([detail] + (database?.keys ?? [])).filter { !$0.isEmpty }.joined(separator: " "))
+        var items: [ReconciliationItem] = []
+        forEachItem(current: current, previous: previous, next: next, start: start, end: end) { items.append($0) }
+        return items
+    }
+
+    /// `items`, handed to `body` one at a time instead of gathered.
+    public func forEachItem(current: Sides, previous: Sides, next: Sides, start: Int64, end: Int64,
+                            _ body: (ReconciliationItem) throws -> Void) rethrows {
+        var keys = Array(current.report.keys)
+        keys.reserveCapacity(current.report.count + current.database.count / 8)
+        for key in current.database.keys where current.report[key] == nil { keys.append(key) }
+        keys.sort()
+        for key in keys {
+            try body(item(key, current: current, previous: previous, next: next, start: start, end: end))
         }
+    }
+
+    /// The item of the unit `key` of `current`.
+    func item(_ key: UnitKey, current: Sides, previous: Sides, next: Sides, start: Int64, end: Int64) -> ReconciliationItem {
+        let report = current.report[key]
+        let database = current.database[key]
+        let (category, detail) = categorize(key, report: report, database: database, previous: previous, next: next,
+                                            start: start, end: end)
+        return Self.item(key, report: report, database: database, category: category, detail: detail)
+    }
+
+    /// The item of a unit from its two sides and its category.
+    static func item(_ key: UnitKey, report: UnitSide?, database: UnitSide?, category: ReconciliationCategory,
+                     detail: String) -> ReconciliationItem {
+        let shown = report ?? database ?? UnitSide()
+        var text = detail
+        for databaseKey in database?.keys ?? [] where !databaseKey.isEmpty {
+            if !text.isEmpty { text += " " }
+            text += databaseKey
+        }
+        return ReconciliationItem(
+            category: category, grainKey: key.order, side: key.side, productId: shown.productId, country: shown.country,
+            currency: report?.currency ?? database?.currency ?? "",
+            databaseCurrency: database.map(\.currency),
+            reportUnits: report?.count ?? 0, databaseUnits: database?.count ?? 0,
+            reportGross: report?.gross ?? 0, databaseGross: database?.gross ?? 0,
+            storeFee: report?.fee ?? 0, tax: report?.tax ?? 0, detail: text)
     }
 
     func categorize(_ key: UnitKey, report: UnitSide?, database: UnitSide?, previous: Sides, next: Sides,

@@ -83,6 +83,15 @@ public struct Reconciler {
     /// `file` in errors) instead of the staged files; the neighbouring months' report sides still come from their
     /// staged files. The zip is recorded among the run's files with id 0, kind `googleEarningsFile` and its SHA-256.
     public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String) throws -> ReconciliationResult {
+        var items: [ReconciliationItem] = []
+        let run = try reconcile(period, knownAt: knownAt, earningsZip: path, file: file) { items.append($0) }
+        return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: run.files)
+    }
+
+    /// `reconcile(_:knownAt:earningsZip:file:)` handing each item to `emit` as it is categorised, in the result's
+    /// order, instead of gathering them (a month-end file has about a million).
+    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String,
+                          emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
         let previous = period.previous ?? period
         let next = period.next ?? period
         let read = try GoogleFileSource(configuration: database.configuration, knownAt: knownAt)
@@ -94,10 +103,10 @@ public struct Reconciler {
             s.database = read.database[p.label] ?? [:]
             return s
         }
-        var items = GoogleCategorizer(windowSeconds: categorizerWindow).items(
-            current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end)
-        items += try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt)
+        try GoogleCategorizer(windowSeconds: categorizerWindow).forEachItem(
+            current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end, emit)
+        for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
         let zip = ReportFileRef(id: 0, kind: "googleEarningsFile", period: period.label, sha256: read.sha256)
-        return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: [zip] + staged.sorted())
+        return ReconciliationRun(period: period, knownAt: knownAt, files: [zip] + staged.sorted())
     }
 }
