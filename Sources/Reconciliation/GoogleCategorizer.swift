@@ -67,6 +67,23 @@ public struct GoogleCategorizer: Sendable {
 
     func categorize(_ key: UnitKey, report: UnitSide?, database: UnitSide?, previous: Sides, next: Sides,
                     start: Int64, end: Int64) -> (ReconciliationCategory, String) {
+        categorize(key, report: report, database: database, start: start, end: end) { neighbour, key in
+            switch neighbour {
+            case .previousReport: previous.report[key]
+            case .previousDatabase: previous.database[key]
+            case .nextReport: next.report[key]
+            case .nextDatabase: next.database[key]
+            }
+        }
+    }
+
+    /// A side of a neighbouring period.
+    enum Neighbour { case previousReport, previousDatabase, nextReport, nextDatabase }
+
+    /// The category and detail of unit `key` from its two sides; `neighbour` finds the unit in a neighbouring
+    /// period's side.
+    func categorize(_ key: UnitKey, report: UnitSide?, database: UnitSide?, start: Int64, end: Int64,
+                    neighbour: (Neighbour, UnitKey) -> UnitSide?) -> (ReconciliationCategory, String) {
         switch (report, database) {
         case let (report?, database?):
             if report.currency != database.currency { return (.currencyMismatch, "") }
@@ -75,13 +92,13 @@ public struct GoogleCategorizer: Sendable {
         case let (report?, nil):
             // Rows that net to nothing (a rebill set whose charge lies in another month) carry no difference.
             if report.count == 0, report.gross == 0, report.fee == 0, report.tax == 0 { return (.matched, "rebill set nets to zero") }
-            if let neighbour = nearEdge(key, in: previous.database, edge: start, at: { $0.at }) { return (.timing, "database " + neighbour) }
-            if let neighbour = nearEdge(key, in: next.database, edge: end, at: { $0.at }) { return (.timing, "database " + neighbour) }
+            if let found = nearEdge(key, neighbour(.previousDatabase, key), edge: start) { return (.timing, "database " + found) }
+            if let found = nearEdge(key, neighbour(.nextDatabase, key), edge: end) { return (.timing, "database " + found) }
             return key.side == "refund" ? (.refundNotReflected, "") : (.missingInDatabase, "")
         case let (nil, database?):
             if database.isTest { return (.testPurchaseExcluded, "") }
-            if database.at - start <= windowSeconds, previous.report[key] != nil { return (.timing, "report previous period") }
-            if end - database.at <= windowSeconds, next.report[key] != nil { return (.timing, "report next period") }
+            if database.at - start <= windowSeconds, neighbour(.previousReport, key) != nil { return (.timing, "report previous period") }
+            if end - database.at <= windowSeconds, neighbour(.nextReport, key) != nil { return (.timing, "report next period") }
             return (.missingInStoreReport, "")
         case (nil, nil):
             return (.matched, "")
@@ -89,8 +106,8 @@ public struct GoogleCategorizer: Sendable {
     }
 
     /// The neighbour's database unit when it lies within the window of `edge`.
-    func nearEdge(_ key: UnitKey, in sides: [UnitKey: UnitSide], edge: Int64, at: (UnitSide) -> Int64) -> String? {
-        guard let side = sides[key], abs(at(side) - edge) <= windowSeconds else { return nil }
+    func nearEdge(_ key: UnitKey, _ side: UnitSide?, edge: Int64) -> String? {
+        guard let side, abs(side.at - edge) <= windowSeconds else { return nil }
         return side.keys.first ?? key.order
     }
 }

@@ -94,17 +94,11 @@ public struct Reconciler {
                           emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
         let previous = period.previous ?? period
         let next = period.next ?? period
-        let read = try GoogleFileSource(configuration: database.configuration, knownAt: knownAt)
+        var read = try GoogleFileSource(configuration: database.configuration, knownAt: knownAt)
             .read(path: path, file: file, periods: [previous, period, next])
         let (neighbours, staged) = try GoogleSource(database: database, knownAt: knownAt).report([previous, next], only: nil)
-        func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
-            var s = GoogleCategorizer.Sides()
-            s.report = p == period ? read.report : neighbours[p.label] ?? [:]
-            s.database = read.database[p.label] ?? [:]
-            return s
-        }
         try GoogleCategorizer(windowSeconds: categorizerWindow).forEachItem(
-            current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end, emit)
+            report: &read.report, database: read.database, staged: neighbours, period: period, emit)
         for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
         let zip = ReportFileRef(id: 0, kind: "googleEarningsFile", period: period.label, sha256: read.sha256)
         return ReconciliationRun(period: period, knownAt: knownAt, files: [zip] + staged.sorted())
