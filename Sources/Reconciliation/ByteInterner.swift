@@ -1,43 +1,47 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Byte strings kept end to end in one array, numbered from 0 in order of arrival: a million order IDs or
-/// transaction keys as one allocation instead of a million `String`s.
+/// Byte strings kept end to end in blocks of 1 MiB, numbered from 0 in order of arrival: a million order IDs or
+/// transaction keys as a few blocks instead of a million `String`s, and no block ever copied to grow.
 struct ByteArena {
-    private(set) var bytes: [UInt8] = []
-    /// End offset of each value (its start is the previous value's end).
-    private var ends: [Int] = []
+    static let blockSize = 1 << 20
+    private var blocks: [[UInt8]] = []
+    /// Where each value starts: block << 32 | offset in the block.
+    private var starts: [Int] = []
+    private var lengths: [UInt32] = []
 
     /// Values stored.
-    var count: Int { ends.count }
+    var count: Int { starts.count }
 
     /// Stores `value`; returns its number.
     @discardableResult
     mutating func append(_ value: UnsafeRawBufferPointer) -> Int32 {
-        bytes.append(contentsOf: value)
-        ends.append(bytes.count)
-        return Int32(ends.count - 1)
-    }
-
-    /// The byte range of value `index`.
-    func range(_ index: Int32) -> Range<Int> {
-        let index = Int(index)
-        return (index == 0 ? 0 : ends[index - 1])..<ends[index]
+        if blocks.isEmpty || blocks[blocks.count - 1].count + value.count > blocks[blocks.count - 1].capacity {
+            var block: [UInt8] = []
+            block.reserveCapacity(max(Self.blockSize, value.count))
+            blocks.append(block)
+        }
+        let last = blocks.count - 1
+        starts.append(last << 32 | blocks[last].count)
+        lengths.append(UInt32(value.count))
+        blocks[last].append(contentsOf: value)
+        return Int32(starts.count - 1)
     }
 
     /// Value `index` as text.
     func string(_ index: Int32) -> String {
-        let range = range(index)
-        return bytes.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        withBytes(index) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Calls `body` with the bytes of value `index`.
     func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let range = range(index)
-        return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        let start = starts[Int(index)], length = Int(lengths[Int(index)])
+        let offset = start & 0xFFFF_FFFF
+        return try blocks[start >> 32].withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
     }
 }
 
@@ -116,14 +120,15 @@ struct ByteInterner {
 
     /// Whether value `a`'s bytes sort before value `b`'s (shorter first on a common prefix).
     func less(_ a: Int32, _ b: Int32) -> Bool {
-        arena.bytes.withUnsafeBytes { all in
-            let x = arena.range(a), y = arena.range(b)
-            let common = min(x.count, y.count)
-            if common > 0, let base = all.baseAddress {
-                let order = memcmp(base + x.lowerBound, base + y.lowerBound, common)
-                if order != 0 { return order < 0 }
+        arena.withBytes(a) { x in
+            arena.withBytes(b) { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
             }
-            return x.count < y.count
         }
     }
 
@@ -151,5 +156,32 @@ struct ByteInterner {
             hash &*= 0x100_0000_01b3
         }
         return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+}
+
+/// The order IDs of both sides of a file read, interned once under a lock: the file's reader and the database's
+/// reader run on two threads and give an order the same number, so the sides pair by number.
+final class SharedOrders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var interner = ByteInterner(capacity: 1 << 16)
+
+    /// The number of `value`, interning it first when new.
+    func intern(_ value: UnsafeRawBufferPointer) -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        return interner.intern(value)
+    }
+
+    /// The number of `text`, interning it first when new.
+    func intern(_ text: String) -> Int32 {
+        var text = text
+        return text.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The orders interned so far (read without the lock once no thread interns any more).
+    var interned: ByteInterner {
+        lock.lock()
+        defer { lock.unlock() }
+        return interner
     }
 }

@@ -6,7 +6,7 @@ import Postgres
 /// end, so every unit equals the one `GoogleSource.database` builds from rows in key order.
 struct CompactDatabase {
     let periods: [ReconciliationPeriod]
-    var orders = ByteInterner(capacity: 1 << 16)
+    let orders: SharedOrders
     var texts = UnitTexts()
     var units: [CompactUnit] = []
     /// Unit number per `(order * periods + period) * 2 + side` (side 0 charge, 1 refund); -1 when none.
@@ -14,8 +14,10 @@ struct CompactDatabase {
     /// The rows of units with more than one row, by slot.
     private var several: [Int: [GoogleDatabaseRow]] = [:]
 
-    init(periods: [ReconciliationPeriod]) {
+    /// An empty side of `periods` numbering its orders in `orders`.
+    init(periods: [ReconciliationPeriod], orders: SharedOrders) {
         self.periods = periods
+        self.orders = orders
     }
 
     /// The position of `label` among the periods (the first, when a period is there twice).
@@ -109,13 +111,12 @@ struct CompactDatabase {
     /// The slot of a unit (growing the table for a new order).
     mutating func slot(order: Int32, period: Int, side: Int) -> Int {
         let width = periods.count * 2
-        while unitOf.count < orders.count * width { unitOf.append(-1) }
+        while unitOf.count < (Int(order) + 1) * width { unitOf.append(-1) }
         return Int(order) * width + period * 2 + side
     }
 
-    /// The unit of the order spelled `order`, in period `period`, on `side` (0 charge, 1 refund), as a `UnitSide`.
-    func side(order: UnsafeRawBufferPointer, period: Int, side: Int) -> UnitSide? {
-        guard let number = orders.find(order) else { return nil }
+    /// The unit of order number `order`, in period `period`, on `side` (0 charge, 1 refund), as a `UnitSide`.
+    func side(order number: Int32, period: Int, side: Int) -> UnitSide? {
         let slot = Int(number) * periods.count * 2 + period * 2 + side
         guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
         return texts.side(units[Int(unitOf[slot])])

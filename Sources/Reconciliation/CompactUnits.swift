@@ -1,7 +1,7 @@
 import StoreExports
 
 /// One side of a Google unit in a few words: `UnitSide` with its texts as numbers in the side's `UnitTexts` and its
-/// database keys as a list in the side's key arena.
+/// database keys as a run of consecutive values in the side's key arena.
 struct CompactUnit {
     var gross: Int64 = 0
     var fee: Int64 = 0
@@ -12,9 +12,9 @@ struct CompactUnit {
     var currency: Int32 = 0
     var country: Int32 = 0
     var product: Int32 = 0
-    /// The first and last database key (-1: none), chained through `UnitTexts.nextKey`.
-    var firstKey: Int32 = -1
-    var lastKey: Int32 = -1
+    /// The first database key and how many follow it in the arena (a unit's keys are stored together).
+    var firstKey: Int32 = 0
+    var keyCount: Int32 = 0
     var isTest = true
 }
 
@@ -24,8 +24,6 @@ struct UnitTexts {
     var countries = UnitTexts.table()
     var products = UnitTexts.table()
     var keys = ByteArena()
-    /// The key after each key of a unit (-1: the last).
-    var nextKey: [Int32] = []
 
     static func table() -> ByteInterner {
         var table = ByteInterner(capacity: 256, keepsText: true)
@@ -33,12 +31,11 @@ struct UnitTexts {
         return table
     }
 
-    /// Adds key `bytes` at the end of `unit`'s keys.
+    /// Adds key `bytes` after `unit`'s keys, which must be the last ones stored.
     mutating func appendKey(_ bytes: UnsafeRawBufferPointer, to unit: inout CompactUnit) {
         let index = keys.append(bytes)
-        nextKey.append(-1)
-        if unit.lastKey >= 0 { nextKey[Int(unit.lastKey)] = index } else { unit.firstKey = index }
-        unit.lastKey = index
+        if unit.keyCount == 0 { unit.firstKey = index }
+        unit.keyCount += 1
     }
 
     /// `unit` as a `UnitSide`.
@@ -53,11 +50,7 @@ struct UnitTexts {
         side.country = countries.string(unit.country)
         side.at = unit.at
         side.isTest = unit.isTest
-        var key = unit.firstKey
-        while key >= 0 {
-            side.keys.append(keys.string(key))
-            key = nextKey[Int(key)]
-        }
+        for key in unit.firstKey..<(unit.firstKey + unit.keyCount) { side.keys.append(keys.string(key)) }
         return side
     }
 
@@ -77,7 +70,7 @@ struct UnitTexts {
 /// The report side of one Google month read from its zip, compact: each order ID once in an interner, each unit a
 /// `CompactUnit`, found by order number and side. Folds exactly as `GoogleEarningsFold.add(_:to:)` does.
 struct CompactReport {
-    var orders = ByteInterner(capacity: 1 << 16)
+    let orders: SharedOrders
     var texts = UnitTexts()
     var units: [CompactUnit] = []
     /// Unit number per order number and side (`order * 2 + side`, side 0 charge, 1 refund); -1 when none.
@@ -85,13 +78,18 @@ struct CompactReport {
     private var lastOrder = ""
     private var lastOrderIndex: Int32 = -1
 
+    /// An empty side numbering its orders in `orders`.
+    init(orders: SharedOrders) {
+        self.orders = orders
+    }
+
     /// Adds one streamed earnings row.
     mutating func add(_ entry: GoogleEarningsEntry) {
         let (side, part, countDelta) = GoogleEarningsFold.classify(entry.transactionType, refundType: entry.refundType)
         if lastOrderIndex < 0 || entry.orderID != lastOrder {
             lastOrder = entry.orderID
             lastOrderIndex = orders.intern(entry.orderID)
-            while unitOf.count < orders.count * 2 { unitOf.append(-1) }
+            while unitOf.count <= Int(lastOrderIndex) * 2 + 1 { unitOf.append(-1) }
         }
         let slot = Int(lastOrderIndex) * 2 + (side == "charge" ? 0 : 1)
         if unitOf[slot] < 0 {
