@@ -10,10 +10,7 @@ extension GoogleCategorizer {
         let previous = (period.previous ?? period).label, next = (period.next ?? period).label
         guard let current = database.periodIndex(period.label) else { return }
         let orders = report.orders.interned
-        var sorted = Array(0..<Int32(orders.count))
-        if zip(sorted, sorted.dropFirst()).contains(where: { !orders.less($0, $1) }) {
-            sorted.sort { orders.less($0, $1) }
-        }
+        let sorted = Self.byteOrder(orders)
         func reportSide(_ label: String, _ key: UnitKey) -> UnitSide? {
             guard label == period.label else { return staged[label]?[key] }
             guard let number = orders.find(key.order) else { return nil }
@@ -41,5 +38,32 @@ extension GoogleCategorizer {
                 try body(Self.item(key, report: reportUnit, database: databaseUnit, category: category, detail: detail))
             }
         }
+    }
+
+    /// The order numbers of `orders` sorted by their bytes: by their first 16 bytes as two big-endian words, the
+    /// rest compared only on a tie.
+    static func byteOrder(_ orders: ByteInterner) -> [Int32] {
+        struct Entry {
+            var high: UInt64
+            var low: UInt64
+            var index: Int32
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(orders.count)
+        for index in 0..<Int32(orders.count) {
+            orders.withBytes(index) { bytes in
+                var words: (UInt64, UInt64) = (0, 0)
+                withUnsafeMutableBytes(of: &words) { raw in
+                    for offset in 0..<min(16, bytes.count) { raw[offset < 8 ? 7 - offset : 23 - offset] = bytes[offset] }
+                }
+                entries.append(Entry(high: words.0, low: words.1, index: index))
+            }
+        }
+        entries.sort { a, b in
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            return orders.less(a.index, b.index)
+        }
+        return entries.map(\.index)
     }
 }

@@ -18,6 +18,29 @@ struct CompactUnit {
     var isTest = true
 }
 
+/// Units in blocks of 65,536: a million of them without one large array copied to grow.
+struct UnitStore {
+    private var blocks: [[CompactUnit]] = []
+    /// Units stored.
+    private(set) var count = 0
+
+    /// Stores `unit` as number `count`.
+    mutating func append(_ unit: CompactUnit) {
+        if count & 0xFFFF == 0 {
+            var block: [CompactUnit] = []
+            block.reserveCapacity(1 << 16)
+            blocks.append(block)
+        }
+        blocks[count >> 16].append(unit)
+        count += 1
+    }
+
+    subscript(index: Int) -> CompactUnit {
+        get { blocks[index >> 16][index & 0xFFFF] }
+        _modify { yield &blocks[index >> 16][index & 0xFFFF] }
+    }
+}
+
 /// The texts of one side's units: currencies, countries and products interned (0 = empty), and the database keys.
 struct UnitTexts {
     var currencies = UnitTexts.table()
@@ -72,7 +95,7 @@ struct UnitTexts {
 struct CompactReport {
     let orders: SharedOrders
     var texts = UnitTexts()
-    var units: [CompactUnit] = []
+    var units = UnitStore()
     /// Unit number per order number and side (`order * 2 + side`, side 0 charge, 1 refund); -1 when none.
     var unitOf: [Int32] = []
     private var lastOrder = ""

@@ -222,7 +222,8 @@ public struct GoogleEarningsScanner {
             if index == end { break }
             index += 1
         }
-        if unusual { try validate(raw, line: line) }
+        // Non-ASCII cells are checked in place; the copying validation only places a defect.
+        if unusual, !ReportText.isValid(raw) { try validate(raw, line: line) }
         guard let layout, cells.count == layout.width else { return nil }
         let c = columns
         func cell(_ index: Int) -> Range<Int> { ByteCells.trimmed(bytes, cells[index]) }
