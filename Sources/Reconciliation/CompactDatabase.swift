@@ -72,7 +72,16 @@ struct CompactDatabase {
             : texts.countries.intern(CountryCodes.alpha2(String(decoding: country, as: UTF8.self)))
         unit.at = at
         unit.isTest = fields.6.count == 1 && bytes[fields.6.lowerBound] == UInt8(ascii: "t")
-        texts.appendKey(UnsafeRawBufferPointer(rebasing: bytes[fields.0]), to: &unit)
+        // The key without its ending ':' + order when it has one (most of a key's bytes are the token and the order).
+        var key = fields.0
+        let orderBytes = fields.1.count
+        if key.count > orderBytes, bytes[key.upperBound - orderBytes - 1] == UInt8(ascii: ":"),
+           ByteInterner.equal(UnsafeRawBufferPointer(rebasing: bytes[(key.upperBound - orderBytes)..<key.upperBound]),
+                              UnsafeRawBufferPointer(rebasing: bytes[fields.1])) {
+            key = key.lowerBound..<(key.upperBound - orderBytes - 1)
+            unit.keyEndsWithOrder = true
+        }
+        unit.firstKey = texts.keys.append(UnsafeRawBufferPointer(rebasing: bytes[key]))
         units.append(unit)
     }
 
@@ -91,7 +100,7 @@ struct CompactDatabase {
         let index = Int(unitOf[slot])
         if several[slot] == nil {
             // The unit's one row, rebuilt from the unit (its country is already alpha-2: `alpha2` keeps it).
-            let unit = texts.side(units[index])
+            let unit = texts.side(units[index], order: row.order)
             several[slot] = [GoogleDatabaseRow(key: unit.keys.first ?? "", order: row.order, amount: unit.gross, currency: unit.currency,
                                                country: unit.country, product: unit.productId, isTest: unit.isTest, at: unit.at)]
         }
@@ -115,11 +124,18 @@ struct CompactDatabase {
         return Int(order) * width + period * 2 + side
     }
 
-    /// The unit of order number `order`, in period `period`, on `side` (0 charge, 1 refund), as a `UnitSide`.
-    func side(order number: Int32, period: Int, side: Int) -> UnitSide? {
+    /// The unit of order number `order` (spelled `text`), in period `period`, on `side` (0 charge, 1 refund), as a
+    /// `UnitSide`.
+    func side(order number: Int32, text: String, period: Int, side: Int) -> UnitSide? {
         let slot = Int(number) * periods.count * 2 + period * 2 + side
         guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
-        return texts.side(units[Int(unitOf[slot])])
+        return texts.side(units[Int(unitOf[slot])], order: text)
+    }
+
+    /// Whether order number `order` has a unit in period `period` on `side`.
+    func has(order number: Int32, period: Int, side: Int) -> Bool {
+        let slot = Int(number) * periods.count * 2 + period * 2 + side
+        return slot < unitOf.count && unitOf[slot] >= 0
     }
 
     /// A COPY integer field.

@@ -18,14 +18,14 @@ extension GoogleCategorizer {
         }
         func databaseSide(_ label: String, _ key: UnitKey) -> UnitSide? {
             guard let index = database.periodIndex(label), let number = orders.find(key.order) else { return nil }
-            return database.side(order: number, period: index, side: key.side == "charge" ? 0 : 1)
+            return database.side(order: number, text: key.order, period: index, side: key.side == "charge" ? 0 : 1)
         }
         for order in sorted {
             for side in 0..<2 {
-                let reportUnit = report.side(order: order, side: side)
-                let databaseUnit = database.side(order: order, period: current, side: side)
-                guard reportUnit != nil || databaseUnit != nil else { continue }
+                guard report.has(order: order, side: side) || database.has(order: order, period: current, side: side) else { continue }
                 let key = UnitKey(order: orders.string(order), side: side == 0 ? "charge" : "refund")
+                let reportUnit = report.side(order: order, side: side)
+                let databaseUnit = database.side(order: order, text: key.order, period: current, side: side)
                 let (category, detail) = categorize(key, report: reportUnit, database: databaseUnit, start: period.start,
                                                     end: period.end) { neighbour, key in
                     switch neighbour {

@@ -12,10 +12,12 @@ struct CompactUnit {
     var currency: Int32 = 0
     var country: Int32 = 0
     var product: Int32 = 0
-    /// The first database key and how many follow it in the arena (a unit's keys are stored together).
-    var firstKey: Int32 = 0
-    var keyCount: Int32 = 0
+    /// The first database key (-1: none, a report unit); a database unit's `count` keys follow one another (each
+    /// of its rows adds one key and one to the count).
+    var firstKey: Int32 = -1
     var isTest = true
+    /// The unit's one key is stored without its ending `:` + order ID (a Google key is `GOOGLE:{token}:{order}`).
+    var keyEndsWithOrder = false
 }
 
 /// Units in blocks of 65,536: a million of them without one large array copied to grow.
@@ -54,15 +56,17 @@ struct UnitTexts {
         return table
     }
 
-    /// Adds key `bytes` after `unit`'s keys, which must be the last ones stored.
-    mutating func appendKey(_ bytes: UnsafeRawBufferPointer, to unit: inout CompactUnit) {
-        let index = keys.append(bytes)
-        if unit.keyCount == 0 { unit.firstKey = index }
-        unit.keyCount += 1
+    /// Stores a database unit's keys, one after another, and points `unit` at the first.
+    mutating func storeKeys(_ keys: [String], in unit: inout CompactUnit) {
+        for (index, key) in keys.enumerated() {
+            var key = key
+            let number = key.withUTF8 { self.keys.append(UnsafeRawBufferPointer($0)) }
+            if index == 0 { unit.firstKey = number }
+        }
     }
 
-    /// `unit` as a `UnitSide`.
-    func side(_ unit: CompactUnit) -> UnitSide {
+    /// `unit` as a `UnitSide`; `order` is its order ID (for a key stored without it).
+    func side(_ unit: CompactUnit, order: String) -> UnitSide {
         var side = UnitSide()
         side.gross = unit.gross
         side.fee = unit.fee
@@ -73,19 +77,20 @@ struct UnitTexts {
         side.country = countries.string(unit.country)
         side.at = unit.at
         side.isTest = unit.isTest
-        for key in unit.firstKey..<(unit.firstKey + unit.keyCount) { side.keys.append(keys.string(key)) }
+        if unit.firstKey >= 0 {
+            for key in unit.firstKey..<(unit.firstKey + unit.count) {
+                side.keys.append(unit.keyEndsWithOrder ? keys.string(key) + ":" + order : keys.string(key))
+            }
+        }
         return side
     }
 
-    /// `side` as a compact unit (its texts interned, its keys appended).
+    /// `side` as a compact unit (its texts interned, its keys stored; a database side has one key per count).
     mutating func unit(_ side: UnitSide) -> CompactUnit {
         var unit = CompactUnit(gross: side.gross, fee: side.fee, tax: side.tax, at: side.at, count: Int32(side.count),
                                currency: currencies.intern(side.currency), country: countries.intern(side.country),
                                product: products.intern(side.productId), isTest: side.isTest)
-        for key in side.keys {
-            var key = key
-            key.withUTF8 { appendKey(UnsafeRawBufferPointer($0), to: &unit) }
-        }
+        if !side.keys.isEmpty { storeKeys(side.keys, in: &unit) }
         return unit
     }
 }
@@ -134,10 +139,16 @@ struct CompactReport {
         units[index].isTest = false
     }
 
+    /// Whether order number `order` has a unit on `side`.
+    func has(order: Int32, side: Int) -> Bool {
+        let slot = Int(order) * 2 + side
+        return slot < unitOf.count && unitOf[slot] >= 0
+    }
+
     /// The unit of order number `order` on `side` (0 charge, 1 refund), as a `UnitSide`.
     func side(order: Int32, side: Int) -> UnitSide? {
         let slot = Int(order) * 2 + side
         guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
-        return texts.side(units[Int(unitOf[slot])])
+        return texts.side(units[Int(unitOf[slot])], order: "")
     }
 }
