@@ -5,14 +5,20 @@ import Glibc
 import Darwin
 #endif
 
-/// Byte strings kept end to end in blocks of 1 MiB, numbered from 0 in order of arrival: a million order IDs or
+/// Byte strings kept end to end in blocks (1 MiB by default), numbered from 0 in order of arrival: a million order IDs or
 /// transaction keys as a few blocks instead of a million `String`s, and no block ever copied to grow.
 struct ByteArena {
-    static let blockSize = 1 << 20
+    /// Bytes per block (a longer value has a block of its own).
+    let blockSize: Int
     private var blocks: [[UInt8]] = []
     /// Where each value starts: block << 32 | offset in the block.
-    private var starts: [Int] = []
-    private var lengths: [UInt32] = []
+    private var starts = BlockArray<Int>()
+    private var lengths = BlockArray<UInt32>()
+
+    /// An empty arena of `blockSize`-byte blocks.
+    init(blockSize: Int = 1 << 20) {
+        self.blockSize = blockSize
+    }
 
     /// Values stored.
     var count: Int { starts.count }
@@ -22,7 +28,7 @@ struct ByteArena {
     mutating func append(_ value: UnsafeRawBufferPointer) -> Int32 {
         if blocks.isEmpty || blocks[blocks.count - 1].count + value.count > blocks[blocks.count - 1].capacity {
             var block: [UInt8] = []
-            block.reserveCapacity(max(Self.blockSize, value.count))
+            block.reserveCapacity(max(blockSize, value.count))
             blocks.append(block)
         }
         let last = blocks.count - 1
@@ -49,7 +55,7 @@ struct ByteArena {
 /// again by an open-addressing table on a hash of its bytes. Values compare by their bytes: order IDs are ASCII,
 /// where that is also how `String` compares them.
 struct ByteInterner {
-    private(set) var arena = ByteArena()
+    private(set) var arena: ByteArena
     /// Value number + 1 per slot, 0 when the slot is free; a power of two long.
     private var slots: [Int32]
     /// The texts, when kept (small sets read back often: currencies, countries, products).
@@ -57,7 +63,8 @@ struct ByteInterner {
     let keepsText: Bool
 
     /// An empty interner sized for about `capacity` values; with `keepsText` each value's `String` is kept too.
-    init(capacity: Int = 64, keepsText: Bool = false) {
+    init(capacity: Int = 64, keepsText: Bool = false, blockSize: Int = 1 << 20) {
+        arena = ByteArena(blockSize: blockSize)
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         slots = [Int32](repeating: 0, count: size)
@@ -67,8 +74,24 @@ struct ByteInterner {
     /// Values interned.
     var count: Int { arena.count }
 
+    /// Values of at most 8 bytes recently interned, by a hash of their word: (word, length + 1 << 32 | number).
+    private var recent = [(UInt64, UInt64)](repeating: (0, 0), count: 256)
+
     /// The number of `value`, interning it first when new.
     mutating func intern(_ value: UnsafeRawBufferPointer) -> Int32 {
+        guard value.count <= 8 else { return internInTable(value) }
+        var word: UInt64 = 0
+        for index in 0..<value.count { word |= UInt64(value[index]) << (8 * UInt64(index)) }
+        let line = Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        let tag = UInt64(value.count + 1) << 32
+        let (held, entry) = recent[line]
+        if held == word, entry >> 32 == tag >> 32 { return Int32(truncatingIfNeeded: entry & 0xFFFF_FFFF) }
+        let number = internInTable(value)
+        recent[line] = (word, tag | UInt64(UInt32(number)))
+        return number
+    }
+
+    private mutating func internInTable(_ value: UnsafeRawBufferPointer) -> Int32 {
         let mask = slots.count - 1
         var slot = Self.hash(value) & mask
         while true {

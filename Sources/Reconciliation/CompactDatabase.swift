@@ -8,9 +8,9 @@ struct CompactDatabase {
     let periods: [ReconciliationPeriod]
     let orders: SharedOrders
     var texts = UnitTexts()
-    var units = UnitStore()
+    var units = BlockArray<CompactUnit>()
     /// Unit number per `(order * periods + period) * 2 + side` (side 0 charge, 1 refund); -1 when none.
-    var unitOf: [Int32] = []
+    var unitOf = BlockArray<Int32>()
     /// The rows of units with more than one row, by slot.
     private var several: [Int: [GoogleDatabaseRow]] = [:]
 

@@ -20,29 +20,6 @@ struct CompactUnit {
     var keyEndsWithOrder = false
 }
 
-/// Units in blocks of 65,536: a million of them without one large array copied to grow.
-struct UnitStore {
-    private var blocks: [[CompactUnit]] = []
-    /// Units stored.
-    private(set) var count = 0
-
-    /// Stores `unit` as number `count`.
-    mutating func append(_ unit: CompactUnit) {
-        if count & 0xFFFF == 0 {
-            var block: [CompactUnit] = []
-            block.reserveCapacity(1 << 16)
-            blocks.append(block)
-        }
-        blocks[count >> 16].append(unit)
-        count += 1
-    }
-
-    subscript(index: Int) -> CompactUnit {
-        get { blocks[index >> 16][index & 0xFFFF] }
-        _modify { yield &blocks[index >> 16][index & 0xFFFF] }
-    }
-}
-
 /// The texts of one side's units: currencies, countries and products interned (0 = empty), and the database keys.
 struct UnitTexts {
     var currencies = UnitTexts.table()
@@ -51,7 +28,7 @@ struct UnitTexts {
     var keys = ByteArena()
 
     static func table() -> ByteInterner {
-        var table = ByteInterner(capacity: 256, keepsText: true)
+        var table = ByteInterner(capacity: 256, keepsText: true, blockSize: 1 << 12)
         _ = table.intern("")
         return table
     }
@@ -100,9 +77,9 @@ struct UnitTexts {
 struct CompactReport {
     let orders: SharedOrders
     var texts = UnitTexts()
-    var units = UnitStore()
+    var units = BlockArray<CompactUnit>()
     /// Unit number per order number and side (`order * 2 + side`, side 0 charge, 1 refund); -1 when none.
-    var unitOf: [Int32] = []
+    var unitOf = BlockArray<Int32>()
     private var lastOrder = ""
     private var lastOrderIndex: Int32 = -1
 
