@@ -24,6 +24,8 @@ struct ReportEntry: Sendable, Hashable {
     var isTest: Bool
     /// A refund the store made but the database missed through an injected projection fault.
     var storeOnly = false
+    /// Google: a refund of part of the charge (`amountMicros` is the part); the earnings file says `Partial`.
+    var isPartialRefund = false
 
     /// Apple: a purchase that started a free trial (no proceeds; subscriber report only).
     var isFree: Bool { amountMicros == 0 }
