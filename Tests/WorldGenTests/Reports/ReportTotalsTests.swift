@@ -57,7 +57,8 @@ import Testing
         var used: Set<String> = []
         var result: [ReportEntry] = []
         for entry in ledger where !entry.storeOnly {
-            if entry.kind == .charge, !entry.isTest, let refund = byKey[entry.transactionKey + ":REFUNDED"] {
+            // (A Google partial refund is keyed by the database's refund row, which has the same key: it is applied below.)
+            if entry.kind == .charge, !entry.isTest, let refund = byKey[entry.transactionKey + ":REFUNDED"], refund.kind != .partialRefund {
                 #expect(refund.kind == .refundMissingInDatabase && refund.databaseMicros == nil)
                 var changed = entry
                 changed.kind = .refund
@@ -125,7 +126,7 @@ import Testing
 
     static func appleFinancialRows(_ entries: [ReportEntry], _ products: ReportProducts) -> [String: Int64] {
         var result: [String: Int64] = [:]
-        for entry in entries where entry.isApple && !entry.isFree {
+        for entry in entries where entry.isInFinancialReport {
             let refund = entry.kind == .refund
             let key = [AppleFiscalPeriod.containing(ms: entry.atMs).fileMMYY, products.catalogue.plans[entry.plan].appleProductId,
                        entry.country, entry.currency, refund ? "R" : "S",
