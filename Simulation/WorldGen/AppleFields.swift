@@ -20,6 +20,8 @@ struct AppleTransactionFields {
     var currency: String
     var priceMilli: Int64
     var trial: Bool
+    /// An offer code's reference name when the (free) period was redeemed with a code (`offerType` 3).
+    var offerCode: String? = nil
     var isUpgraded = false
     var revocationMs: Int64?
     var revocationType: String?
@@ -40,6 +42,11 @@ struct AppleTransactionFields {
         ]
         if trial {
             members["offerType"] = .integer(1)
+            members["offerDiscountType"] = .string("FREE_TRIAL")
+            members["offerPeriod"] = .string("P1W")
+        } else if let offerCode {
+            members["offerType"] = .integer(3)
+            members["offerIdentifier"] = .string(offerCode)
             members["offerDiscountType"] = .string("FREE_TRIAL")
             members["offerPeriod"] = .string("P1W")
         }
@@ -77,6 +84,11 @@ struct AppleTransactionFields {
         model.currency = currency
         if trial {
             model.rawOfferType = 1
+            model.rawOfferDiscountType = "FREE_TRIAL"
+            model.offerPeriod = "P1W"
+        } else if let offerCode {
+            model.rawOfferType = 3
+            model.offerIdentifier = offerCode
             model.rawOfferDiscountType = "FREE_TRIAL"
             model.offerPeriod = "P1W"
         }

@@ -32,7 +32,7 @@ struct AppleRenderer {
         var output = Output(truth: AppleSubscriptionTruth(originalTransactionId: original,
                                                           subscriptionGroupIdentifier: catalogue.subscriptionGroupIdentifier,
                                                           status: 1, transactions: [], renewalInfo: .null))
-        func charge(_ step: TimedStep, reason: String, trial: Bool) {
+        func charge(_ step: TimedStep, reason: String, trial: Bool, offerCode: String? = nil) {
             let ordinal = transactions.count
             transactions.append(AppleTransactionFields(
                 transactionId: ids.appleTransactionId(subscription: story.index, ordinal: ordinal), originalTransactionId: original,
@@ -40,7 +40,7 @@ struct AppleRenderer {
                 purchaseMs: step.atMs, originalPurchaseMs: first.atMs, expiresMs: step.periodEndMs, signedMs: step.atMs,
                 appAccountToken: accountToken, familyShared: story.familyShared, environment: environment, reason: reason,
                 storefront: market.appleStorefront, storefrontId: market.appleStorefrontId, currency: market.currency,
-                priceMilli: step.priceMicros / 1_000, trial: trial))
+                priceMilli: step.priceMicros / 1_000, trial: trial, offerCode: offerCode))
             renewal.productId = product(step.plan)
             renewal.autoRenewProductId = product(step.plan)
             renewal.renewalMs = step.periodEndMs
@@ -58,7 +58,8 @@ struct AppleRenderer {
             var revocation = false
             switch step.step {
             case .purchase(let trial):
-                charge(step, reason: "PURCHASE", trial: trial)
+                let code = trial && OfferCodeRedemption.redeems(storyIndex: story.index, seed: ids.seed)
+                charge(step, reason: "PURCHASE", trial: trial && !code, offerCode: code ? OfferCodeRedemption.offerIdentifier : nil)
                 renewal.renewalPriceMilli = step.priceMicros / 1_000
                 if trial {
                     renewal.renewalPriceMilli = catalogue.price(plan: step.plan, market: story.market, atMs: step.periodEndMs,

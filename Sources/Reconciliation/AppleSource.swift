@@ -9,7 +9,11 @@ struct AppleSource {
     let knownAt: Date
 
     /// The cells of `periods` by period label (report and database sides), and the report files read.
-    /// Promo-code rows (customer price 0) and free trials carry no money and are left out on both sides.
+    /// Offer-code redemptions are units of no money on both sides, in the cell of price 0: the report's promo-code
+    /// rows (customer price 0 with a Promo Code, e.g. `CR`) and the database's charges of 0 that are not the
+    /// subscription's introductory trial (`AppleSource.promoSQL`). Free trials, which Apple's financial reports leave out,
+    /// and test purchases of 0 are left out.
+
     func cells(_ periods: [ReconciliationPeriod], only: Set<Int64>?) throws -> ([String: [AppleCell: AppleCellSides]], [ReportFileRef]) {
         let files = try ReportFileRef.current(database, kinds: ["appleFinancial"], periods: periods.map(\.label), only: only)
         let regions = try Dictionary(uniqueKeysWithValues: database.query(
@@ -23,7 +27,7 @@ struct AppleSource {
                 SELECT f.period, r.vendor_identifier, r.country_of_sale, r.customer_currency, r.customer_price_micros,
                        r.sale_or_return, r.quantity, r.extended_partner_share_micros
                 FROM apple_financial_row r JOIN report_file f ON f.id = r.report_file_id
-                WHERE r.report_file_id = ANY($1::int8[]) AND r.customer_price_micros <> 0
+                WHERE r.report_file_id = ANY($1::int8[]) AND (r.customer_price_micros <> 0 OR r.promo_code <> '')
                 ORDER BY r.report_file_id, r.line
                 """, [PostgresTextArray(used.map { String($0.id) })]).rows {
                 let isReturn = try row.decode(String.self, "sale_or_return") == "R"
@@ -44,7 +48,8 @@ struct AppleSource {
             SELECT coalesce(b.product_id, c.product_id, '') AS product, coalesce(b.country_code, c.country_code, '') AS country,
                    b.currency_code, b.amount_micros, b.is_test, extract(epoch FROM b.effective_at)::int8 AS at
             FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
-            WHERE b.provider = 'APPLE' AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
+            LEFT JOIN subscription s ON s.id = b.subscription_id
+            WHERE b.provider = 'APPLE' AND b.amount_micros IS NOT NULL AND (b.amount_micros <> 0 OR \(Self.promoSQL))
               AND b.event_type::text = ANY(\(MoneyEvents.sqlArray))
               AND b.effective_at >= to_timestamp($1) AND b.effective_at < to_timestamp($2) AND b.recorded_at <= $3
             ORDER BY b.transaction_key
@@ -58,4 +63,12 @@ struct AppleSource {
         }
         return (result, used)
     }
+
+    /// The database's offer-code redemptions (with `b` a billing_transaction row and `s` its subscription): a charge of
+    /// 0 that is not a test purchase and not the introductory trial — the trial's period ends at `trial_ends_at`, which
+    /// the projection sets from a trial transaction only (`offerType` 1 with `FREE_TRIAL`; an offer code is `offerType` 3).
+    static let promoSQL = """
+        (b.amount_micros = 0 AND NOT b.is_test AND b.event_type::text = ANY(\(MoneyEvents.chargesSQLArray)) \
+        AND b.expires_at IS DISTINCT FROM s.trial_ends_at)
+        """
 }

@@ -18,6 +18,9 @@ struct CompactUnit {
     var isTest = true
     /// The unit's one key is stored without its ending `:` + order ID (a Google key is `GOOGLE:{token}:{order}`).
     var keyEndsWithOrder = false
+    /// The report's `Refund Type` of a refund unit in `UnitTexts.refundTypes` (0 = none; the table holds at most
+    /// the empty text, `Full` and `Partial`, so a byte keeps the unit at 56 bytes).
+    var refundType: UInt8 = 0
 }
 
 /// The texts of one side's units: currencies, countries and products interned (0 = empty), and the database keys.
@@ -25,6 +28,7 @@ struct UnitTexts {
     var currencies = UnitTexts.table()
     var countries = UnitTexts.table()
     var products = UnitTexts.table()
+    var refundTypes = UnitTexts.table()
     var keys = ByteArena()
 
     static func table() -> ByteInterner {
@@ -52,6 +56,7 @@ struct UnitTexts {
         side.currency = currencies.string(unit.currency)
         side.productId = products.string(unit.product)
         side.country = countries.string(unit.country)
+        side.refundType = refundTypes.string(Int32(unit.refundType))
         side.at = unit.at
         side.isTest = unit.isTest
         if unit.firstKey >= 0 {
@@ -66,7 +71,8 @@ struct UnitTexts {
     mutating func unit(_ side: UnitSide) -> CompactUnit {
         var unit = CompactUnit(gross: side.gross, fee: side.fee, tax: side.tax, at: side.at, count: Int32(side.count),
                                currency: currencies.intern(side.currency), country: countries.intern(side.country),
-                               product: products.intern(side.productId), isTest: side.isTest)
+                               product: products.intern(side.productId), isTest: side.isTest,
+                               refundType: UInt8(truncatingIfNeeded: refundTypes.intern(side.refundType)))
         if !side.keys.isEmpty { storeKeys(side.keys, in: &unit) }
         return unit
     }
@@ -112,6 +118,9 @@ struct CompactReport {
         }
         if units[index].product == 0 { units[index].product = texts.products.intern(entry.productID) }
         if units[index].country == 0 { units[index].country = texts.countries.intern(entry.buyerCountry) }
+        if side == "refund", let refundType = entry.refundType {
+            units[index].refundType = UInt8(truncatingIfNeeded: texts.refundTypes.intern(refundType.rawValue))
+        }
         units[index].at = min(units[index].at, entry.transactionEpochSeconds)
         units[index].isTest = false
     }

@@ -88,13 +88,17 @@ public struct GoogleCategorizer: Sendable {
         case let (report?, database?):
             if report.currency != database.currency { return (.currencyMismatch, "") }
             if key.side == "charge", report.count > database.count { return (.duplicate, "") }
+            // A partial refund: the database, which learns refunds without their amount, holds the whole charge.
+            if key.side == "refund", report.refundType == "Partial", report.gross != database.gross {
+                return (.refundNotReflected, Self.refundDetail(report))
+            }
             return report.gross == database.gross ? (.matched, "") : (.amountMismatch, "")
         case let (report?, nil):
             // Rows that net to nothing (a rebill set whose charge lies in another month) carry no difference.
             if report.count == 0, report.gross == 0, report.fee == 0, report.tax == 0 { return (.matched, "rebill set nets to zero") }
             if let found = nearEdge(key, neighbour(.previousDatabase, key), edge: start) { return (.timing, "database " + found) }
             if let found = nearEdge(key, neighbour(.nextDatabase, key), edge: end) { return (.timing, "database " + found) }
-            return key.side == "refund" ? (.refundNotReflected, "") : (.missingInDatabase, "")
+            return key.side == "refund" ? (.refundNotReflected, Self.refundDetail(report)) : (.missingInDatabase, "")
         case let (nil, database?):
             if database.isTest { return (.testPurchaseExcluded, "") }
             if database.at - start <= windowSeconds, neighbour(.previousReport, key) != nil { return (.timing, "report previous period") }
@@ -103,6 +107,12 @@ public struct GoogleCategorizer: Sendable {
         case (nil, nil):
             return (.matched, "")
         }
+    }
+
+    /// The detail of a refund the database does not reflect: the report's Refund Type (`Refund Type Partial`), empty
+    /// when the report states none (estimated-sales rows).
+    static func refundDetail(_ report: UnitSide) -> String {
+        report.refundType.isEmpty ? "" : "Refund Type " + report.refundType
     }
 
     /// The neighbour's database unit when it lies within the window of `edge`.

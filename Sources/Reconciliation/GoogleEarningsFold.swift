@@ -40,6 +40,7 @@ public enum GoogleEarningsFold {
         let key = UnitKey(order: line.order, side: side)
         add(part: part, countDelta: countDelta, amount: line.amountMicros, currency: line.currency, productId: line.productId,
             country: line.country, at: line.at, to: &units[key, default: UnitSide()])
+        if side == "refund", !line.refundType.isEmpty { units[key]?.refundType = line.refundType }
     }
 
     /// Adds a streamed earnings row to its unit in `units`, exactly as `add(_:to:)` adds the same row read back
@@ -50,6 +51,7 @@ public enum GoogleEarningsFold {
         add(part: part, countDelta: countDelta, amount: entry.amountBuyerMicros, currency: entry.buyerCurrency,
             productId: entry.productID, country: entry.buyerCountry, at: entry.transactionEpochSeconds,
             to: &units[key, default: UnitSide()])
+        if side == "refund", let refundType = entry.refundType { units[key]?.refundType = refundType.rawValue }
     }
 
     static func add(part: Part, countDelta: Int64, amount: Int64, currency: String, productId: String, country: String,

@@ -8,4 +8,6 @@ public enum MoneyEvents {
     public static let all = charges + ["REFUNDED"]
     /// `all` as an SQL array literal, for `event_type::text = ANY(…)`.
     public static var sqlArray: String { "ARRAY[" + all.map { "'\($0)'" }.joined(separator: ",") + "]" }
+    /// `charges` as an SQL array literal.
+    public static var chargesSQLArray: String { "ARRAY[" + charges.map { "'\($0)'" }.joined(separator: ",") + "]" }
 }

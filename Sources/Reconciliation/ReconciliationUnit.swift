@@ -16,6 +16,9 @@ public struct UnitSide: Sendable, Hashable {
     public var at: Int64 = .max
     /// True when every database row of the unit is a test purchase.
     public var isTest = true
+    /// The report's `Refund Type` of a refund unit (`Full` or `Partial`; empty for charges, estimated-sales rows and
+    /// the database).
+    public var refundType = ""
     /// The database keys (for the item's detail).
     public var keys: [String] = []
 

@@ -51,10 +51,44 @@ import Testing
         #expect(category(report: side(9_990_000, at: 1_990), database: nil, next: next) == .missingInDatabase)
     }
 
-    @Test func partialRefundAgainstAFullRefundIsAnAmountMismatch() {
+    @Test func aRefundOfAnotherAmountWithoutARefundTypeIsAnAmountMismatch() {
         let key = UnitKey(order: "GPA.1", side: "refund")
         #expect(category(report: side(-4_000_000), database: side(-9_990_000), key: key) == .amountMismatch)
         #expect(category(report: side(-4_000_000), database: side(-4_000_000), key: key) == .matched)
+    }
+
+    /// Google's earnings say `Partial`; the database, which learns refunds from voided purchases (no amount), holds the
+    /// whole charge refunded: the refund is not reflected, and the detail names the Refund Type (as for a full refund
+    /// the database lacks).
+    @Test func aPartialRefundIsARefundNotReflectedNamingItsRefundType() {
+        let charge = UnitKey(order: "GPA.3302-2312-6140-38722..2", side: "charge")
+        let refund = UnitKey(order: charge.order, side: "refund")
+        let half = orderRows(" refund", -1, refundType: "Partial").map { line -> GoogleEarningsLine in
+            var line = line
+            line.amountMicros /= 2
+            return line
+        }
+        let units = GoogleEarningsFold.units(orderRows("", 1) + half)
+        #expect(units[refund]?.refundType == "Partial" && units[refund]?.gross == -11_480_000 && units[refund]?.count == 1)
+        #expect(units[charge]?.refundType == "")
+        var database = [charge: side(22_960_000, currency: "DKK"), refund: side(-22_960_000, currency: "DKK")]
+        database[refund]?.keys = ["GOOGLE:token:\(charge.order):REFUNDED"]
+        let found = items(units, database: database)
+        #expect(found.map(\.category) == [.matched, .refundNotReflected])
+        #expect(found.last?.detail == "Refund Type Partial GOOGLE:token:\(charge.order):REFUNDED")
+        #expect(found.last?.reportGross == -11_480_000 && found.last?.databaseGross == -22_960_000)
+        let totals = ReconciliationTotals(found).currencies["DKK"]
+        #expect(totals?.variance == 11_480_000 && totals?.byCategory[.refundNotReflected] == 11_480_000)
+        #expect(totals?.explained == totals?.variance)
+
+        // Without the database's refund the detail still names the report's Refund Type, `Full` or `Partial`.
+        #expect(items(units, database: [charge: database[charge] ?? UnitSide()]).last?.detail == "Refund Type Partial")
+        let full = GoogleEarningsFold.units(orderRows("", 1) + orderRows(" refund", -1, refundType: "Full"))
+        #expect(items(full, database: [charge: database[charge] ?? UnitSide()]).last?.detail == "Refund Type Full")
+        // A Partial refund of the very amount the database holds is matched.
+        var same = database
+        same[refund]?.gross = -11_480_000
+        #expect(items(units, database: same).map(\.category) == [.matched, .matched])
     }
 
     /// The rows of one order shaped like a real Google earnings file: order ID, DKK amount and the `Charge` row's

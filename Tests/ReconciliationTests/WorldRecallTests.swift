@@ -15,7 +15,7 @@ import WorldGen
         case .amountMismatch: return .amountMismatch
         case .duplicate: return .duplicate
         case .currencyMismatch: return .currencyMismatch
-        case .refundMissingInDatabase: return .refundNotReflected
+        case .refundMissingInDatabase, .partialRefund: return .refundNotReflected
         case .periodBoundary: return .timing
         case .testPurchaseExcluded: return .testPurchaseExcluded
         }
@@ -78,7 +78,7 @@ import WorldGen
             switch kind {
             case .missingInDatabase, .duplicate:
                 expected[key(d.reportPeriod, cell(d.reportMicros), .missingInDatabase), default: Units()].report += 1
-            case .refundMissingInDatabase:
+            case .refundMissingInDatabase, .partialRefund:
                 expected[key(d.reportPeriod, cell(d.reportMicros), .refundNotReflected), default: Units()].report += 1
             case .missingInReport:
                 expected[key(d.databasePeriod, cell(d.databaseMicros), .missingInStoreReport), default: Units()].database += 1

@@ -3,7 +3,8 @@ import SeededRandom
 /// Apple Financial Reports (FINANCIAL): one tab-separated file per fiscal period and region, named
 /// `<vendor>_<MMYY>_<region>.txt`, plus the consolidated ZZ file with its per-country summary, shaped like
 /// the real files: rows in no particular order (a return can precede its sales), `Total_Units` counting
-/// sale units only, `Total_Amount` without decimals in zero-decimal currencies.
+/// sale units only, `Total_Amount` without decimals in zero-decimal currencies, offer-code redemptions as `S` rows with
+/// Promo Code `CR` and 0.00 amounts.
 struct AppleFinancialReport {
     let products: ReportProducts
     let vendor: String
@@ -31,18 +32,22 @@ struct AppleFinancialReport {
         /// Signed customer price per unit (negative on returns).
         var priceMicros: Int64
         var isReturn: Bool
+        /// `CR` on an offer-code redemption (price 0), else empty.
+        var promoCode = ""
 
         static func < (a: Row, b: Row) -> Bool {
-            (a.currency, a.plan, a.country, a.isReturn ? 1 : 0, a.priceMicros) < (b.currency, b.plan, b.country, b.isReturn ? 1 : 0, b.priceMicros)
+            (a.currency, a.plan, a.country, a.isReturn ? 1 : 0, a.priceMicros, a.promoCode)
+                < (b.currency, b.plan, b.country, b.isReturn ? 1 : 0, b.priceMicros, b.promoCode)
         }
     }
 
     /// Adds entries (the ledger in any number of calls).
     mutating func add(_ entries: [ReportEntry]) {
-        for entry in entries where entry.isApple && !entry.isFree {
+        for entry in entries where entry.isInFinancialReport {
             let isReturn = entry.kind == .refund
             let row = Row(plan: entry.plan, country: entry.country, currency: entry.currency,
-                          priceMicros: isReturn ? -entry.amountMicros : entry.amountMicros, isReturn: isReturn)
+                          priceMicros: isReturn ? -entry.amountMicros : entry.amountMicros, isReturn: isReturn,
+                          promoCode: entry.isOfferCode ? "CR" : "")
             periods[AppleFiscalPeriod.containing(ms: entry.atMs), default: [:]][row, default: 0] += isReturn ? -1 : 1
         }
     }
@@ -99,7 +104,7 @@ struct AppleFinancialReport {
             lines.append([period.startText, period.endText, "", "", plan.appleProductId, String(quantity),
                           ReportDecimal.format(share), ReportDecimal.format(extended), row.currency, row.isReturn ? "R" : "S",
                           String(products.appleIdentifier(row.plan)), ReportProducts.developer, plan.name, "", "", "IAY", "",
-                          row.country, "", "", ReportDecimal.format(row.priceMicros), row.currency].joined(separator: "\t"))
+                          row.country, "", row.promoCode, ReportDecimal.format(row.priceMicros), row.currency].joined(separator: "\t"))
         }
         lines.append("Total_Rows\t\(rows.count)")
         let currencies = Set(rows.map(\.0.currency))

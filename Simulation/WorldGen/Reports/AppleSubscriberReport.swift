@@ -51,7 +51,8 @@ struct AppleSubscriberReport {
         let refund = entry.kind == .refund
         return [ReportCalendar.isoDate(ReportCalendar.pacificDay(entry.atMs)), ReportProducts.appName, String(catalogue.appAppleId),
                 plan.name, String(products.appleIdentifier(entry.plan)), catalogue.subscriptionGroupIdentifier,
-                products.duration(entry.plan), "", "", entry.isFree ? "Free Trial" : "", entry.isFree ? "1 Week" : "", "",
+                products.duration(entry.plan), entry.isOfferCode ? OfferCodeRedemption.offerIdentifier : "", "",
+                entry.isFree ? "Free Trial" : "", entry.isFree ? "1 Week" : "", "",
                 ReportDecimal.format(sign * entry.amountMicros), entry.currency, ReportDecimal.format(sign * proceeds), entry.currency,
                 "", "", "", "iPhone", entry.country, subscriberId(entry.subscriptionId), "", refund ? "Yes" : "",
                 refund ? ReportCalendar.isoDate(ReportCalendar.pacificDay(entry.purchaseAtMs)) : "", "1"]

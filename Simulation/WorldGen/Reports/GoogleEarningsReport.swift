@@ -64,7 +64,8 @@ struct GoogleEarningsReport {
         entry.kind == .charge && orderHash(entry.orderId ?? "") % Self.rebillEvery == 7
     }
 
-    /// The rows of one entry: Charge, Google fee and one or two Tax rows (or their refunds with Refund Type `Full`);
+    /// The rows of one entry: Charge, Google fee and one or two Tax rows (or their refunds with Refund Type `Full`, or
+    /// `Partial` for a partial refund, whose rows split the part refunded as a charge of that amount would be split);
     /// for a rebilled charge also the reversal (refund rows with an empty Refund Type) and the `… rebill` rows.
     func rows(_ entry: ReportEntry) -> [String] {
         let plan = products.catalogue.plans[entry.plan]
@@ -104,7 +105,7 @@ struct GoogleEarningsReport {
             for (taxType, amount) in taxes { lines.append(row("Tax" + suffix, -direction * amount, refundType: refundType, taxType: taxType)) }
             return lines
         }
-        if refund { return set(" refund", -1, refundType: "Full") }
+        if refund { return set(" refund", -1, refundType: entry.isPartialRefund ? "Partial" : "Full") }
         var result = set("", sign, refundType: "")
         if isRebilled(entry) { result += set(" refund", -1, refundType: "") + set(" rebill", 1, refundType: "") }
         return result

@@ -57,6 +57,7 @@ public struct ReportDiscrepancyShares: Sendable, Hashable {
         case .duplicate: return duplicate
         case .currencyMismatch: return currencyMismatch
         case .refundMissingInDatabase: return refundMissingInDatabase
+        case .partialRefund: return 0
         case .periodBoundary: return periodBoundary
         case .testPurchaseExcluded: return 1
         }

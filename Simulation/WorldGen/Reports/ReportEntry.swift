@@ -24,8 +24,16 @@ struct ReportEntry: Sendable, Hashable {
     var isTest: Bool
     /// A refund the store made but the database missed through an injected projection fault.
     var storeOnly = false
+    /// Google: a refund of part of the charge (`amountMicros` is the part); the earnings file says `Partial`.
+    var isPartialRefund = false
 
-    /// Apple: a purchase that started a free trial (no proceeds; subscriber report only).
+    /// Apple: a free period redeemed with an offer code (a charge of 0 that is not the introductory trial): a
+    /// Financial Report `S` row with Promo Code `CR` and 0.00 amounts.
+    var isOfferCode = false
+
+    /// Apple: a purchase that started a free period, a trial or an offer code (no proceeds).
     var isFree: Bool { amountMicros == 0 }
+    /// Whether the Financial Report carries the entry: every paid charge and refund, and offer-code redemptions.
+    var isInFinancialReport: Bool { isApple && (!isFree || isOfferCode) }
     var isApple: Bool { provider == "APPLE" }
 }

@@ -43,6 +43,16 @@ struct ReportInjector {
                 entries.append(entry)
                 continue
             }
+            if entry.kind == .refund, !entry.isApple, let orderId = entry.orderId,
+               GooglePartialRefund.isPartial(orderId: orderId, seed: seed) {
+                // Not an injected error but a store fact the database cannot see: it is listed like one.
+                var partial = entry
+                partial.amountMicros = GooglePartialRefund.amount(entry.amountMicros, currency: entry.currency)
+                partial.isPartialRefund = true
+                discrepancies.append(record(.partialRefund, entry, report: partial))
+                entries.append(partial)
+                continue
+            }
             guard entry.kind == .charge, !entry.isFree else { entries.append(entry); continue }
             let draw = rng.unit()
             var lower = 0.0
@@ -92,6 +102,8 @@ struct ReportInjector {
             changed.transactionKey = entry.transactionKey + ":REFUNDED"
             changed.atMs = entry.atMs + 3 * ReportCalendar.day
             return changed
+        case .partialRefund:
+            return nil // a store fact applied to the world's own refunds, never drawn
         case .periodBoundary:
             let (start, end) = Self.periodBounds(entry)
             let window = shares.boundaryWindowHours * ReportCalendar.hour
@@ -124,6 +136,13 @@ struct ReportInjector {
         entry.isApple ? AppleFiscalPeriod.containing(ms: entry.atMs).reportDate : ReportCalendar.pacificMonth(entry.atMs)
     }
 
+    /// The kind a reconciliation at the provider's grain sees: an Apple duplicate is one more report unit (missing in
+    /// the database); a Google partial refund is a refund the database does not reflect.
+    static func observedKind(_ kind: ReportDiscrepancyKind, isApple: Bool) -> ReportDiscrepancyKind {
+        if isApple && kind == .duplicate { return .missingInDatabase }
+        return kind == .partialRefund ? .refundMissingInDatabase : kind
+    }
+
     func record(_ kind: ReportDiscrepancyKind, _ entry: ReportEntry, report: ReportEntry?) -> ReportDiscrepancy {
         let plan = catalogue.plans[entry.plan]
         let sign: Int64 = entry.kind == .refund ? -1 : 1
@@ -132,7 +151,7 @@ struct ReportInjector {
         if kind == .missingInDatabase || kind == .duplicate { shown = entry }
         return ReportDiscrepancy(
             kind: kind, provider: entry.provider, subscriptionId: entry.subscriptionId, transactionKey: entry.transactionKey,
-            observedKind: entry.isApple && kind == .duplicate ? .missingInDatabase : kind,
+            observedKind: Self.observedKind(kind, isApple: entry.isApple),
             orderId: entry.orderId, productId: entry.isApple ? plan.appleProductId : plan.googleProductId,
             country: entry.country, currency: entry.currency,
             reportCurrency: kind == .currencyMismatch ? report?.currency : nil,

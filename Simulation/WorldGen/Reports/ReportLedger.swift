@@ -26,12 +26,15 @@ enum ReportLedger {
                 let record = row.record
                 let atMs = WorldClock.ms(record.effectiveAt)
                 if chargeTypes.contains(record.eventType), let amount = record.amount {
-                    let entry = ReportEntry(
+                    var entry = ReportEntry(
                         kind: .charge, provider: record.provider.rawValue, subscriptionId: subscription.rows.subscriptionId,
                         transactionKey: record.transactionKey, orderId: record.orderId,
                         plan: products.plan(currency: amount.currencyCode, micros: amount.micros) ?? 0,
                         country: products.alpha2(record.storefront ?? ""), currency: amount.currencyCode,
-                        amountMicros: amount.micros, atMs: atMs, purchaseAtMs: atMs, isTest: record.isTest)
+                        amountMicros: amount.micros, atMs: atMs, purchaseAtMs: atMs, isTest: record.isTest,
+                        isOfferCode: isOfferCode(record, subscription.rows.snapshot))
+                    // An offer code's free period is of the product redeemed (the Financial Report row names it).
+                    if entry.isOfferCode, let plan = record.charge?.productId.flatMap(products.plan(appleProductId:)) { entry.plan = plan }
                     byKey[record.transactionKey] = entry
                     if let order = record.orderId { byOrder[order] = entry }
                     result.append(entry)
@@ -58,9 +61,15 @@ enum ReportLedger {
         return result
     }
 
+    /// An Apple charge of 0 that is not the subscription's introductory trial (whose period ends at `trial_ends_at`):
+    /// an offer-code redemption, as reconcile tells them apart in the database.
+    static func isOfferCode(_ record: BillingTransactionRecord, _ snapshot: SubscriptionSnapshot?) -> Bool {
+        record.provider == .apple && record.amount?.micros == 0 && record.expiresAt != snapshot?.trialEndsAt
+    }
+
     /// A free-trial start takes the plan of the subscription's next paid charge (monthly when none).
     static func assignTrialPlans(_ entries: inout [ReportEntry], from first: Int) {
-        for position in first..<entries.count where entries[position].isFree {
+        for position in first..<entries.count where entries[position].isFree && !entries[position].isOfferCode {
             entries[position].plan = entries[position...].first { !$0.isFree }?.plan ?? 1
         }
     }
@@ -70,9 +79,11 @@ enum ReportLedger {
 struct ProductLookup {
     private var plans: [String: Int] = [:]
     private var countries: [String: String] = [:]
+    private var appleProducts: [String: Int] = [:]
 
     init(_ catalogue: WorldCatalogue) {
         for (index, plan) in catalogue.plans.enumerated() {
+            appleProducts[plan.appleProductId] = index
             for market in catalogue.markets {
                 if let price = market.prices[plan.code] { plans["\(market.currency)|\(price)"] = index }
             }
@@ -88,6 +99,9 @@ struct ProductLookup {
 
     /// The plan whose list price in `currency` is `micros`.
     func plan(currency: String, micros: Int64) -> Int? { plans["\(currency)|\(micros)"] }
+
+    /// The plan of an Apple product ID.
+    func plan(appleProductId: String) -> Int? { appleProducts[appleProductId] }
 
     /// ISO alpha-2 for an Apple storefront (alpha-3) or Google region (alpha-2).
     func alpha2(_ code: String) -> String { countries[code] ?? String(code.prefix(2)) }

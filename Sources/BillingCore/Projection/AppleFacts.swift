@@ -36,6 +36,10 @@ struct AppleFacts {
 
     var chargeKey: String { "APPLE:\(originalTransactionId):\(transactionId)" }
     var isTrial: Bool { transaction.isFreeTrial }
+    /// A free period that is not the introductory trial: an offer (an offer code, `offerType` 3; a promotional or
+    /// win-back offer) at price 0. Like a trial it sets no current price, so the first paid charge after it is not a
+    /// price change; unlike a trial the status is ACTIVE and `trial_ends_at` is not set.
+    var isFreePeriod: Bool { isTrial || (transaction.rawOfferType != nil && price?.micros == 0) }
     var expiresAt: Date? { transaction.expiresDate?.date }
     var graceEndsAt: Date? { renewalInfo?.gracePeriodExpiresDate?.date }
     var autoRenew: Bool? { renewalInfo?.isAutoRenewOn }

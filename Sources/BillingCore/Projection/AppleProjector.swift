@@ -78,7 +78,7 @@ struct AppleProjector {
             id: current?.id, provider: .apple, billingAccountId: account, planId: planId,
             productId: facts.transaction.productId, status: status, acknowledgementStatus: .notRequired,
             isTestPurchase: facts.environment == .sandbox, autoRenew: autoRenew,
-            currentPrice: facts.isTrial ? nil : facts.price, currentPeriodStartAt: facts.transaction.purchaseDate?.date,
+            currentPrice: facts.isFreePeriod ? nil : facts.price, currentPeriodStartAt: facts.transaction.purchaseDate?.date,
             currentPeriodEndAt: periodEnd, trialEndsAt: facts.isTrial ? facts.expiresAt : current?.trialEndsAt,
             cancelAt: cancelAt, canceledAt: canceledAt, lastVerifiedAt: current?.lastVerifiedAt,
             lastStoreStateAt: current?.lastStoreStateAt,

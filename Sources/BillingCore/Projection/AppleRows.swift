@@ -36,7 +36,7 @@ struct AppleRows {
         }
         let isNewCharge = current != nil && current?.apple?.latestTransactionId != facts.transactionId
         let sameProduct = current?.productId == facts.transaction.productId
-        if isNewCharge, sameProduct, !facts.isTrial, let old = current?.currentPrice, let new = facts.price,
+        if isNewCharge, sameProduct, !facts.isFreePeriod, let old = current?.currentPrice, let new = facts.price,
            old.currencyCode == new.currencyCode, old.micros != new.micros {
             rows.append(record(key: eventKey(for: .priceChanged, suffix: ""), type: .priceChanged,
                                effectiveAt: facts.transaction.purchaseDate?.date ?? facts.stateTime,

@@ -44,6 +44,40 @@ struct TrialScenarioTests {
         #expect(outcome.flags.trialAlreadyConsumed)
     }
 
+    /// The T-1 fixture with the free week redeemed from an offer code (`offerType` 3) instead of the introductory offer.
+    static func offerCodeState(price: Int64 = 0) throws -> AppleStoreState {
+        var state = try Fixtures.apple("apple/SUBSCRIBED_INITIAL_BUY_TRIAL.json")
+        state.transaction.rawOfferType = 3
+        state.transaction.offerIdentifier = "free-week-code"
+        state.transaction.price = price
+        return state
+    }
+
+    @Test("An Apple offer-code free week is ACTIVE, not a trial, with a charge of 0 and no current price")
+    func offerCodeFreeWeek() throws {
+        let state = try Self.offerCodeState()
+        let outcome = try Projection.project(current: nil, storeState: .apple(state), trigger: TestData.webhook(at: TestData.day(1)),
+                                             resolved: TestData.appleRefs())
+        #expect(outcome.status == .active)
+        #expect(outcome.entitlement.isActive)
+        #expect(outcome.subscription.trialEndsAt == nil)
+        #expect(!outcome.subscription.accountHasHadTrial)
+        #expect(outcome.subscription.currentPrice == nil)
+        let charge = try #require(outcome.transactions.first)
+        #expect(charge.eventType == .purchased && charge.amount == Money(micros: 0, currencyCode: "USD"))
+
+        // Redeemed at a renewal of a paying subscription: still no price change (the free week is not a list price).
+        var current = TestData.appleSnapshot(.active)
+        current.productId = state.transaction.productId
+        let renewed = try Projection.project(current: current, storeState: .apple(state), trigger: TestData.webhook(at: TestData.day(1)),
+                                             resolved: TestData.appleRefs())
+        #expect(!renewed.transactions.contains { $0.eventType == .priceChanged })
+        // A paid offer is not a free period: its price is the current price, as before.
+        let paid = try Projection.project(current: nil, storeState: .apple(try Self.offerCodeState(price: 4_990)),
+                                          trigger: TestData.webhook(at: TestData.day(1)), resolved: TestData.appleRefs())
+        #expect(paid.subscription.currentPrice == Money(micros: 4_990_000, currencyCode: "USD"))
+    }
+
     @Test("T-4 Google purchase with offerPhase.freeTrial is TRIALING until that line item's expiryTime")
     func t4() throws {
         let outcome = try TestData.projectGoogle("google/extra/04_PURCHASED_FREE_TRIAL.json", current: nil)

@@ -38,7 +38,7 @@ import Testing
     func filesEqualLedgerWithDiscrepanciesApplied(clean: Bool) throws {
         let (world, injected) = try Self.fixture.get()
         let reports = clean ? try StoreReports.render(world, shares: .none) : injected
-        if clean { #expect(reports.discrepancies.allSatisfy { [.testPurchaseExcluded, .refundMissingInDatabase].contains($0.kind) }) }
+        if clean { #expect(reports.discrepancies.allSatisfy { [.testPurchaseExcluded, .refundMissingInDatabase, .partialRefund].contains($0.kind) }) }
         let expected = try Self.expectedEntries(ReportLedger.entries(world), reports.discrepancies)
         let products = ReportProducts(catalogue: world.catalogue)
         #expect(Self.appleFinancialRows(expected, products).count > 50 && Self.earningsRows(expected).count > 300)
@@ -57,7 +57,8 @@ import Testing
         var used: Set<String> = []
         var result: [ReportEntry] = []
         for entry in ledger where !entry.storeOnly {
-            if entry.kind == .charge, !entry.isTest, let refund = byKey[entry.transactionKey + ":REFUNDED"] {
+            // (A Google partial refund is keyed by the database's refund row, which has the same key: it is applied below.)
+            if entry.kind == .charge, !entry.isTest, let refund = byKey[entry.transactionKey + ":REFUNDED"], refund.kind != .partialRefund {
                 #expect(refund.kind == .refundMissingInDatabase && refund.databaseMicros == nil)
                 var changed = entry
                 changed.kind = .refund
@@ -94,6 +95,12 @@ import Testing
                 #expect(discrepancy.reportPeriod != discrepancy.databasePeriod)
                 #expect(discrepancy.reportPeriod == ReportInjector.periodKey(changed))
                 result.append(changed)
+            case .partialRefund:
+                #expect(entry.kind == .refund && !entry.isApple && discrepancy.databaseMicros == -entry.amountMicros)
+                changed.amountMicros = -(try #require(discrepancy.reportMicros))
+                changed.isPartialRefund = true
+                #expect(changed.amountMicros < entry.amountMicros)
+                result.append(changed)
             case .refundMissingInDatabase: Issue.record("a refund the database lacks is keyed by the refund: \(discrepancy)")
             }
         }
@@ -119,7 +126,7 @@ import Testing
 
     static func appleFinancialRows(_ entries: [ReportEntry], _ products: ReportProducts) -> [String: Int64] {
         var result: [String: Int64] = [:]
-        for entry in entries where entry.isApple && !entry.isFree {
+        for entry in entries where entry.isInFinancialReport {
             let refund = entry.kind == .refund
             let key = [AppleFiscalPeriod.containing(ms: entry.atMs).fileMMYY, products.catalogue.plans[entry.plan].appleProductId,
                        entry.country, entry.currency, refund ? "R" : "S",
@@ -156,7 +163,7 @@ import Testing
         return result
     }
 
-    /// Earnings `month|order|type|amount` → count for Charge / Charge refund rows, and the number of fee rows; a rebill
+    /// Earnings `month|order|type|refund type|amount` → count for Charge / Charge refund rows, and the number of fee rows; a rebill
     /// set (the order's rows reversed with an empty Refund Type, then `… rebill` rows) must net to zero and is left out.
     static func earningsRows(_ reports: StoreReportSet) throws -> ([String: Int], Int) {
         var result: [String: Int] = [:]
@@ -175,7 +182,8 @@ import Testing
                 }
                 if type.hasPrefix("Google fee") { fees += 1 }
                 guard type.hasPrefix("Charge") else { continue }
-                result[[month, row["Description"] ?? "", type, row["Amount (Buyer Currency)"] ?? ""].joined(separator: "|"), default: 0] += 1
+                result[[month, row["Description"] ?? "", type, row["Refund Type"] ?? "", row["Amount (Buyer Currency)"] ?? ""]
+                    .joined(separator: "|"), default: 0] += 1
             }
         }
         #expect(!rebillNet.isEmpty && rebillNet.values.allSatisfy { $0 == 0 }, "rebill sets net to zero")
@@ -187,7 +195,7 @@ import Testing
         for entry in entries where !entry.isApple && !entry.isFree {
             let refund = entry.kind == .refund
             let key = [ReportCalendar.pacificMonth(entry.atMs), entry.orderId ?? "", refund ? "Charge refund" : "Charge",
-                       ReportDecimal.format(refund ? -entry.amountMicros : entry.amountMicros)].joined(separator: "|")
+                       refund ? (entry.isPartialRefund ? "Partial" : "Full") : "", ReportDecimal.format(refund ? -entry.amountMicros : entry.amountMicros)].joined(separator: "|")
             result[key, default: 0] += 1
         }
         return result
