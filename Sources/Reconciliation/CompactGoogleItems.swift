@@ -40,23 +40,18 @@ extension GoogleCategorizer {
         }
     }
 
-    /// The order numbers of `orders` sorted by their bytes: by their first 16 bytes as two big-endian words, the
-    /// rest compared only on a tie.
-    static func byteOrder(_ orders: ByteInterner) -> [Int32] {
-        struct Entry {
-            var high: UInt64
-            var low: UInt64
-            var index: Int32
-        }
-        var entries: [Entry] = []
+    /// The order numbers of `orders` sorted by their bytes: by their first 12 bytes as two big-endian numbers, the
+    /// whole IDs compared only on a tie.
+    static func byteOrder(_ orders: ByteInterner) -> ByteOrder {
+        var entries: [ByteOrder.Entry] = []
         entries.reserveCapacity(orders.count)
         for index in 0..<Int32(orders.count) {
             orders.withBytes(index) { bytes in
-                var words: (UInt64, UInt64) = (0, 0)
+                var words: (UInt64, UInt32) = (0, 0)
                 withUnsafeMutableBytes(of: &words) { raw in
-                    for offset in 0..<min(16, bytes.count) { raw[offset < 8 ? 7 - offset : 23 - offset] = bytes[offset] }
+                    for offset in 0..<min(12, bytes.count) { raw[offset < 8 ? 7 - offset : 19 - offset] = bytes[offset] }
                 }
-                entries.append(Entry(high: words.0, low: words.1, index: index))
+                entries.append(ByteOrder.Entry(high: words.0, low: words.1, index: index))
             }
         }
         entries.sort { a, b in
@@ -64,6 +59,19 @@ extension GoogleCategorizer {
             if a.low != b.low { return a.low < b.low }
             return orders.less(a.index, b.index)
         }
-        return entries.map(\.index)
+        return ByteOrder(entries: entries)
     }
+}
+
+/// Order numbers in the order of their bytes (16 bytes each: a 12-byte prefix and the number).
+struct ByteOrder: Sequence {
+    struct Entry {
+        var high: UInt64
+        var low: UInt32
+        var index: Int32
+    }
+
+    let entries: [Entry]
+
+    func makeIterator() -> LazyMapSequence<[Entry], Int32>.Iterator { entries.lazy.map(\.index).makeIterator() }
 }
