@@ -5,15 +5,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Byte strings kept end to end in blocks (1 MiB by default), numbered from 0 in order of arrival: a million order IDs or
-/// transaction keys as a few blocks instead of a million `String`s, and no block ever copied to grow.
+/// Byte strings kept end to end in blocks (1 MiB by default), each after its length (7 bits a byte), numbered from 0
+/// in order of arrival: a million order IDs or transaction keys as a few blocks instead of a million `String`s, no
+/// block ever copied to grow, and a value read with one look-up of where it is.
 struct ByteArena {
     /// Bytes per block (a longer value has a block of its own).
     let blockSize: Int
     private var blocks: [[UInt8]] = []
-    /// Where each value starts: block << 32 | offset in the block.
-    private var starts = BlockArray<Int>()
-    private var lengths = BlockArray<UInt32>()
+    /// Where each value's length is: block << 32 | offset in the block.
+    private var places = BlockArray<Int>()
 
     /// An empty arena of `blockSize`-byte blocks.
     init(blockSize: Int = 1 << 20) {
@@ -21,21 +21,27 @@ struct ByteArena {
     }
 
     /// Values stored.
-    var count: Int { starts.count }
+    var count: Int { places.count }
 
     /// Stores `value`; returns its number.
     @discardableResult
     mutating func append(_ value: UnsafeRawBufferPointer) -> Int32 {
-        if blocks.isEmpty || blocks[blocks.count - 1].count + value.count > blocks[blocks.count - 1].capacity {
+        let needed = value.count + 10
+        if blocks.isEmpty || blocks[blocks.count - 1].count + needed > blocks[blocks.count - 1].capacity {
             var block: [UInt8] = []
-            block.reserveCapacity(max(blockSize, value.count))
+            block.reserveCapacity(max(blockSize, needed))
             blocks.append(block)
         }
         let last = blocks.count - 1
-        starts.append(last << 32 | blocks[last].count)
-        lengths.append(UInt32(value.count))
+        places.append(last << 32 | blocks[last].count)
+        var length = UInt(value.count)
+        while length >= 0x80 {
+            blocks[last].append(UInt8(truncatingIfNeeded: length) | 0x80)
+            length >>= 7
+        }
+        blocks[last].append(UInt8(length))
         blocks[last].append(contentsOf: value)
-        return Int32(starts.count - 1)
+        return Int32(places.count - 1)
     }
 
     /// Value `index` as text.
@@ -45,9 +51,20 @@ struct ByteArena {
 
     /// Calls `body` with the bytes of value `index`.
     func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let start = starts[Int(index)], length = Int(lengths[Int(index)])
-        let offset = start & 0xFFFF_FFFF
-        return try blocks[start >> 32].withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+        let place = places[Int(index)]
+        return try blocks[place >> 32].withUnsafeBytes { block in
+            var offset = place & 0xFFFF_FFFF
+            var length = 0
+            var shift = 0
+            while true {
+                let byte = block[offset]
+                offset += 1
+                length |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            return try body(UnsafeRawBufferPointer(rebasing: block[offset..<(offset + length)]))
+        }
     }
 }
 

@@ -28,6 +28,8 @@ public struct GoogleEarningsScanner {
     private var cells: [Range<Int>] = []
     private var lastOrder: (bytes: [UInt8], text: String) = ([], "")
     private var lastProduct: (bytes: [UInt8], text: String) = ([], "")
+    private var lastCountry: (bytes: [UInt8], text: String) = ([], "")
+    private var lastCurrency: (bytes: [UInt8], text: String) = ([], "")
     /// Rows emitted.
     public private(set) var rows = 0
 
@@ -248,7 +250,8 @@ public struct GoogleEarningsScanner {
         return GoogleEarningsEntry(
             line: line, orderID: Self.interned(bytes, order, &lastOrder), transactionType: Self.transactionType(bytes, type),
             refundType: refundType, productID: Self.interned(bytes, product, &lastProduct),
-            buyerCountry: Self.text(bytes, cell(c.country)), buyerCurrency: Self.text(bytes, buyerCurrency),
+            buyerCountry: Self.interned(bytes, cell(c.country), &lastCountry),
+            buyerCurrency: Self.interned(bytes, buyerCurrency, &lastCurrency),
             amountBuyerMicros: amount, transactionEpochSeconds: epoch)
     }
 
@@ -256,7 +259,8 @@ public struct GoogleEarningsScanner {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
-    /// The cell's text, sharing the previous row's string when the bytes repeat (an order's rows are adjacent).
+    /// The cell's text, sharing the previous row's string when the bytes repeat (an order's rows are adjacent, and
+    /// carry one product, country and currency).
     static func interned(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ last: inout (bytes: [UInt8], text: String)) -> String {
         let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
         let same = last.bytes.count == slice.count && last.bytes.withUnsafeBytes { held in
