@@ -1,43 +1,53 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Byte strings kept end to end in one array, numbered from 0 in order of arrival: a million order IDs or
-/// transaction keys as one allocation instead of a million `String`s.
+/// Byte strings kept end to end in blocks (1 MiB by default), numbered from 0 in order of arrival: a million order IDs or
+/// transaction keys as a few blocks instead of a million `String`s, and no block ever copied to grow.
 struct ByteArena {
-    private(set) var bytes: [UInt8] = []
-    /// End offset of each value (its start is the previous value's end).
-    private var ends: [Int] = []
+    /// Bytes per block (a longer value has a block of its own).
+    let blockSize: Int
+    private var blocks: [[UInt8]] = []
+    /// Where each value starts: block << 32 | offset in the block.
+    private var starts = BlockArray<Int>()
+    private var lengths = BlockArray<UInt32>()
+
+    /// An empty arena of `blockSize`-byte blocks.
+    init(blockSize: Int = 1 << 20) {
+        self.blockSize = blockSize
+    }
 
     /// Values stored.
-    var count: Int { ends.count }
+    var count: Int { starts.count }
 
     /// Stores `value`; returns its number.
     @discardableResult
     mutating func append(_ value: UnsafeRawBufferPointer) -> Int32 {
-        bytes.append(contentsOf: value)
-        ends.append(bytes.count)
-        return Int32(ends.count - 1)
-    }
-
-    /// The byte range of value `index`.
-    func range(_ index: Int32) -> Range<Int> {
-        let index = Int(index)
-        return (index == 0 ? 0 : ends[index - 1])..<ends[index]
+        if blocks.isEmpty || blocks[blocks.count - 1].count + value.count > blocks[blocks.count - 1].capacity {
+            var block: [UInt8] = []
+            block.reserveCapacity(max(blockSize, value.count))
+            blocks.append(block)
+        }
+        let last = blocks.count - 1
+        starts.append(last << 32 | blocks[last].count)
+        lengths.append(UInt32(value.count))
+        blocks[last].append(contentsOf: value)
+        return Int32(starts.count - 1)
     }
 
     /// Value `index` as text.
     func string(_ index: Int32) -> String {
-        let range = range(index)
-        return bytes.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        withBytes(index) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Calls `body` with the bytes of value `index`.
     func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let range = range(index)
-        return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        let start = starts[Int(index)], length = Int(lengths[Int(index)])
+        let offset = start & 0xFFFF_FFFF
+        return try blocks[start >> 32].withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + length)])) }
     }
 }
 
@@ -45,7 +55,7 @@ struct ByteArena {
 /// again by an open-addressing table on a hash of its bytes. Values compare by their bytes: order IDs are ASCII,
 /// where that is also how `String` compares them.
 struct ByteInterner {
-    private(set) var arena = ByteArena()
+    private(set) var arena: ByteArena
     /// Value number + 1 per slot, 0 when the slot is free; a power of two long.
     private var slots: [Int32]
     /// The texts, when kept (small sets read back often: currencies, countries, products).
@@ -53,7 +63,8 @@ struct ByteInterner {
     let keepsText: Bool
 
     /// An empty interner sized for about `capacity` values; with `keepsText` each value's `String` is kept too.
-    init(capacity: Int = 64, keepsText: Bool = false) {
+    init(capacity: Int = 64, keepsText: Bool = false, blockSize: Int = 1 << 20) {
+        arena = ByteArena(blockSize: blockSize)
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         slots = [Int32](repeating: 0, count: size)
@@ -63,8 +74,24 @@ struct ByteInterner {
     /// Values interned.
     var count: Int { arena.count }
 
+    /// Values of at most 8 bytes recently interned, by a hash of their word: (word, length + 1 << 32 | number).
+    private var recent = [(UInt64, UInt64)](repeating: (0, 0), count: 256)
+
     /// The number of `value`, interning it first when new.
     mutating func intern(_ value: UnsafeRawBufferPointer) -> Int32 {
+        guard value.count <= 8 else { return internInTable(value) }
+        var word: UInt64 = 0
+        for index in 0..<value.count { word |= UInt64(value[index]) << (8 * UInt64(index)) }
+        let line = Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        let tag = UInt64(value.count + 1) << 32
+        let (held, entry) = recent[line]
+        if held == word, entry >> 32 == tag >> 32 { return Int32(truncatingIfNeeded: entry & 0xFFFF_FFFF) }
+        let number = internInTable(value)
+        recent[line] = (word, tag | UInt64(UInt32(number)))
+        return number
+    }
+
+    private mutating func internInTable(_ value: UnsafeRawBufferPointer) -> Int32 {
         let mask = slots.count - 1
         var slot = Self.hash(value) & mask
         while true {
@@ -116,14 +143,15 @@ struct ByteInterner {
 
     /// Whether value `a`'s bytes sort before value `b`'s (shorter first on a common prefix).
     func less(_ a: Int32, _ b: Int32) -> Bool {
-        arena.bytes.withUnsafeBytes { all in
-            let x = arena.range(a), y = arena.range(b)
-            let common = min(x.count, y.count)
-            if common > 0, let base = all.baseAddress {
-                let order = memcmp(base + x.lowerBound, base + y.lowerBound, common)
-                if order != 0 { return order < 0 }
+        arena.withBytes(a) { x in
+            arena.withBytes(b) { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
             }
-            return x.count < y.count
         }
     }
 
@@ -143,13 +171,51 @@ struct ByteInterner {
         return memcmp(x, y, a.count) == 0
     }
 
-    /// FNV-1a, 64 bits, folded.
+    /// A hash of `bytes`: eight bytes at a time, multiplied and folded.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var index = 0
+        while index + 8 <= bytes.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            index += 8
         }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < bytes.count {
+            tail |= UInt64(bytes[index]) << shift
+            shift += 8
+            index += 1
+        }
+        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 29
+        return Int(truncatingIfNeeded: hash)
+    }
+}
+
+/// The order IDs of both sides of a file read, interned once under a lock: the file's reader and the database's
+/// reader run on two threads and give an order the same number, so the sides pair by number.
+final class SharedOrders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var interner = ByteInterner(capacity: 1 << 16)
+
+    /// The number of `value`, interning it first when new.
+    func intern(_ value: UnsafeRawBufferPointer) -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        return interner.intern(value)
+    }
+
+    /// The number of `text`, interning it first when new.
+    func intern(_ text: String) -> Int32 {
+        var text = text
+        return text.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The orders interned so far (read without the lock once no thread interns any more).
+    var interned: ByteInterner {
+        lock.lock()
+        defer { lock.unlock() }
+        return interner
     }
 }

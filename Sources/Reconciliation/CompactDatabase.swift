@@ -6,16 +6,18 @@ import Postgres
 /// end, so every unit equals the one `GoogleSource.database` builds from rows in key order.
 struct CompactDatabase {
     let periods: [ReconciliationPeriod]
-    var orders = ByteInterner(capacity: 1 << 16)
+    let orders: SharedOrders
     var texts = UnitTexts()
-    var units: [CompactUnit] = []
+    var units = BlockArray<CompactUnit>()
     /// Unit number per `(order * periods + period) * 2 + side` (side 0 charge, 1 refund); -1 when none.
-    var unitOf: [Int32] = []
+    var unitOf = BlockArray<Int32>()
     /// The rows of units with more than one row, by slot.
     private var several: [Int: [GoogleDatabaseRow]] = [:]
 
-    init(periods: [ReconciliationPeriod]) {
+    /// An empty side of `periods` numbering its orders in `orders`.
+    init(periods: [ReconciliationPeriod], orders: SharedOrders) {
         self.periods = periods
+        self.orders = orders
     }
 
     /// The position of `label` among the periods (the first, when a period is there twice).
@@ -70,7 +72,16 @@ struct CompactDatabase {
             : texts.countries.intern(CountryCodes.alpha2(String(decoding: country, as: UTF8.self)))
         unit.at = at
         unit.isTest = fields.6.count == 1 && bytes[fields.6.lowerBound] == UInt8(ascii: "t")
-        texts.appendKey(UnsafeRawBufferPointer(rebasing: bytes[fields.0]), to: &unit)
+        // The key without its ending ':' + order when it has one (most of a key's bytes are the token and the order).
+        var key = fields.0
+        let orderBytes = fields.1.count
+        if key.count > orderBytes, bytes[key.upperBound - orderBytes - 1] == UInt8(ascii: ":"),
+           ByteInterner.equal(UnsafeRawBufferPointer(rebasing: bytes[(key.upperBound - orderBytes)..<key.upperBound]),
+                              UnsafeRawBufferPointer(rebasing: bytes[fields.1])) {
+            key = key.lowerBound..<(key.upperBound - orderBytes - 1)
+            unit.keyEndsWithOrder = true
+        }
+        unit.firstKey = texts.keys.append(UnsafeRawBufferPointer(rebasing: bytes[key]))
         units.append(unit)
     }
 
@@ -89,7 +100,7 @@ struct CompactDatabase {
         let index = Int(unitOf[slot])
         if several[slot] == nil {
             // The unit's one row, rebuilt from the unit (its country is already alpha-2: `alpha2` keeps it).
-            let unit = texts.side(units[index])
+            let unit = texts.side(units[index], order: row.order)
             several[slot] = [GoogleDatabaseRow(key: unit.keys.first ?? "", order: row.order, amount: unit.gross, currency: unit.currency,
                                                country: unit.country, product: unit.productId, isTest: unit.isTest, at: unit.at)]
         }
@@ -109,16 +120,22 @@ struct CompactDatabase {
     /// The slot of a unit (growing the table for a new order).
     mutating func slot(order: Int32, period: Int, side: Int) -> Int {
         let width = periods.count * 2
-        while unitOf.count < orders.count * width { unitOf.append(-1) }
+        while unitOf.count < (Int(order) + 1) * width { unitOf.append(-1) }
         return Int(order) * width + period * 2 + side
     }
 
-    /// The unit of the order spelled `order`, in period `period`, on `side` (0 charge, 1 refund), as a `UnitSide`.
-    func side(order: UnsafeRawBufferPointer, period: Int, side: Int) -> UnitSide? {
-        guard let number = orders.find(order) else { return nil }
+    /// The unit of order number `order` (spelled `text`), in period `period`, on `side` (0 charge, 1 refund), as a
+    /// `UnitSide`.
+    func side(order number: Int32, text: String, period: Int, side: Int) -> UnitSide? {
         let slot = Int(number) * periods.count * 2 + period * 2 + side
         guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
-        return texts.side(units[Int(unitOf[slot])])
+        return texts.side(units[Int(unitOf[slot])], order: text)
+    }
+
+    /// Whether order number `order` has a unit in period `period` on `side`.
+    func has(order number: Int32, period: Int, side: Int) -> Bool {
+        let slot = Int(number) * periods.count * 2 + period * 2 + side
+        return slot < unitOf.count && unitOf[slot] >= 0
     }
 
     /// A COPY integer field.

@@ -4,47 +4,28 @@
 extension GoogleCategorizer {
     /// Hands each item of `period` to `body` in key order (order ID bytes, then charge before refund). The report
     /// side of `period` is `report`; the neighbouring periods' report sides are `staged` (by period label), and every
-    /// period's database side is in `database`. Orders only the database has are interned into `report.orders`.
-    func forEachItem(report: inout CompactReport, database: CompactDatabase, staged: [String: [UnitKey: UnitSide]],
+    /// period's database side is in `database`. Both sides number their orders in the same `SharedOrders`.
+    func forEachItem(report: CompactReport, database: CompactDatabase, staged: [String: [UnitKey: UnitSide]],
                      period: ReconciliationPeriod, _ body: (ReconciliationItem) throws -> Void) rethrows {
         let previous = (period.previous ?? period).label, next = (period.next ?? period).label
         guard let current = database.periodIndex(period.label) else { return }
-        // The database units of the period by report order number and side.
-        var databaseUnit = [Int32](repeating: -1, count: report.orders.count * 2)
-        let width = database.periods.count * 2
-        for order in 0..<database.orders.count {
-            for side in 0..<2 {
-                let slot = order * width + current * 2 + side
-                guard slot < database.unitOf.count, database.unitOf[slot] >= 0 else { continue }
-                let number = database.orders.withBytes(Int32(order)) { report.orders.intern($0) }
-                if databaseUnit.count < report.orders.count * 2 {
-                    databaseUnit += [Int32](repeating: -1, count: report.orders.count * 2 - databaseUnit.count)
-                }
-                databaseUnit[Int(number) * 2 + side] = database.unitOf[slot]
-            }
-        }
-        var sorted = Array(0..<Int32(report.orders.count))
-        let orders = report.orders
-        if zip(sorted, sorted.dropFirst()).contains(where: { !orders.less($0, $1) }) {
-            sorted.sort { orders.less($0, $1) }
-        }
+        let orders = report.orders.interned
+        let sorted = Self.byteOrder(orders)
         func reportSide(_ label: String, _ key: UnitKey) -> UnitSide? {
             guard label == period.label else { return staged[label]?[key] }
-            guard let number = report.orders.find(key.order) else { return nil }
+            guard let number = orders.find(key.order) else { return nil }
             return report.side(order: number, side: key.side == "charge" ? 0 : 1)
         }
         func databaseSide(_ label: String, _ key: UnitKey) -> UnitSide? {
-            guard let index = database.periodIndex(label) else { return nil }
-            var order = key.order
-            return order.withUTF8 { database.side(order: UnsafeRawBufferPointer($0), period: index, side: key.side == "charge" ? 0 : 1) }
+            guard let index = database.periodIndex(label), let number = orders.find(key.order) else { return nil }
+            return database.side(order: number, text: key.order, period: index, side: key.side == "charge" ? 0 : 1)
         }
         for order in sorted {
             for side in 0..<2 {
-                let slot = Int(order) * 2 + side
-                let reportUnit = report.side(order: order, side: side)
-                let databaseUnit = databaseUnit[slot] >= 0 ? database.texts.side(database.units[Int(databaseUnit[slot])]) : nil
-                guard reportUnit != nil || databaseUnit != nil else { continue }
+                guard report.has(order: order, side: side) || database.has(order: order, period: current, side: side) else { continue }
                 let key = UnitKey(order: orders.string(order), side: side == 0 ? "charge" : "refund")
+                let reportUnit = report.side(order: order, side: side)
+                let databaseUnit = database.side(order: order, text: key.order, period: current, side: side)
                 let (category, detail) = categorize(key, report: reportUnit, database: databaseUnit, start: period.start,
                                                     end: period.end) { neighbour, key in
                     switch neighbour {
@@ -58,4 +39,39 @@ extension GoogleCategorizer {
             }
         }
     }
+
+    /// The order numbers of `orders` sorted by their bytes: by their first 12 bytes as two big-endian numbers, the
+    /// whole IDs compared only on a tie.
+    static func byteOrder(_ orders: ByteInterner) -> ByteOrder {
+        var entries: [ByteOrder.Entry] = []
+        entries.reserveCapacity(orders.count)
+        for index in 0..<Int32(orders.count) {
+            orders.withBytes(index) { bytes in
+                var words: (UInt64, UInt32) = (0, 0)
+                withUnsafeMutableBytes(of: &words) { raw in
+                    for offset in 0..<min(12, bytes.count) { raw[offset < 8 ? 7 - offset : 19 - offset] = bytes[offset] }
+                }
+                entries.append(ByteOrder.Entry(high: words.0, low: words.1, index: index))
+            }
+        }
+        entries.sort { a, b in
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            return orders.less(a.index, b.index)
+        }
+        return ByteOrder(entries: entries)
+    }
+}
+
+/// Order numbers in the order of their bytes (16 bytes each: a 12-byte prefix and the number).
+struct ByteOrder: Sequence {
+    struct Entry {
+        var high: UInt64
+        var low: UInt32
+        var index: Int32
+    }
+
+    let entries: [Entry]
+
+    func makeIterator() -> LazyMapSequence<[Entry], Int32>.Iterator { entries.lazy.map(\.index).makeIterator() }
 }

@@ -1,7 +1,7 @@
 import StoreExports
 
 /// One side of a Google unit in a few words: `UnitSide` with its texts as numbers in the side's `UnitTexts` and its
-/// database keys as a list in the side's key arena.
+/// database keys as a run of consecutive values in the side's key arena.
 struct CompactUnit {
     var gross: Int64 = 0
     var fee: Int64 = 0
@@ -12,12 +12,15 @@ struct CompactUnit {
     var currency: Int32 = 0
     var country: Int32 = 0
     var product: Int32 = 0
-    /// The report's `Refund Type` of a refund unit (`Full`, `Partial`; 0 = none), in `UnitTexts.refundTypes`.
-    var refundType: Int32 = 0
-    /// The first and last database key (-1: none), chained through `UnitTexts.nextKey`.
+    /// The first database key (-1: none, a report unit); a database unit's `count` keys follow one another (each
+    /// of its rows adds one key and one to the count).
     var firstKey: Int32 = -1
-    var lastKey: Int32 = -1
     var isTest = true
+    /// The unit's one key is stored without its ending `:` + order ID (a Google key is `GOOGLE:{token}:{order}`).
+    var keyEndsWithOrder = false
+    /// The report's `Refund Type` of a refund unit in `UnitTexts.refundTypes` (0 = none; the table holds at most
+    /// the empty text, `Full` and `Partial`, so a byte keeps the unit at 56 bytes).
+    var refundType: UInt8 = 0
 }
 
 /// The texts of one side's units: currencies, countries and products interned (0 = empty), and the database keys.
@@ -27,25 +30,24 @@ struct UnitTexts {
     var products = UnitTexts.table()
     var refundTypes = UnitTexts.table()
     var keys = ByteArena()
-    /// The key after each key of a unit (-1: the last).
-    var nextKey: [Int32] = []
 
     static func table() -> ByteInterner {
-        var table = ByteInterner(capacity: 256, keepsText: true)
+        var table = ByteInterner(capacity: 256, keepsText: true, blockSize: 1 << 12)
         _ = table.intern("")
         return table
     }
 
-    /// Adds key `bytes` at the end of `unit`'s keys.
-    mutating func appendKey(_ bytes: UnsafeRawBufferPointer, to unit: inout CompactUnit) {
-        let index = keys.append(bytes)
-        nextKey.append(-1)
-        if unit.lastKey >= 0 { nextKey[Int(unit.lastKey)] = index } else { unit.firstKey = index }
-        unit.lastKey = index
+    /// Stores a database unit's keys, one after another, and points `unit` at the first.
+    mutating func storeKeys(_ keys: [String], in unit: inout CompactUnit) {
+        for (index, key) in keys.enumerated() {
+            var key = key
+            let number = key.withUTF8 { self.keys.append(UnsafeRawBufferPointer($0)) }
+            if index == 0 { unit.firstKey = number }
+        }
     }
 
-    /// `unit` as a `UnitSide`.
-    func side(_ unit: CompactUnit) -> UnitSide {
+    /// `unit` as a `UnitSide`; `order` is its order ID (for a key stored without it).
+    func side(_ unit: CompactUnit, order: String) -> UnitSide {
         var side = UnitSide()
         side.gross = unit.gross
         side.fee = unit.fee
@@ -54,27 +56,24 @@ struct UnitTexts {
         side.currency = currencies.string(unit.currency)
         side.productId = products.string(unit.product)
         side.country = countries.string(unit.country)
-        side.refundType = refundTypes.string(unit.refundType)
+        side.refundType = refundTypes.string(Int32(unit.refundType))
         side.at = unit.at
         side.isTest = unit.isTest
-        var key = unit.firstKey
-        while key >= 0 {
-            side.keys.append(keys.string(key))
-            key = nextKey[Int(key)]
+        if unit.firstKey >= 0 {
+            for key in unit.firstKey..<(unit.firstKey + unit.count) {
+                side.keys.append(unit.keyEndsWithOrder ? keys.string(key) + ":" + order : keys.string(key))
+            }
         }
         return side
     }
 
-    /// `side` as a compact unit (its texts interned, its keys appended).
+    /// `side` as a compact unit (its texts interned, its keys stored; a database side has one key per count).
     mutating func unit(_ side: UnitSide) -> CompactUnit {
         var unit = CompactUnit(gross: side.gross, fee: side.fee, tax: side.tax, at: side.at, count: Int32(side.count),
                                currency: currencies.intern(side.currency), country: countries.intern(side.country),
-                               product: products.intern(side.productId), refundType: refundTypes.intern(side.refundType),
-                               isTest: side.isTest)
-        for key in side.keys {
-            var key = key
-            key.withUTF8 { appendKey(UnsafeRawBufferPointer($0), to: &unit) }
-        }
+                               product: products.intern(side.productId), isTest: side.isTest,
+                               refundType: UInt8(truncatingIfNeeded: refundTypes.intern(side.refundType)))
+        if !side.keys.isEmpty { storeKeys(side.keys, in: &unit) }
         return unit
     }
 }
@@ -82,13 +81,18 @@ struct UnitTexts {
 /// The report side of one Google month read from its zip, compact: each order ID once in an interner, each unit a
 /// `CompactUnit`, found by order number and side. Folds exactly as `GoogleEarningsFold.add(_:to:)` does.
 struct CompactReport {
-    var orders = ByteInterner(capacity: 1 << 16)
+    let orders: SharedOrders
     var texts = UnitTexts()
-    var units: [CompactUnit] = []
+    var units = BlockArray<CompactUnit>()
     /// Unit number per order number and side (`order * 2 + side`, side 0 charge, 1 refund); -1 when none.
-    var unitOf: [Int32] = []
+    var unitOf = BlockArray<Int32>()
     private var lastOrder = ""
     private var lastOrderIndex: Int32 = -1
+
+    /// An empty side numbering its orders in `orders`.
+    init(orders: SharedOrders) {
+        self.orders = orders
+    }
 
     /// Adds one streamed earnings row.
     mutating func add(_ entry: GoogleEarningsEntry) {
@@ -96,7 +100,7 @@ struct CompactReport {
         if lastOrderIndex < 0 || entry.orderID != lastOrder {
             lastOrder = entry.orderID
             lastOrderIndex = orders.intern(entry.orderID)
-            while unitOf.count < orders.count * 2 { unitOf.append(-1) }
+            while unitOf.count <= Int(lastOrderIndex) * 2 + 1 { unitOf.append(-1) }
         }
         let slot = Int(lastOrderIndex) * 2 + (side == "charge" ? 0 : 1)
         if unitOf[slot] < 0 {
@@ -114,15 +118,23 @@ struct CompactReport {
         }
         if units[index].product == 0 { units[index].product = texts.products.intern(entry.productID) }
         if units[index].country == 0 { units[index].country = texts.countries.intern(entry.buyerCountry) }
-        if side == "refund", let refundType = entry.refundType { units[index].refundType = texts.refundTypes.intern(refundType.rawValue) }
+        if side == "refund", let refundType = entry.refundType {
+            units[index].refundType = UInt8(truncatingIfNeeded: texts.refundTypes.intern(refundType.rawValue))
+        }
         units[index].at = min(units[index].at, entry.transactionEpochSeconds)
         units[index].isTest = false
+    }
+
+    /// Whether order number `order` has a unit on `side`.
+    func has(order: Int32, side: Int) -> Bool {
+        let slot = Int(order) * 2 + side
+        return slot < unitOf.count && unitOf[slot] >= 0
     }
 
     /// The unit of order number `order` on `side` (0 charge, 1 refund), as a `UnitSide`.
     func side(order: Int32, side: Int) -> UnitSide? {
         let slot = Int(order) * 2 + side
         guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
-        return texts.side(units[Int(unitOf[slot])])
+        return texts.side(units[Int(unitOf[slot])], order: "")
     }
 }

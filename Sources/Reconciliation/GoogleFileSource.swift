@@ -27,11 +27,13 @@ struct GoogleFileSource {
 
     /// Reads the zip at `path` (named `file` in errors) as the report side, and `periods` from the database.
     func read(path: String, file: String, periods: [ReconciliationPeriod]) throws -> Read {
-        let worker = DatabaseReader(configuration: configuration, sql: copyStatement(periods), periods: periods, zipPath: path)
+        let orders = SharedOrders()
+        let worker = DatabaseReader(configuration: configuration, sql: copyStatement(periods), periods: periods, zipPath: path,
+                                    orders: orders)
         let thread = Thread { worker.run() }
         thread.stackSize = 1 << 22
         thread.start()
-        var report = CompactReport()
+        var report = CompactReport(orders: orders)
         let streamed = Result { try GoogleEarningsStream.read(path: path, file: file) { report.add($0) } }
         let database = worker.wait()
         let rows = try streamed.get().rows
@@ -62,15 +64,17 @@ final class DatabaseReader: @unchecked Sendable {
     let sql: String
     let periods: [ReconciliationPeriod]
     let zipPath: String
+    let orders: SharedOrders
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Result<(CompactDatabase, String?), Error>
 
-    init(configuration: PostgresConfiguration, sql: String, periods: [ReconciliationPeriod], zipPath: String) {
+    init(configuration: PostgresConfiguration, sql: String, periods: [ReconciliationPeriod], zipPath: String, orders: SharedOrders) {
+        self.orders = orders
         self.configuration = configuration
         self.sql = sql
         self.periods = periods
         self.zipPath = zipPath
-        outcome = .success((CompactDatabase(periods: periods), nil))
+        outcome = .success((CompactDatabase(periods: periods, orders: orders), nil))
     }
 
     /// The thread's body.
@@ -78,7 +82,7 @@ final class DatabaseReader: @unchecked Sendable {
         outcome = Result {
             let connection = try PostgresConnection(configuration: configuration)
             defer { connection.close() }
-            var units = CompactDatabase(periods: periods)
+            var units = CompactDatabase(periods: periods, orders: orders)
             try connection.copyOut(sql) { try units.add(copyRow: $0) }
             units.finish()
             return (units, SHA256Digest.hex(fileAt: zipPath))

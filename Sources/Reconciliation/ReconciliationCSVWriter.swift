@@ -65,7 +65,6 @@ public final class ReconciliationCSVWriter {
     public func commit() throws {
         _ = try finish()
         guard let handle, let temporary, let path else { return }
-        try handle.synchronize()
         try handle.close()
         self.handle = nil
         guard rename(temporary.path, path.path) == 0 else {

@@ -37,14 +37,23 @@ public struct ReconciliationTotals: Sendable, Hashable {
     public mutating func add(_ item: ReconciliationItem) {
         guard !item.priorPeriodAdjustment else { return }
         let databaseCurrency = item.databaseCurrency ?? item.currency
-        currencies[item.currency, default: Line()].reportGross += item.reportGross
-        currencies[item.currency, default: Line()].storeFee += item.storeFee
-        currencies[item.currency, default: Line()].tax += item.tax
-        currencies[item.currency, default: Line()].net += item.net
-        currencies[item.currency, default: Line()].byCategory[item.category, default: 0] += item.reportGross
-        currencies[item.currency, default: Line()].counts[item.category, default: 0] += 1
-        currencies[databaseCurrency, default: Line()].databaseGross += item.databaseGross
-        currencies[databaseCurrency, default: Line()].byCategory[item.category, default: 0] -= item.databaseGross
+        Self.update(&currencies[item.currency, default: Line()]) { line in
+            line.reportGross += item.reportGross
+            line.storeFee += item.storeFee
+            line.tax += item.tax
+            line.net += item.net
+            line.byCategory[item.category, default: 0] += item.reportGross
+            line.counts[item.category, default: 0] += 1
+        }
+        Self.update(&currencies[databaseCurrency, default: Line()]) { line in
+            line.databaseGross += item.databaseGross
+            line.byCategory[item.category, default: 0] -= item.databaseGross
+        }
+    }
+
+    /// Changes one currency's line in place (one dictionary lookup for all its fields).
+    private static func update(_ line: inout Line, _ body: (inout Line) -> Void) {
+        body(&line)
     }
 
     /// Items per category over all currencies.

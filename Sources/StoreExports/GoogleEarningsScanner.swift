@@ -222,7 +222,8 @@ public struct GoogleEarningsScanner {
             if index == end { break }
             index += 1
         }
-        if unusual { try validate(raw, line: line) }
+        // Non-ASCII cells are checked in place; the copying validation only places a defect.
+        if unusual, !ReportText.isValid(raw) { try validate(raw, line: line) }
         guard let layout, cells.count == layout.width else { return nil }
         let c = columns
         func cell(_ index: Int) -> Range<Int> { ByteCells.trimmed(bytes, cells[index]) }
@@ -258,7 +259,11 @@ public struct GoogleEarningsScanner {
     /// The cell's text, sharing the previous row's string when the bytes repeat (an order's rows are adjacent).
     static func interned(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ last: inout (bytes: [UInt8], text: String)) -> String {
         let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
-        if last.bytes.elementsEqual(slice) { return last.text }
+        let same = last.bytes.count == slice.count && last.bytes.withUnsafeBytes { held in
+            guard let a = held.baseAddress, let b = slice.baseAddress else { return true }
+            return memcmp(a, b, slice.count) == 0
+        }
+        if same { return last.text }
         last = (Array(slice), String(decoding: slice, as: UTF8.self))
         return last.text
     }

@@ -29,7 +29,8 @@ public enum GoogleEarningsStream {
         var scanner: GoogleEarningsScanner?
         var first = ""
         do {
-            let member = try CompressedReader.streamZipMember(path: path, compressedSize: size, limits: limits, member: { name, index in
+            // Decompression runs a few chunks ahead on its own thread; the rows are read here, in order.
+            let member = try CompressedReader.streamZipMemberPipelined(path: path, compressedSize: size, limits: limits, member: { name, index in
                 guard index == 0 else {
                     throw StoreReportError(file: file + "/" + name, line: 1, column: 1,
                                            reason: "a second file in the zip (after '\(first)'); expected exactly one CSV")

@@ -42,6 +42,30 @@ enum ReportText {
         }
     }
 
+    /// Whether `bytes` is UTF-8 text by the rules of `validate` (no NUL, no invalid or truncated sequence), read
+    /// in place: the scanner's check of a row with non-ASCII cells, `validate` then only to place a defect.
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            let length: Int
+            switch lead {
+            case 0x01...0x7F:
+                index += 1
+                continue
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return false
+            }
+            guard index + length <= count, validSecondByte(lead, bytes[index + 1]) else { return false }
+            for next in (index + 1)..<(index + length) where bytes[next] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
+    }
+
     /// Rejects overlong forms, surrogates and code points above U+10FFFF.
     private static func validSecondByte(_ lead: UInt8, _ second: UInt8) -> Bool {
         switch lead {

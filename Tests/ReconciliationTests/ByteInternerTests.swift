@@ -47,4 +47,15 @@ import Testing
         for index in keys.indices { keys[index].withUTF8 { arena.append(UnsafeRawBufferPointer($0)) } }
         #expect(arena.count == 3 && (0..<3).map { arena.string(Int32($0)) } == keys)
     }
+
+    @Test func theCategorisersOrderIsStringOrder() {
+        var interner = ByteInterner()
+        var values = ["", "G", "GPA.1", "GPA.1..0", "GPA.1..10", "GPA.3000-2791-0000-00000..5", "GPA.3000-2791-0000-00000..20",
+                      "GPA.3000-2791-0000-00001", "GPA.3000-2791", "GPA.3000-2790-9999-99999", "GPA.3000-2791-0000-0000"]
+        for index in 0..<3_000 { values.append("GPA.\(3_000 + index % 97)-\(index % 13)\(index % 7)-0000-\(index)..\(index % 11)") }
+        let numbers = values.map { intern($0, &interner) }
+        #expect(Set(numbers).count == Set(values).count)
+        let ordered = GoogleCategorizer.byteOrder(interner).map { interner.string($0) }
+        #expect(ordered == Array(Set(values)).sorted())
+    }
 }
