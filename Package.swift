@@ -116,7 +116,7 @@ let package = Package(
         .target(name: "Reconciliation", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto"]),
         job("reconcile", ["JobKit", "Reconciliation"]),
         job("close-period", ["JobKit", "Reconciliation"]),
-        .testTarget(name: "ReconciliationTests", dependencies: ["Reconciliation", "ReportImport", "StoreExports", "JobKit", "Postgres",
+        .testTarget(name: "ReconciliationTests", dependencies: ["Reconciliation", "ReportImport", "StoreExports", "JobKit", "Postgres", "Crypto",
                                                                 "TestSupport", "WorldGen"]),
 
         // explain: one subscription's timeline (issue 16).

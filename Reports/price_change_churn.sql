@@ -200,28 +200,47 @@ cohort AS (
     FROM outcome o
     GROUP BY 1, 2, 3, 4, 5, 6, 7
 ),
+-- Each charge of the history with what follows it in its subscription's history, for the baseline: the next charge
+-- (in the order effective_at, id; a charge at the same instant with a greater id is next), the first ending, grace, hold
+-- or pause strictly after it, and the first ending strictly after it and at or after it. One pass over the history
+-- instead of one search per cohort.
+peer_span AS (
+    SELECT s.* FROM (
+        SELECT h.subscription_id, h.provider, h.product_id, h.country_code, h.effective_at, h.period_end_at, h.is_charge,
+               min(h.effective_at) FILTER (WHERE h.is_charge) OVER later AS next_charge_at,
+               min(h.effective_at) FILTER (WHERE h.is_end OR h.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED'))
+                   OVER after AS first_disruption_after,
+               min(h.effective_at) FILTER (WHERE h.is_end) OVER after AS first_end_after,
+               min(h.effective_at) FILTER (WHERE h.is_end) OVER from_here AS first_end_from
+        FROM hist h
+        WINDOW later AS (PARTITION BY h.subscription_id ORDER BY h.effective_at DESC, h.id DESC
+                         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+               by_time AS (PARTITION BY h.subscription_id ORDER BY h.effective_at DESC),
+               after AS (by_time RANGE BETWEEN UNBOUNDED PRECEDING AND '1 microsecond' PRECEDING),
+               from_here AS (by_time RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) s
+    WHERE s.is_charge
+),
 -- Baseline: same provider, other countries, paying at the cohort's window start for its product (the latest charge of
--- any product is of the cohort's: a subscriber who moved to another plan is not a peer).
+-- any product is of the cohort's: a subscriber who moved to another plan is not a peer), with no ending, grace, hold or
+-- pause between that charge and the window start. The latest charge at the window start is the one whose span
+-- [effective_at, next_charge_at) holds it; the peer's first ending at or after the window start is, with nothing in
+-- between, its first ending after that charge (at or after it when the charge is at the window start itself).
 baseline AS (
     SELECT c.provider, c.product_id, c.region_code, c.currency_code, c.old_amount_micros, c.new_amount_micros, c.mode,
-           count(*) AS peers, count(*) FILTER (WHERE en.effective_at <= c.window_end) AS churned
+           count(*) AS peers,
+           count(*) FILTER (WHERE CASE WHEN l.effective_at = c.window_start THEN l.first_end_from ELSE l.first_end_after END
+                                  <= c.window_end) AS churned
     FROM cohort c
-    JOIN LATERAL (
-        SELECT DISTINCT ON (h.subscription_id) h.subscription_id, h.product_id, h.country_code, h.effective_at, h.period_end_at
-        FROM hist h
-        WHERE h.provider = c.provider AND h.is_charge AND h.effective_at <= c.window_start
-        ORDER BY h.subscription_id, h.effective_at DESC, h.id DESC) l ON l.period_end_at > c.window_start
-                                                                 AND l.product_id = c.product_id
-                                                                 AND l.country_code IS DISTINCT FROM c.region_code
-    LEFT JOIN LATERAL (
-        SELECT e.effective_at FROM hist e
-        WHERE e.subscription_id = l.subscription_id AND e.is_end AND e.effective_at >= c.window_start
-        ORDER BY e.effective_at, e.id LIMIT 1) en ON true
-    WHERE NOT EXISTS (SELECT 1 FROM hist x WHERE x.subscription_id = l.subscription_id AND x.effective_at > l.effective_at
-                      AND x.effective_at <= c.window_start AND (x.is_end OR x.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED')))
+    JOIN peer_span l ON l.provider = c.provider AND l.product_id = c.product_id
+                        AND l.effective_at <= c.window_start
+                        AND (l.next_charge_at IS NULL OR l.next_charge_at > c.window_start)
+                        AND l.period_end_at > c.window_start
+                        AND l.country_code IS DISTINCT FROM c.region_code
+                        AND (l.first_disruption_after IS NULL OR l.first_disruption_after > c.window_start)
+    WHERE
       -- Not a member of this cohort. (Written as NOT IN over the members' complete keys so that PostgreSQL hashes them
       -- once instead of scanning every member for every peer; a key with a NULL matches no one, as in an equality.)
-      AND (c.provider IS NULL OR c.product_id IS NULL OR c.currency_code IS NULL OR c.old_amount_micros IS NULL
+      (c.provider IS NULL OR c.product_id IS NULL OR c.currency_code IS NULL OR c.old_amount_micros IS NULL
            OR c.new_amount_micros IS NULL
            OR (l.subscription_id, c.provider, c.product_id, c.currency_code, c.old_amount_micros, c.new_amount_micros) NOT IN (
                SELECT m.subscription_id, m.provider, m.product_id, m.currency_code, m.old_amount_micros, m.new_amount_micros

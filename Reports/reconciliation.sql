@@ -3,7 +3,8 @@
 -- `close-period` had stored by then; a later rerun or close does not change an earlier as-of's report), summarised
 -- per currency. One row per provider ×
 -- period × currency × row kind × category:
---   row_kind 'category': the items of one category (prior-period adjustments apart): item count, units on each side,
+--   row_kind 'category': the items of one category (prior-period adjustments apart): item count (a stored row of
+--     summed matched Google units counts the orders it sums, `unit_count`), units on each side,
 --     gross on each side, their share of the variance, store fee, tax, net;
 --   row_kind 'total': the currency's totals over all categories; its variance is the sum of the category rows';
 --   row_kind 'prior_period_adjustment': late rows of an earlier closed period, per category, kept out of the totals.
@@ -34,7 +35,7 @@ runs AS (
 legs AS (
     -- The report side of every item in its currency, and the database side in the database's currency.
     SELECT r.provider, r.period, r.known_at, i.currency::text AS currency, i.category, i.prior_period_adjustment,
-           1 AS items, i.report_units, 0::int8 AS database_units, i.report_gross_micros, 0::int8 AS database_gross_micros,
+           i.unit_count AS items, i.report_units, 0::int8 AS database_units, i.report_gross_micros, 0::int8 AS database_gross_micros,
            i.store_fee_micros, i.tax_micros, i.net_micros
     FROM runs r JOIN reconciliation_item i ON i.run_id = r.id
     UNION ALL

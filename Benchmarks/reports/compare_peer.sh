@@ -9,6 +9,8 @@
 # a fresh one). CHAIN=1 builds it with Tests/Harness/demo.sh instead (store simulator + the nightly chain repairing
 # the injected faults), so the history is the one the chain completes; the default loads the world as the webhook
 # path left it, faults and all, which both sides must read alike just the same.
+# Each side runs under /usr/bin/time -v (wall, client CPU, peak RSS) inside Benchmarks/reports/backend_cpu.sh (the
+# PostgreSQL server's CPU meanwhile, which `time` cannot see: nearly all of build-reports' work is there).
 # Needs the PG* variables of the embedded cluster (`eval "$(Tests/Harness/pg-cluster.sh env)"`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -60,33 +62,37 @@ from=$(date -u -d "$(date -u -d "${as_of%%T*}" +%Y-%m-01) -$((${REPORT_MONTHS:-$
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 status=0
 summary=""
+# wall s, client CPU s, peak RSS MiB (from /usr/bin/time -v) and the server's CPU s (Benchmarks/reports/backend_cpu.sh).
 secs() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3) ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2] }
-                     /User time|System time/ { c += $2 } END { printf "%.1f %.1f", w, c }' "$1"; }
+                     /User time|System time/ { c += $2 } /Maximum resident set size/ { r = $2 / 1024 }
+                     END { printf "%.1f %.1f %.0f", w, c, r }' "$1.time"
+         awk '{ printf " %s", $2 }' "$1.backend"; }
 for basis in ${BASES:-corrected known}; do
   sql_dir="$out/sql-$basis" peer_dir="$out/peer-$basis"
   rm -rf "$sql_dir" "$peer_dir"
-  PGDATABASE=$db /usr/bin/time -v -o "$out/sql-$basis.time" "$bin/build-reports" --as-of "$as_of" --from "$from" --to "$to" \
+  PGDATABASE=$db Benchmarks/reports/backend_cpu.sh "$out/sql-$basis.backend" /usr/bin/time -v -o "$out/sql-$basis.time" "$bin/build-reports" --as-of "$as_of" --from "$from" --to "$to" \
     --currency "$CURRENCY" --basis "$basis" --out "$sql_dir" --format csv --raw-ids --sql-dir Reports --log-format json \
     >"$out/sql-$basis.json" 2>"$out/sql-$basis.log"
-  /usr/bin/time -v -o "$out/peer-$basis.time" "$venv/bin/python" -W ignore Benchmarks/peers/reports_peer.py --dsn "$dsn" \
+  Benchmarks/reports/backend_cpu.sh "$out/peer-$basis.backend" /usr/bin/time -v -o "$out/peer-$basis.time" "$venv/bin/python" -W ignore Benchmarks/peers/reports_peer.py --dsn "$dsn" \
     --as-of "$as_of" --from "$from" --to "$to" --currency "$CURRENCY" --basis "$basis" --out "$peer_dir" \
     2>"$out/peer-$basis.log"
   echo "== basis $basis: build-reports vs reports_peer.py, $from..$to, $CURRENCY, as of $as_of"
   result=0
   "$venv/bin/python" Benchmarks/reports/compare_csv.py "$sql_dir" "$peer_dir" "$LIMIT" | tee "$out/compare-$basis.txt" || result=$?
   [ "$result" = 0 ] || status=1
-  read -r sw sc <<<"$(secs "$out/sql-$basis.time")"
-  read -r pw pc <<<"$(secs "$out/peer-$basis.time")"
+  read -r sw sc sr sb <<<"$(secs "$out/sql-$basis")"
+  read -r pw pc pr pb <<<"$(secs "$out/peer-$basis")"
   cells=$(awk -F'= ' '/^== / { split($3, a, " "); n += a[1] } END { print n }' "$out/compare-$basis.txt")
   bad=$(awk -F'disagreements ' '/^== / { split($2, a, ";"); n += a[1] } END { print n }' "$out/compare-$basis.txt")
-  summary="$summary| $basis | $cells | $bad | $sw s ($sc s CPU) | $pw s ($pc s CPU) | $(awk -v a="$pw" -v b="$sw" 'BEGIN { printf "%.1f", a / b }')× |
+  ratios=$(awk -v a="$pw" -v b="$sw" -v c="$pc" -v d="$pb" -v e="$sc" -v f="$sb" 'BEGIN { printf "%.1f× | %.1f×", a / b, (c + d) / (e + f) }')
+  summary="$summary| $basis | $cells | $bad | $sw s (CPU $sc s client + $sb s server; $sr MiB) | $pw s (CPU $pc s client + $pb s server; $pr MiB) | $ratios |
 "
 done
 cat <<MD
 
 ### Reports: independent peer — $SUBS subscriptions × $MONTHS months, seed $SEED, reported $from..$to as of $as_of, faults $FAULTS$([ "$CHAIN" = 1 ] && echo ", after the nightly chain"), $(date -u +%Y-%m-%d)
-| basis | cells compared | disagreements | build-reports (debug unless BIN says) | reports_peer.py (pandas) | peer / ours (wall) |
-|---|---|---|---|---|---|
+| basis | cells compared | disagreements | build-reports ($([ -n "${BIN:-}" ] && echo "$bin" || echo debug)) wall (CPU; peak RSS) | reports_peer.py (pandas) wall (CPU; peak RSS) | peer / ours wall | peer / ours CPU (client + server) |
+|---|---|---|---|---|---|---|
 $summary
 Per report (rows × columns): see \`$out/compare-*.txt\`. Load average at the start: $load (2 cores, shared).
 Reproduce: \`SUBS=$SUBS SEED=$SEED MONTHS=$MONTHS AS_OF=$AS_OF REPORT_AS_OF=$report_as_of FAULTS=$FAULTS Benchmarks/reports/compare_peer.sh\`.

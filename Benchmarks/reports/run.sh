@@ -49,30 +49,34 @@ rows() { psql -qtA -d "$db" -c "SELECT count(*) FROM $1"; }
 subs=$(rows subscription); history=$(rows billing_transaction); db_size=$(psql -qtA -d "$db" -c "SELECT pg_size_pretty(pg_database_size('$db'))")
 last=$(date -u -d "${AS_OF%%T*}" +%Y-%m)
 first=$(date -u -d "${AS_OF%%T*} -$((REPORT_MONTHS - 1)) months" +%Y-%m)
-measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib"
+measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib server_cpu_s" (the server's: Benchmarks/reports/backend_cpu.sh)
   local label=$1
   shift
-  /usr/bin/time -v "$@" >"$out/$label.out" 2>"$out/$label.time" || { tail -n 20 "$out/$label.time" >&2; return 1; }
+  Benchmarks/reports/backend_cpu.sh "$out/$label.backend" /usr/bin/time -v "$@" >"$out/$label.out" 2>"$out/$label.time" \
+    || { tail -n 20 "$out/$label.time" >&2; return 1; }
   awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3) ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2] }
               /User time|System time/ { c += $2 } /Maximum resident set size/ { r = $2 / 1024 }
               END { printf "%.1f %.1f %.0f", w, c, r }' "$out/$label.time"
+  awk '{ printf " %s", $2 }' "$out/$label.backend"
 }
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 rm -rf "$out/ours" "$out/peer"
-read -r o_wall o_cpu o_rss <<<"$(PGDATABASE=$db measure ours "$bin/build-reports" --as-of "$AS_OF" --from "$first" --to "$last" \
+read -r o_wall o_cpu o_rss o_server <<<"$(PGDATABASE=$db measure ours "$bin/build-reports" --as-of "$AS_OF" --from "$first" --to "$last" \
   --currency USD --basis corrected --raw-ids --out "$out/ours" --log-format json)"
 peer_line="peer: \`Benchmarks/peers/reports_peer.py\` is not in this tree yet; skipped (the lead reruns after merging it)"
 agree="not compared (no peer)"
 ratio="n/a"
+cpu_ratio="n/a"
 if [ -f Benchmarks/peers/reports_peer.py ]; then
   venv="Benchmarks/out/venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/python" -c 'import pandas, psycopg2' 2>/dev/null || "$venv/bin/pip" install --quiet pandas psycopg2-binary
   dsn="host=$PGHOST port=$PGPORT user=$PGUSER dbname=$db"
-  read -r p_wall p_cpu p_rss <<<"$(measure peer "$venv/bin/python" Benchmarks/peers/reports_peer.py --dsn "$dsn" --as-of "$AS_OF" \
+  read -r p_wall p_cpu p_rss p_server <<<"$(measure peer "$venv/bin/python" Benchmarks/peers/reports_peer.py --dsn "$dsn" --as-of "$AS_OF" \
     --from "$first" --to "$last" --currency USD --basis corrected --out "$out/peer")"
-  peer_line="peer: pandas \`Benchmarks/peers/reports_peer.py\` (same database, same options) | $p_wall | $p_cpu | $p_rss MiB"
+  peer_line="peer: pandas \`Benchmarks/peers/reports_peer.py\` (same database, same options) | $p_wall | $p_cpu | $p_server | $p_rss MiB"
   ratio=$(awk -v a="$p_wall" -v b="$o_wall" 'BEGIN { printf "%.1f", a / b }')
+  cpu_ratio=$(awk -v a="$p_cpu" -v b="$p_server" -v c="$o_cpu" -v d="$o_server" 'BEGIN { printf "%.1f", (a + b) / (c + d) }')
   if "$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/ours" "$out/peer" 5 >"$out/compare.txt" 2>&1; then
     agree="every CSV cell equal"
   else
@@ -86,15 +90,16 @@ cat <<MD
 ### build-reports: $subs subscriptions × $REPORT_MONTHS months ($history history rows, database $db_size), $(date -u +%Y-%m-%d)
 Every report of Reports/ from $first to $last as of $AS_OF, USD, basis corrected, CSV and XLSX.
 
-| | wall s | CPU s (client) | peak RSS |
-|---|---|---|---|
-| ours: \`build-reports\` (release) | **$o_wall** | $o_cpu | $o_rss MiB |
+| | wall s | CPU s (client) | CPU s (PostgreSQL server) | peak RSS (client) |
+|---|---|---|---|---|
+| ours: \`build-reports\` (release) | **$o_wall** | $o_cpu | $o_server | $o_rss MiB |
 | $peer_line |
 
-peer / ours = **$ratio×** wall (target ≥ 5×: $verdict); outputs: $agree.
+peer / ours = **$ratio×** wall (target ≥ 5×: $verdict), $cpu_ratio× CPU (client + server); outputs: $agree.
 World: $BASE_SUBS subscriptions from \`world --seed 42 --months $REPORT_MONTHS\` (no faults) × $copies copies by
 \`Benchmarks/reports/replicate.sql\` ($built). Rows per report: $per_report
-Load average at the start: $load; at the end: $load_end (2 cores, shared). The database's own CPU is not in the client's.
+Load average at the start: $load; at the end: $load_end (2 cores, shared). The server's CPU is sampled from /proc by
+\`Benchmarks/reports/backend_cpu.sh\` (the client's \`time\` cannot see it).
 Reproduce: \`Benchmarks/run.sh reports\` (REPORT_SUBS, BASE_SUBS, REPORT_MONTHS, AS_OF; REPORT_REBUILD=1 rebuilds the cached world).
 
 MD

@@ -61,6 +61,10 @@ public enum JobRunner {
         } catch {
             return finish(.failed, nil, "cannot take the job lock: \(error)")
         }
+        // Released explicitly before the connection closes (defers run last-first): a closed session's locks are
+        // freed only once its backend has finished exiting (dropping its temporary tables first), so a run started
+        // right after this one returns could otherwise still find the lock held and exit 4.
+        defer { if definition.exclusive { _ = try? database.advisoryUnlock(lockName) } }
 
         let context = JobContext(jobName: definition.name, arguments: arguments, environment: environment, logger: logger,
                                  database: database, asOf: asOf, isInteractive: interactive)

@@ -21,26 +21,69 @@ public struct GoogleCategorizer: Sendable {
     /// One item per unit of `current`, in key order. `previous`/`next` are the neighbouring periods' sides, whose
     /// edges with `current` are `start` and `end` (UTC epoch seconds).
     public func items(current: Sides, previous: Sides, next: Sides, start: Int64, end: Int64) -> [ReconciliationItem] {
-        let keys = Set(current.report.keys).union(current.database.keys).sorted()
-        return keys.map { key in
-            let report = current.report[key]
-            let database = current.database[key]
-            let (category, detail) = categorize(key, report: report, database: database, previous: previous, next: next,
-                                                start: start, end: end)
-            let shown = report ?? database ?? UnitSide()
-            return ReconciliationItem(
-                category: category, grainKey: key.order, side: key.side, productId: shown.productId, country: shown.country,
-                currency: report?.currency ?? database?.currency ?? "",
-                databaseCurrency: database.map(\.currency),
-                reportUnits: report?.count ?? 0, databaseUnits: database?.count ?? 0,
-                reportGross: report?.gross ?? 0, databaseGross: database?.gross ?? 0,
-                storeFee: report?.fee ?? 0, tax: report?.tax ?? 0,
-                detail: ([detail] + (database?.keys ?? [])).filter { !$0.isEmpty }.joined(separator: " "))
+        var items: [ReconciliationItem] = []
+        forEachItem(current: current, previous: previous, next: next, start: start, end: end) { items.append($0) }
+        return items
+    }
+
+    /// `items`, handed to `body` one at a time instead of gathered.
+    public func forEachItem(current: Sides, previous: Sides, next: Sides, start: Int64, end: Int64,
+                            _ body: (ReconciliationItem) throws -> Void) rethrows {
+        var keys = Array(current.report.keys)
+        keys.reserveCapacity(current.report.count + current.database.count / 8)
+        for key in current.database.keys where current.report[key] == nil { keys.append(key) }
+        keys.sort()
+        for key in keys {
+            try body(item(key, current: current, previous: previous, next: next, start: start, end: end))
         }
+    }
+
+    /// The item of the unit `key` of `current`.
+    func item(_ key: UnitKey, current: Sides, previous: Sides, next: Sides, start: Int64, end: Int64) -> ReconciliationItem {
+        let report = current.report[key]
+        let database = current.database[key]
+        let (category, detail) = categorize(key, report: report, database: database, previous: previous, next: next,
+                                            start: start, end: end)
+        return Self.item(key, report: report, database: database, category: category, detail: detail)
+    }
+
+    /// The item of a unit from its two sides and its category.
+    static func item(_ key: UnitKey, report: UnitSide?, database: UnitSide?, category: ReconciliationCategory,
+                     detail: String) -> ReconciliationItem {
+        let shown = report ?? database ?? UnitSide()
+        var text = detail
+        for databaseKey in database?.keys ?? [] where !databaseKey.isEmpty {
+            if !text.isEmpty { text += " " }
+            text += databaseKey
+        }
+        return ReconciliationItem(
+            category: category, grainKey: key.order, side: key.side, productId: shown.productId, country: shown.country,
+            currency: report?.currency ?? database?.currency ?? "",
+            databaseCurrency: database.map(\.currency),
+            reportUnits: report?.count ?? 0, databaseUnits: database?.count ?? 0,
+            reportGross: report?.gross ?? 0, databaseGross: database?.gross ?? 0,
+            storeFee: report?.fee ?? 0, tax: report?.tax ?? 0, detail: text)
     }
 
     func categorize(_ key: UnitKey, report: UnitSide?, database: UnitSide?, previous: Sides, next: Sides,
                     start: Int64, end: Int64) -> (ReconciliationCategory, String) {
+        categorize(key, report: report, database: database, start: start, end: end) { neighbour, key in
+            switch neighbour {
+            case .previousReport: previous.report[key]
+            case .previousDatabase: previous.database[key]
+            case .nextReport: next.report[key]
+            case .nextDatabase: next.database[key]
+            }
+        }
+    }
+
+    /// A side of a neighbouring period.
+    enum Neighbour { case previousReport, previousDatabase, nextReport, nextDatabase }
+
+    /// The category and detail of unit `key` from its two sides; `neighbour` finds the unit in a neighbouring
+    /// period's side.
+    func categorize(_ key: UnitKey, report: UnitSide?, database: UnitSide?, start: Int64, end: Int64,
+                    neighbour: (Neighbour, UnitKey) -> UnitSide?) -> (ReconciliationCategory, String) {
         switch (report, database) {
         case let (report?, database?):
             if report.currency != database.currency { return (.currencyMismatch, "") }
@@ -53,13 +96,13 @@ public struct GoogleCategorizer: Sendable {
         case let (report?, nil):
             // Rows that net to nothing (a rebill set whose charge lies in another month) carry no difference.
             if report.count == 0, report.gross == 0, report.fee == 0, report.tax == 0 { return (.matched, "rebill set nets to zero") }
-            if let neighbour = nearEdge(key, in: previous.database, edge: start, at: { $0.at }) { return (.timing, "database " + neighbour) }
-            if let neighbour = nearEdge(key, in: next.database, edge: end, at: { $0.at }) { return (.timing, "database " + neighbour) }
+            if let found = nearEdge(key, neighbour(.previousDatabase, key), edge: start) { return (.timing, "database " + found) }
+            if let found = nearEdge(key, neighbour(.nextDatabase, key), edge: end) { return (.timing, "database " + found) }
             return key.side == "refund" ? (.refundNotReflected, Self.refundDetail(report)) : (.missingInDatabase, "")
         case let (nil, database?):
             if database.isTest { return (.testPurchaseExcluded, "") }
-            if database.at - start <= windowSeconds, previous.report[key] != nil { return (.timing, "report previous period") }
-            if end - database.at <= windowSeconds, next.report[key] != nil { return (.timing, "report next period") }
+            if database.at - start <= windowSeconds, neighbour(.previousReport, key) != nil { return (.timing, "report previous period") }
+            if end - database.at <= windowSeconds, neighbour(.nextReport, key) != nil { return (.timing, "report next period") }
             return (.missingInStoreReport, "")
         case (nil, nil):
             return (.matched, "")
@@ -73,8 +116,8 @@ public struct GoogleCategorizer: Sendable {
     }
 
     /// The neighbour's database unit when it lies within the window of `edge`.
-    func nearEdge(_ key: UnitKey, in sides: [UnitKey: UnitSide], edge: Int64, at: (UnitSide) -> Int64) -> String? {
-        guard let side = sides[key], abs(at(side) - edge) <= windowSeconds else { return nil }
+    func nearEdge(_ key: UnitKey, _ side: UnitSide?, edge: Int64) -> String? {
+        guard let side, abs(side.at - edge) <= windowSeconds else { return nil }
         return side.keys.first ?? key.order
     }
 }

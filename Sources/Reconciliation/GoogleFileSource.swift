@@ -5,8 +5,9 @@ import StoreExports
 
 /// Reads one Google month straight from its earnings zip, without staging it: the zip is decompressed and its rows
 /// read as a stream on this thread while a second thread, on its own connection, streams the database side of the
-/// period and its neighbours (`COPY … TO STDOUT`) and hashes the zip. Both sides come out exactly as
-/// `GoogleSource` builds them from the staged rows.
+/// period and its neighbours (`COPY … TO STDOUT`) and hashes the zip. Both sides are kept compact
+/// (`CompactReport`, `CompactDatabase`: order IDs interned, no `String` per unit) and give exactly the units
+/// `GoogleSource` builds from the staged rows.
 struct GoogleFileSource {
     let configuration: PostgresConfiguration
     /// Database rows recorded after this instant are left out.
@@ -15,9 +16,9 @@ struct GoogleFileSource {
     /// What a read found.
     struct Read {
         /// The file's units.
-        var report: [UnitKey: UnitSide]
-        /// The database's units by period label.
-        var database: [String: [UnitKey: UnitSide]]
+        var report: CompactReport
+        /// The database's units of every period read.
+        var database: CompactDatabase
         /// The zip's SHA-256.
         var sha256: String
         /// Earnings rows read.
@@ -30,8 +31,8 @@ struct GoogleFileSource {
         let thread = Thread { worker.run() }
         thread.stackSize = 1 << 22
         thread.start()
-        var report: [UnitKey: UnitSide] = [:]
-        let streamed = Result { try GoogleEarningsStream.read(path: path, file: file) { GoogleEarningsFold.add($0, to: &report) } }
+        var report = CompactReport()
+        let streamed = Result { try GoogleEarningsStream.read(path: path, file: file) { report.add($0) } }
         let database = worker.wait()
         let rows = try streamed.get().rows
         let (units, sha256) = try database.get()
@@ -39,7 +40,7 @@ struct GoogleFileSource {
         return Read(report: report, database: units, sha256: sha256, rows: rows)
     }
 
-    /// `GoogleSource.database`'s statement as a COPY (no order: `DatabaseFold` restores key order where it matters).
+    /// `GoogleSource.database`'s statement as a COPY (no order: `CompactDatabase` restores key order where it matters).
     func copyStatement(_ periods: [ReconciliationPeriod]) -> String {
         let first = periods.map(\.start).min() ?? 0, last = periods.map(\.end).max() ?? 0
         return """
@@ -62,13 +63,14 @@ final class DatabaseReader: @unchecked Sendable {
     let periods: [ReconciliationPeriod]
     let zipPath: String
     private let done = DispatchSemaphore(value: 0)
-    private var outcome: Result<([String: [UnitKey: UnitSide]], String?), Error> = .success(([:], nil))
+    private var outcome: Result<(CompactDatabase, String?), Error>
 
     init(configuration: PostgresConfiguration, sql: String, periods: [ReconciliationPeriod], zipPath: String) {
         self.configuration = configuration
         self.sql = sql
         self.periods = periods
         self.zipPath = zipPath
+        outcome = .success((CompactDatabase(periods: periods), nil))
     }
 
     /// The thread's body.
@@ -76,64 +78,22 @@ final class DatabaseReader: @unchecked Sendable {
         outcome = Result {
             let connection = try PostgresConnection(configuration: configuration)
             defer { connection.close() }
-            var fold = DatabaseFold(periods: periods)
-            try connection.copyOut(sql) { try fold.add(DatabaseFold.row(from: $0)) }
-            return (fold.finish(), SHA256Digest.hex(fileAt: zipPath))
+            var units = CompactDatabase(periods: periods)
+            try connection.copyOut(sql) { try units.add(copyRow: $0) }
+            units.finish()
+            return (units, SHA256Digest.hex(fileAt: zipPath))
         }
         done.signal()
     }
 
     /// Waits for the thread and returns what it read.
-    func wait() -> Result<([String: [UnitKey: UnitSide]], String?), Error> {
+    func wait() -> Result<(CompactDatabase, String?), Error> {
         done.wait()
         return outcome
     }
 }
 
-/// Folds database rows arriving in any order into the units `GoogleSource.database` builds from rows in
-/// transaction-key order: sums do not depend on the order, and a unit of several rows is folded again in key order
-/// at the end (its first currency, product and country, and the order of its keys).
-struct DatabaseFold {
-    let periods: [ReconciliationPeriod]
-    private var result: [String: [UnitKey: UnitSide]] = [:]
-    /// The rows of units with more than one row, by period label and key.
-    private var several: [String: [UnitKey: [GoogleDatabaseRow]]] = [:]
-
-    init(periods: [ReconciliationPeriod]) {
-        self.periods = periods
-    }
-
-    /// Adds one row.
-    mutating func add(_ row: GoogleDatabaseRow) {
-        guard let period = periods.first(where: { $0.contains(row.at) }) else { return }
-        let key = UnitKey(order: row.order, side: row.amount > 0 ? "charge" : "refund")
-        if let unit = result[period.label]?[key] {
-            if several[period.label]?[key] == nil, let firstKey = unit.keys.first {
-                // The unit's one row, rebuilt from the unit (its country is already alpha-2: `alpha2` keeps it).
-                several[period.label, default: [:]][key] = [GoogleDatabaseRow(
-                    key: firstKey, order: row.order, amount: unit.gross, currency: unit.currency, country: unit.country,
-                    product: unit.productId, isTest: unit.isTest, at: unit.at)]
-            }
-            several[period.label, default: [:]][key, default: []].append(row)
-        }
-        GoogleSource.addDatabaseRow(row, periods: [period], to: &result)
-    }
-
-    /// The units, those of several rows folded again in key order.
-    mutating func finish() -> [String: [UnitKey: UnitSide]] {
-        for (label, units) in several {
-            for (key, rows) in units {
-                var rebuilt: [String: [UnitKey: UnitSide]] = [:]
-                for row in rows.sorted(by: { $0.key < $1.key }) {
-                    GoogleSource.addDatabaseRow(row, periods: periods.filter { $0.label == label }, to: &rebuilt)
-                }
-                result[label]?[key] = rebuilt[label]?[key]
-            }
-        }
-        several = [:]
-        return result
-    }
-
+extension GoogleFileSource {
     /// A COPY text row: transaction key, order, amount, currency, country, product, is_test, epoch seconds.
     static func row(from bytes: UnsafeRawBufferPointer) throws -> GoogleDatabaseRow {
         var fields: [Substring] = []

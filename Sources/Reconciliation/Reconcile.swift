@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import JobKit
 import Postgres
@@ -36,21 +35,28 @@ public enum Reconcile {
         var failures: [String] = []
         for period in periods {
             let closed = try ClosedPeriods(database: context.database).lock(for: period)
-            let result: ReconciliationResult
+            let stem = fileStem(period)
+            let folder = context.dryRun ? nil : out
+            if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            // The items go to the CSV (streamed, hashed), the totals and the stored rows as they are categorised.
+            let sink = try ReconciliationItemSink(csvPath: folder?.appendingPathComponent(stem + ".csv"))
+            let run: ReconciliationRun
             if let zip = context.arguments.values["file"] {
                 guard closed == nil else { throw JobError.usage("\(period) is closed: it is recomputed from its staged files, not --file") }
-                result = try Reconciler(database: context.database)
-                    .reconcile(period, knownAt: context.asOf, earningsZip: zip, file: URL(fileURLWithPath: zip).lastPathComponent)
+                run = try Reconciler(database: context.database)
+                    .reconcile(period, knownAt: context.asOf, earningsZip: zip, file: URL(fileURLWithPath: zip).lastPathComponent,
+                               emit: sink.add)
             } else {
-                result = try Reconciler(database: context.database)
+                let result = try Reconciler(database: context.database)
                     .reconcile(period, knownAt: closed?.closedAt ?? context.asOf, only: closed?.files)
+                for item in result.items { try sink.add(item) }
+                run = ReconciliationRun(result)
             }
-            let items = ReconciliationCSV.items(result.items)
-            let totals = ReconciliationTotals(result.items)
-            let sha = SHA256Digest.hex(items)
+            let sha = try sink.csv.finish()
+            let totals = sink.totals
             let prefix = "\(period.provider.rawValue)_"
             for (category, count) in totals.counts { context.count(prefix + category.rawValue, by: count) }
-            context.count(prefix + "prior_period_adjustments", by: result.items.filter(\.priorPeriodAdjustment).count)
+            context.count(prefix + "prior_period_adjustments", by: sink.priorPeriodAdjustments)
             context.count("periods")
             if let closed {
                 if closed.itemsSHA256 != sha {
@@ -60,14 +66,12 @@ public enum Reconcile {
                 context.count("closed_periods_reproduced")
             } else if !context.dryRun {
                 let id = try ReconciliationStore(database: context.database, actor: context.jobName)
-                    .save(result, sha256: sha, jobRunID: context.runID)
+                    .save(run, items: sink.stored, sha256: sha, jobRunID: context.runID)
                 context.note("\(prefix)run_id", String(id))
             }
-            if !context.dryRun, let out {
-                try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-                let stem = fileStem(period)
-                try AtomicFile.write(items, to: out.appendingPathComponent(stem + ".csv"))
-                try AtomicFile.write(ReconciliationCSV.totals(totals), to: out.appendingPathComponent(stem + "_totals.csv"))
+            if let folder {
+                try sink.csv.commit()
+                try AtomicFile.write(ReconciliationCSV.totals(totals), to: folder.appendingPathComponent(stem + "_totals.csv"))
             }
             for (currency, line) in totals.currencies.sorted(by: { $0.key < $1.key }) where line.variance != line.explained {
                 failures.append("\(period) \(currency): variance \(line.variance) but categories explain \(line.explained)")

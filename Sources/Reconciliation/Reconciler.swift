@@ -12,6 +12,27 @@ public struct ReconciliationResult: Sendable {
     public var files: [ReportFileRef]
 }
 
+/// A run without its items: what `reconciliation_run` records besides the item count and the CSV's hash.
+public struct ReconciliationRun: Sendable {
+    public var period: ReconciliationPeriod
+    /// Rows recorded after this instant were left out.
+    public var knownAt: Date
+    /// The files read (see `ReconciliationResult.files`).
+    public var files: [ReportFileRef]
+
+    /// Creates a run.
+    public init(period: ReconciliationPeriod, knownAt: Date, files: [ReportFileRef]) {
+        self.period = period
+        self.knownAt = knownAt
+        self.files = files
+    }
+
+    /// The run of `result`.
+    public init(_ result: ReconciliationResult) {
+        self.init(period: result.period, knownAt: result.knownAt, files: result.files)
+    }
+}
+
 /// Reconciles one provider's period: gathers both sides of the period and its neighbours, categorises every unit,
 /// and lists the prior-period adjustments (rows of a closed period recorded after its close) that land in it.
 public struct Reconciler {
@@ -62,21 +83,24 @@ public struct Reconciler {
     /// `file` in errors) instead of the staged files; the neighbouring months' report sides still come from their
     /// staged files. The zip is recorded among the run's files with id 0, kind `googleEarningsFile` and its SHA-256.
     public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String) throws -> ReconciliationResult {
+        var items: [ReconciliationItem] = []
+        let run = try reconcile(period, knownAt: knownAt, earningsZip: path, file: file) { items.append($0) }
+        return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: run.files)
+    }
+
+    /// `reconcile(_:knownAt:earningsZip:file:)` handing each item to `emit` as it is categorised, in the result's
+    /// order, instead of gathering them (a month-end file has about a million).
+    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String,
+                          emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
         let previous = period.previous ?? period
         let next = period.next ?? period
-        let read = try GoogleFileSource(configuration: database.configuration, knownAt: knownAt)
+        var read = try GoogleFileSource(configuration: database.configuration, knownAt: knownAt)
             .read(path: path, file: file, periods: [previous, period, next])
         let (neighbours, staged) = try GoogleSource(database: database, knownAt: knownAt).report([previous, next], only: nil)
-        func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
-            var s = GoogleCategorizer.Sides()
-            s.report = p == period ? read.report : neighbours[p.label] ?? [:]
-            s.database = read.database[p.label] ?? [:]
-            return s
-        }
-        var items = GoogleCategorizer(windowSeconds: categorizerWindow).items(
-            current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end)
-        items += try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt)
+        try GoogleCategorizer(windowSeconds: categorizerWindow).forEachItem(
+            report: &read.report, database: read.database, staged: neighbours, period: period, emit)
+        for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
         let zip = ReportFileRef(id: 0, kind: "googleEarningsFile", period: period.label, sha256: read.sha256)
-        return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: [zip] + staged.sorted())
+        return ReconciliationRun(period: period, knownAt: knownAt, files: [zip] + staged.sorted())
     }
 }

@@ -11,21 +11,53 @@ public enum ReconciliationCSV {
     public static func items(_ items: [ReconciliationItem]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(items.count * 160 + 256)
+        appendHeader(to: &bytes)
+        for (index, item) in items.enumerated() { append(item, line: index + 1, to: &bytes) }
+        return bytes
+    }
+
+    /// Appends the items file's header line.
+    static func appendHeader(to bytes: inout [UInt8]) {
         bytes += Array(itemColumns.joined(separator: ",").utf8)
         bytes.append(0x0A)
-        for (index, item) in items.enumerated() {
-            append(String(index + 1), to: &bytes)
-            for field in [item.category.rawValue, item.side, item.grainKey, item.productId, item.country, item.currency,
-                          item.databaseCurrency ?? "", String(item.reportUnits), String(item.databaseUnits),
-                          String(item.reportGross), String(item.databaseGross), String(item.variance), String(item.storeFee),
-                          String(item.tax), String(item.net), item.priorPeriodAdjustment ? "true" : "false",
-                          item.adjustmentPeriod ?? "", item.detail] {
-                bytes.append(0x2C)
-                append(field, to: &bytes)
-            }
-            bytes.append(0x0A)
+    }
+
+    /// Appends one item's line (`line` counts items from 1).
+    static func append(_ item: ReconciliationItem, line: Int, to bytes: inout [UInt8]) {
+        appendNumber(Int64(line), to: &bytes)
+        for field in [item.category.rawValue, item.side, item.grainKey, item.productId, item.country, item.currency,
+                      item.databaseCurrency ?? ""] {
+            bytes.append(0x2C)
+            append(field, to: &bytes)
         }
-        return bytes
+        for number in [item.reportUnits, item.databaseUnits, item.reportGross, item.databaseGross, item.variance, item.storeFee,
+                       item.tax, item.net] {
+            bytes.append(0x2C)
+            appendNumber(number, to: &bytes)
+        }
+        for field in [item.priorPeriodAdjustment ? "true" : "false", item.adjustmentPeriod ?? "", item.detail] {
+            bytes.append(0x2C)
+            append(field, to: &bytes)
+        }
+        bytes.append(0x0A)
+    }
+
+    /// Appends `number` in decimal, as `String(number)` spells it, without building the string.
+    static func appendNumber(_ number: Int64, to bytes: inout [UInt8]) {
+        if number < 0 { bytes.append(0x2D) }
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                     UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[count] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(raw[index]) }
+        }
     }
 
     /// Appends `field`, quoted when it holds a comma, quote or line break.

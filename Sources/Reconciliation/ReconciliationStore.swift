@@ -16,13 +16,26 @@ public struct ReconciliationStore {
 
     /// Saves `result` (whose items CSV hashes to `sha256`) in its own transaction; returns the new run id.
     public func save(_ result: ReconciliationResult, sha256: String, jobRunID: Int64?) throws -> Int64 {
+        try save(ReconciliationRun(result), items: StoredItems(result.items), sha256: sha256, jobRunID: jobRunID)
+    }
+
+    /// Saves a run and its stored items (whose items CSV hashes to `sha256`) in its own transaction; returns the
+    /// new run id.
+    public func save(_ result: ReconciliationRun, items: StoredItems, sha256: String, jobRunID: Int64?) throws -> Int64 {
         try database.transaction { db in
-            try ReconciliationStore(database: db, actor: actor).saveInOpenTransaction(result, sha256: sha256, jobRunID: jobRunID)
+            try ReconciliationStore(database: db, actor: actor)
+                .saveInOpenTransaction(result, items: items, sha256: sha256, jobRunID: jobRunID)
         }
     }
 
     /// Saves `result` inside the caller's open transaction; returns the new run id.
     public func saveInOpenTransaction(_ result: ReconciliationResult, sha256: String, jobRunID: Int64?) throws -> Int64 {
+        try saveInOpenTransaction(ReconciliationRun(result), items: StoredItems(result.items), sha256: sha256, jobRunID: jobRunID)
+    }
+
+    /// Saves a run and its stored items inside the caller's open transaction; returns the new run id.
+    public func saveInOpenTransaction(_ result: ReconciliationRun, items: StoredItems, sha256: String,
+                                      jobRunID: Int64?) throws -> Int64 {
         let db = database
         do {
             let previous = try db.query("""
@@ -48,18 +61,20 @@ public struct ReconciliationStore {
                                                 content_sha256, job_run_id)
                 VALUES ($1, $2, $3, to_timestamp($4), to_timestamp($5), $6, $7::jsonb, $8, $9, $10)
                 """, [id, result.period.provider.rawValue, result.period.label, result.period.start, result.period.end, result.knownAt,
-                      files, Int64(result.items.count), sha256, jobRunID.map { String($0) }])
+                      files, Int64(items.count), sha256, jobRunID.map { String($0) }])
             _ = try db.copyIn("""
                 COPY reconciliation_item (run_id, line, category, grain_key, side, product_id, country, currency, database_currency,
                     report_units, database_units, report_gross_micros, database_gross_micros, variance_micros, store_fee_micros,
-                    tax_micros, net_micros, prior_period_adjustment, adjustment_period, detail) FROM STDIN
+                    tax_micros, net_micros, prior_period_adjustment, adjustment_period, detail, unit_count) FROM STDIN
                 """) { copy in
-                for (index, item) in result.items.enumerated() {
-                    try copy.writeRow([String(id), String(index + 1), item.category.rawValue, item.grainKey, item.side, item.productId,
+                for row in items.stored {
+                    let item = row.item
+                    try copy.writeRow([String(id), String(row.line), item.category.rawValue, item.grainKey, item.side, item.productId,
                                        item.country, item.currency.isEmpty ? "XXX" : item.currency, item.databaseCurrency,
                                        String(item.reportUnits), String(item.databaseUnits), String(item.reportGross),
                                        String(item.databaseGross), String(item.variance), String(item.storeFee), String(item.tax),
-                                       String(item.net), item.priorPeriodAdjustment ? "t" : "f", item.adjustmentPeriod, item.detail])
+                                       String(item.net), item.priorPeriodAdjustment ? "t" : "f", item.adjustmentPeriod, item.detail,
+                                       String(row.unitCount)])
                 }
             }
             return id

@@ -24,20 +24,27 @@ public struct ReconciliationTotals: Sendable, Hashable {
     /// Totals by currency.
     public var currencies: [String: Line] = [:]
 
+    /// No items yet.
+    public init() {}
+
     /// The totals of `items`, leaving out prior-period adjustments. An item's report amounts count in its currency,
     /// its database amount in the database's currency (they differ for a currency mismatch).
     public init(_ items: [ReconciliationItem]) {
-        for item in items where !item.priorPeriodAdjustment {
-            let databaseCurrency = item.databaseCurrency ?? item.currency
-            currencies[item.currency, default: Line()].reportGross += item.reportGross
-            currencies[item.currency, default: Line()].storeFee += item.storeFee
-            currencies[item.currency, default: Line()].tax += item.tax
-            currencies[item.currency, default: Line()].net += item.net
-            currencies[item.currency, default: Line()].byCategory[item.category, default: 0] += item.reportGross
-            currencies[item.currency, default: Line()].counts[item.category, default: 0] += 1
-            currencies[databaseCurrency, default: Line()].databaseGross += item.databaseGross
-            currencies[databaseCurrency, default: Line()].byCategory[item.category, default: 0] -= item.databaseGross
-        }
+        for item in items { add(item) }
+    }
+
+    /// Adds one item (a prior-period adjustment adds nothing).
+    public mutating func add(_ item: ReconciliationItem) {
+        guard !item.priorPeriodAdjustment else { return }
+        let databaseCurrency = item.databaseCurrency ?? item.currency
+        currencies[item.currency, default: Line()].reportGross += item.reportGross
+        currencies[item.currency, default: Line()].storeFee += item.storeFee
+        currencies[item.currency, default: Line()].tax += item.tax
+        currencies[item.currency, default: Line()].net += item.net
+        currencies[item.currency, default: Line()].byCategory[item.category, default: 0] += item.reportGross
+        currencies[item.currency, default: Line()].counts[item.category, default: 0] += 1
+        currencies[databaseCurrency, default: Line()].databaseGross += item.databaseGross
+        currencies[databaseCurrency, default: Line()].byCategory[item.category, default: 0] -= item.databaseGross
     }
 
     /// Items per category over all currencies.

@@ -58,7 +58,9 @@ public enum BuildReports {
             // Reports without charts are read through a cursor; plan them for all their rows, as a plain query is (the
             // default, 0.1, picks fast-start plans that made mrr_movements several times slower).
             try database.execute("SET LOCAL cursor_tuple_fraction = 1.0")
+            let filling = Date()
             try SharedReportTables.fill(settings: settings, database: database)
+            noteSeconds("shared_tables", since: filling, context: context)
             try database.execute("SET TRANSACTION READ ONLY")
             try checkFX(sql: fxSQL, settings: settings, context: context)
             if context.dryRun {
@@ -74,6 +76,15 @@ public enum BuildReports {
             _ = try? database.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Notes the seconds since `started` as `seconds_<name>` (two decimals) in the job's summary and returns them, so a
+    /// slow report shows in the log and the JSON notes; they are timings, not outputs (the files stay byte-identical).
+    @discardableResult
+    static func noteSeconds(_ name: String, since started: Date, context: JobContext) -> String {
+        let seconds = String(format: "%.2f", max(0, Date().timeIntervalSince(started)))
+        context.note("seconds_" + name, seconds)
+        return seconds
     }
 
     /// Runs `sql`, the text of `fx_missing.sql` (required, like the reports); any (month, currency) it returns fails
@@ -101,6 +112,7 @@ public enum BuildReports {
             var results: [ReportResult] = []
             var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet)] = []
             for (definition, sql) in present {
+                let started = Date()
                 let query = SharedReportTables.rewrite(sql)
                 let csv = settings.writeCSV ? try CSVFileWriter(url: files.stage(definition.name + ".csv")) : nil
                 var sheet: Worksheet?
@@ -138,7 +150,8 @@ public enum BuildReports {
                                             csvSHA256: csvSHA256, truncatedInSheet: count > ReportWorkbook.maxDataRows, notes: []))
                 context.setCount("rows_" + definition.name, count)
                 context.count("reports")
-                context.logger.info("report \(definition.name): \(count) rows")
+                let seconds = noteSeconds(definition.name, since: started, context: context)
+                context.logger.info("report \(definition.name): \(count) rows in \(seconds) s")
                 if let sheet, let formatter { drawn.append((definition, kept, formatter, sheet)) }
             }
             if let book {

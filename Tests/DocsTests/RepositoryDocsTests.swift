@@ -6,8 +6,10 @@ import Testing
 @Suite struct RepositoryDocsTests {
     /// The repository root (this file is Tests/DocsTests/RepositoryDocsTests.swift).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// Folders that hold build output, the private database or generated worlds, not repository content.
+    /// Folders that hold build output, the private database or generated worlds, not repository content (paths
+    /// relative to the root for the git-ignored output trees whose names are too common to skip everywhere).
     static let skipped: Set<String> = [".build", ".local", ".git", ".swiftpm", "node_modules"]
+    static let skippedPaths: Set<String> = ["Benchmarks/out", "Reports/out"]
     static let textExtensions: Set<String> = ["md", "swift", "sql", "sh", "py", "txt", "service", "timer", "example", "conf", "json", "yml", "yaml"]
 
     /// Every file under the root, relative paths, skipping the folders above.
@@ -15,9 +17,10 @@ import Testing
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey]) else { return [] }
         var found: [String] = []
         for case let url as URL in walker {
-            if skipped.contains(url.lastPathComponent) { walker.skipDescendants(); continue }
+            let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+            if skipped.contains(url.lastPathComponent) || skippedPaths.contains(relative) { walker.skipDescendants(); continue }
             if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true { continue }
-            found.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
+            found.append(relative)
         }
         return found.sorted()
     }
@@ -86,6 +89,23 @@ import Testing
         }
         #expect(files.contains("docs/RUNBOOK.md"))
         #expect(dead == [])
+    }
+
+    @Test func generatedOutputTreesAreNotRepositoryContent() throws {
+        // A benchmark's or build-reports' output (git-ignored) may hold anything, e.g. a copied Markdown file whose
+        // relative links point elsewhere: the walk must not read it. Probe with one file in each tree.
+        var probes: [URL] = []
+        defer { for probe in probes { try? FileManager.default.removeItem(at: probe) } }
+        for folder in Self.skippedPaths {
+            let url = Self.root.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            let probe = url.appendingPathComponent("docs-tests-probe-\(getpid()).md")
+            try ("[gone](missing/file.md) " + Self.shelf).write(to: probe, atomically: true, encoding: .utf8)
+            probes.append(probe)
+        }
+        let files = Self.files()
+        #expect(files.contains("Benchmarks/results.md"), "the walk still sees Benchmarks/")
+        #expect(files.filter { $0.hasPrefix("Benchmarks/out/") || $0.hasPrefix("Reports/out/") } == [])
     }
 
     @Test func noFileRefersToADocumentOutsideTheRepository() throws {

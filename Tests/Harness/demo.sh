@@ -109,7 +109,7 @@ psql -q -P footer=off -c "SELECT job_name AS job, replace(status, 'threshold_bre
 # --- end ops ---------------------------------------------------------------------------------------------
 # --- finance (issue 14): what reconcile found in the month's files ------------------------------------------
 echo "== reconciliation of the imported month (current run per provider and period: items by category)"
-psql -q -P footer=off -c "SELECT r.provider, r.period, i.category, count(*) AS items,
+psql -q -P footer=off -c "SELECT r.provider, r.period, i.category, sum(i.unit_count) AS items,
   sum(i.report_units) AS report_units, sum(i.database_units) AS db_units
   FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
   WHERE r.superseded_by IS NULL AND NOT i.prior_period_adjustment GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"

@@ -129,6 +129,21 @@ final class OutputLines: @unchecked Sendable {
         #expect(line.contains("started at 20"))
     }
 
+    /// A closed session frees its advisory locks only after its backend has exited, and a backend with many temporary
+    /// tables drops them first: without the explicit unlock the next run (the nightly chain's next step, a test's
+    /// second run) could find the lock still held. 400 temporary tables widen that window to tens of milliseconds.
+    @Test func theJobLockIsReleasedBeforeTheRunReturns() throws {
+        let definition = JobDefinition(name: "probe-temp-tables", summary: "t") { context in
+            for table in 0..<400 { try context.database.execute("CREATE TEMP TABLE probe_\(table) (id int)") }
+        }
+        let (code, _) = try run(definition)
+        #expect(code == .succeeded)
+        let other = try PostgresConnection(configuration: try Self.database.get())
+        defer { other.close() }
+        #expect(try other.tryAdvisoryLock("job:probe-temp-tables"), "the finished run must not still hold its lock")
+        _ = try other.advisoryUnlock("job:probe-temp-tables")
+    }
+
     @Test func realMigrateBinaryExitsFourWhileAnotherMigrateHoldsTheLock() throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("migrate")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the jobs first (make test does)")

@@ -48,6 +48,18 @@ import Testing
         let stored = try #require(try harness.database.query(
             "SELECT report_files::text AS f FROM reconciliation_run WHERE provider = 'google' AND period = $1", [label]).first)
         #expect(try stored.decode(String.self, "f").contains("googleEarningsFile"))
+        // Matched orders stored summed: fewer rows than items, every item counted once, one CSV line per item.
+        let sums = try #require(try harness.database.query("""
+            SELECT r.item_count::int8 AS items, count(*)::int8 AS rows, sum(i.unit_count)::int8 AS units,
+                   count(*) FILTER (WHERE i.grain_key = '*')::int8 AS summed
+            FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
+            WHERE r.provider = 'google' AND r.period = $1 GROUP BY r.item_count
+            """, [label]).first)
+        let items = try sums.decode(Int64.self, "items")
+        #expect(try sums.decode(Int64.self, "units") == items)
+        #expect(try sums.decode(Int64.self, "rows") < items && sums.decode(Int64.self, "summed") > 0)
+        let lines = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").count
+        #expect(Int64(lines - 1) == items)
         let (usage, _, _) = try harness.run(Reconcile.definition(), ["--provider", "google", "--file", path])
         #expect(usage == .usageOrConfiguration)
     }

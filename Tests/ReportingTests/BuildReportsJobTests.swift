@@ -21,6 +21,11 @@ import Testing
         let charts = ReportCatalogue.standard.flatMap(\.charts)
         #expect(counts["reports"] == Self.reports.count)
         #expect(counts["charts"] == charts.count && counts["charts_skipped"] == nil, "every chart is drawn: \(counts)")
+        // Each report's seconds (and the shared tables') are in the summary's notes, so a slow report is visible.
+        for name in Self.reports + ["shared_tables"] {
+            let seconds = (summary["seconds_" + name] as? String).flatMap(Double.init)
+            #expect(seconds.map { $0 >= 0 } == true, "seconds_\(name): \(String(describing: summary["seconds_" + name]))")
+        }
 
         let files = try ReportingHarness.files(out)
         #expect(Set(files.keys) == Self.expectedFiles, "no temporary file is left")

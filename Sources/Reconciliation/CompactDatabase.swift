@@ -1,0 +1,142 @@
+import Postgres
+
+/// The database side of a Google month and its neighbours, compact, built from `COPY … TO STDOUT` rows arriving
+/// in any order: each order ID once in an interner, each unit a `CompactUnit` found by order number, period and
+/// side, its transaction keys in one arena. A unit of several rows is folded again in transaction-key order at the
+/// end, so every unit equals the one `GoogleSource.database` builds from rows in key order.
+struct CompactDatabase {
+    let periods: [ReconciliationPeriod]
+    var orders = ByteInterner(capacity: 1 << 16)
+    var texts = UnitTexts()
+    var units: [CompactUnit] = []
+    /// Unit number per `(order * periods + period) * 2 + side` (side 0 charge, 1 refund); -1 when none.
+    var unitOf: [Int32] = []
+    /// The rows of units with more than one row, by slot.
+    private var several: [Int: [GoogleDatabaseRow]] = [:]
+
+    init(periods: [ReconciliationPeriod]) {
+        self.periods = periods
+    }
+
+    /// The position of `label` among the periods (the first, when a period is there twice).
+    func periodIndex(_ label: String) -> Int? { periods.firstIndex { $0.label == label } }
+
+    /// Adds one COPY text row: transaction key, order, amount, currency, country, product, is_test, epoch seconds.
+    mutating func add(copyRow bytes: UnsafeRawBufferPointer) throws {
+        var fields: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) =
+            (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
+        var count = 0
+        var start = 0
+        var escaped = false
+        for index in 0...bytes.count {
+            if index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x5C { escaped = true }
+                if byte != 0x09 { continue }
+            }
+            switch count {
+            case 0: fields.0 = start..<index
+            case 1: fields.1 = start..<index
+            case 2: fields.2 = start..<index
+            case 3: fields.3 = start..<index
+            case 4: fields.4 = start..<index
+            case 5: fields.5 = start..<index
+            case 6: fields.6 = start..<index
+            case 7: fields.7 = start..<index
+            default: break
+            }
+            count += 1
+            start = index + 1
+        }
+        guard !escaped else { return try add(GoogleFileSource.row(from: bytes)) }
+        guard count == 8, let amount = Self.integer(bytes, fields.2), let at = Self.integer(bytes, fields.7) else {
+            throw PostgresError(.copy, message: "unexpected COPY row '\(String(decoding: bytes, as: UTF8.self))'")
+        }
+        guard let period = periods.firstIndex(where: { $0.contains(at) }) else { return }
+        let order = orders.intern(UnsafeRawBufferPointer(rebasing: bytes[fields.1]))
+        let slot = self.slot(order: order, period: period, side: amount > 0 ? 0 : 1)
+        if unitOf[slot] >= 0 {
+            // A unit's second row: keep its rows as text to fold again in key order at the end.
+            return try add(GoogleFileSource.row(from: bytes))
+        }
+        unitOf[slot] = Int32(units.count)
+        var unit = CompactUnit()
+        unit.gross = amount
+        unit.count = 1
+        unit.currency = texts.currencies.intern(UnsafeRawBufferPointer(rebasing: bytes[fields.3]))
+        unit.product = texts.products.intern(UnsafeRawBufferPointer(rebasing: bytes[fields.5]))
+        let country = UnsafeRawBufferPointer(rebasing: bytes[fields.4])
+        unit.country = country.count == 2 ? texts.countries.intern(country)
+            : texts.countries.intern(CountryCodes.alpha2(String(decoding: country, as: UTF8.self)))
+        unit.at = at
+        unit.isTest = fields.6.count == 1 && bytes[fields.6.lowerBound] == UInt8(ascii: "t")
+        texts.appendKey(UnsafeRawBufferPointer(rebasing: bytes[fields.0]), to: &unit)
+        units.append(unit)
+    }
+
+    /// Adds a row read as text (an escaped row, or a unit's further row).
+    mutating func add(_ row: GoogleDatabaseRow) throws {
+        guard let period = periods.firstIndex(where: { $0.contains(row.at) }) else { return }
+        let order = orders.intern(row.order)
+        let slot = self.slot(order: order, period: period, side: row.amount > 0 ? 0 : 1)
+        if unitOf[slot] < 0 {
+            var side = UnitSide()
+            GoogleSource.fold(row, into: &side)
+            unitOf[slot] = Int32(units.count)
+            units.append(texts.unit(side))
+            return
+        }
+        let index = Int(unitOf[slot])
+        if several[slot] == nil {
+            // The unit's one row, rebuilt from the unit (its country is already alpha-2: `alpha2` keeps it).
+            let unit = texts.side(units[index])
+            several[slot] = [GoogleDatabaseRow(key: unit.keys.first ?? "", order: row.order, amount: unit.gross, currency: unit.currency,
+                                               country: unit.country, product: unit.productId, isTest: unit.isTest, at: unit.at)]
+        }
+        several[slot, default: []].append(row)
+    }
+
+    /// Folds the units of several rows again in transaction-key order.
+    mutating func finish() {
+        for (slot, rows) in several {
+            var side = UnitSide()
+            for row in rows.sorted(by: { $0.key < $1.key }) { GoogleSource.fold(row, into: &side) }
+            units[Int(unitOf[slot])] = texts.unit(side)
+        }
+        several = [:]
+    }
+
+    /// The slot of a unit (growing the table for a new order).
+    mutating func slot(order: Int32, period: Int, side: Int) -> Int {
+        let width = periods.count * 2
+        while unitOf.count < orders.count * width { unitOf.append(-1) }
+        return Int(order) * width + period * 2 + side
+    }
+
+    /// The unit of the order spelled `order`, in period `period`, on `side` (0 charge, 1 refund), as a `UnitSide`.
+    func side(order: UnsafeRawBufferPointer, period: Int, side: Int) -> UnitSide? {
+        guard let number = orders.find(order) else { return nil }
+        let slot = Int(number) * periods.count * 2 + period * 2 + side
+        guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
+        return texts.side(units[Int(unitOf[slot])])
+    }
+
+    /// A COPY integer field.
+    static func integer(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int64? {
+        guard !range.isEmpty else { return nil }
+        var index = range.lowerBound
+        let negative = bytes[index] == 0x2D
+        if negative { index += 1 }
+        guard index < range.upperBound, range.upperBound - index <= 18 else {
+            return Int64(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+        }
+        var value: Int64 = 0
+        while index < range.upperBound {
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int64(digit)
+            index += 1
+        }
+        return negative ? -value : value
+    }
+}

@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+
+/// Writes the items CSV as items come, hashing it as it goes: the bytes equal `ReconciliationCSV.items` of the same
+/// items, the digest equals their SHA-256, and no more than one buffer of the file is held. With a path the file is
+/// written to a temporary name in the same folder and renamed by `commit()` (as `AtomicFile` does); without one only
+/// the digest is made.
+public final class ReconciliationCSVWriter {
+    let path: URL?
+    let temporary: URL?
+    private var handle: FileHandle?
+    private let hasher = SHA256Hasher()
+    private var buffer: [UInt8] = []
+    private var digest: String?
+    /// Items written.
+    public private(set) var count = 0
+    /// Bytes written.
+    public private(set) var byteCount = 0
+    static let flushAt = 1 << 20
+
+    /// A writer to `path` (nil: digest only).
+    public init(path: URL?) throws {
+        self.path = path
+        temporary = path.map { $0.deletingLastPathComponent().appendingPathComponent(".\($0.lastPathComponent).tmp-\(getpid())") }
+        if let temporary {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+            }
+            handle = try FileHandle(forWritingTo: temporary)
+        }
+        buffer.reserveCapacity(Self.flushAt + 4_096)
+        ReconciliationCSV.appendHeader(to: &buffer)
+    }
+
+    deinit {
+        try? handle?.close()
+        if digest == nil || handle != nil, let temporary { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    /// Appends the next item's line.
+    public func add(_ item: ReconciliationItem) throws {
+        count += 1
+        ReconciliationCSV.append(item, line: count, to: &buffer)
+        if buffer.count >= Self.flushAt { try flush() }
+    }
+
+    private func flush() throws {
+        hasher.update(buffer)
+        byteCount += buffer.count
+        if let handle { try handle.write(contentsOf: buffer) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what is buffered and returns the file's SHA-256 (64 lower-case hex digits); the file is complete but
+    /// still under its temporary name.
+    public func finish() throws -> String {
+        if let digest { return digest }
+        try flush()
+        let hex = hasher.hex()
+        digest = hex
+        return hex
+    }
+
+    /// Finishes and renames the file into place (nothing to do without a path).
+    public func commit() throws {
+        _ = try finish()
+        guard let handle, let temporary, let path else { return }
+        try handle.synchronize()
+        try handle.close()
+        self.handle = nil
+        guard rename(temporary.path, path.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path.path, "errno": code])
+        }
+    }
+}
