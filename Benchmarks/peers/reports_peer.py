@@ -14,6 +14,7 @@ import csv
 import math
 import os
 import sys
+import tempfile
 import time
 from decimal import Decimal, ROUND_HALF_EVEN, ROUND_HALF_UP
 from fractions import Fraction
@@ -140,43 +141,78 @@ def months_between(a, b):
 
 # ---------------------------------------------------------------- loading
 
+def read_table(cur, sql, params=None, text=(), repeated=(), instants=()):
+    """One query's rows as a DataFrame, read through COPY … TO STDOUT (CSV) into pandas' C parser instead of a Python
+    tuple per row (psycopg2's fetchall, which needed several times the frame's size at 1M subscriptions).
+    `text` and `repeated` columns are strings; a `repeated` one (few distinct values: codes, a subscription's id on its
+    rows) holds one string object per distinct value instead of one per row. `instants` are UTC datetimes
+    (microseconds); the rest are inferred as read_sql inferred them (int64, or float64 when a NULL is present; t/f
+    booleans). Loading only: the values are those read_sql gave."""
+    query = cur.mogrify(sql, params).decode() if params is not None else sql
+    dtypes = {c: "str" for c in text} | {c: "category" for c in repeated}
+    with tempfile.TemporaryFile() as buf:
+        cur.copy_expert(f"COPY ({query}) TO STDOUT WITH (FORMAT csv, HEADER, NULL '\\N')", buf)
+        buf.seek(0)
+        frame = pd.read_csv(buf, dtype=dtypes, na_values=["\\N"], keep_default_na=False,
+                            true_values=["t"], false_values=["f"], low_memory=False)
+    for c in repeated:
+        frame[c] = frame[c].astype("str")
+    for c in instants:
+        frame[c] = pd.to_datetime(frame[c], utc=True, format="ISO8601").astype("datetime64[us, UTC]")
+    return frame
+
+
 def load(dsn, as_of, basis, currency):
     conn = psycopg2.connect(dsn)
     conn.set_session(readonly=True, isolation_level="REPEATABLE READ")
-    q = lambda sql, params=None: pd.read_sql_query(sql, conn, params=params)
-    tx = q("""SELECT b.id::text AS id, b.subscription_id::text AS subscription_id, b.provider::text AS provider,
+    cur = conn.cursor()
+    tx = read_table(cur, """SELECT b.id::text AS id, b.subscription_id::text AS subscription_id, b.provider::text AS provider,
                      b.event_type::text AS event_type, b.transaction_key, b.effective_at, b.recorded_at, b.amount_micros,
                      b.currency_code, b.country_code, b.is_test, b.reason, b.product_id, b.plan_id::text AS plan_id,
                      b.billing_period, b.period_start_at, b.period_end_at, b.refunded_transaction_key,
                      b.refund_kind::text AS refund_kind, b.revocation_reason, b.revocation_type, b.voided_source,
                      b.voided_reason, b.is_derived
-              FROM billing_transaction b""")
-    subs = q("""SELECT id::text AS subscription_id, billing_account_id::text AS billing_account_id,
-                       is_test_purchase, is_sandbox FROM subscription""")
-    plans = q("SELECT id::text AS plan_id, code AS plan_code FROM plan")
-    fx = q("SELECT month, from_currency, rate::text AS rate FROM fx_rate WHERE to_currency = %s", (currency,))
-    pcs = q("""SELECT id::text AS id, subscription_id::text AS subscription_id, provider::text AS provider,
+              FROM billing_transaction b""",
+                    text=("id", "transaction_key", "refunded_transaction_key"),
+                    repeated=("subscription_id", "provider", "event_type", "currency_code", "country_code", "reason",
+                              "product_id", "plan_id", "billing_period", "refund_kind", "revocation_type"),
+                    instants=("effective_at", "recorded_at", "period_start_at", "period_end_at"))
+    tx["amount_micros"] = tx["amount_micros"].astype("float64")
+    for c in ("revocation_reason", "voided_source", "voided_reason"):
+        tx[c] = tx[c].astype("float64")
+    subs = read_table(cur, """SELECT id::text AS subscription_id, billing_account_id::text AS billing_account_id,
+                       is_test_purchase, is_sandbox FROM subscription""", text=("subscription_id", "billing_account_id"))
+    plans = read_table(cur, "SELECT id::text AS plan_id, code AS plan_code FROM plan", text=("plan_id", "plan_code"))
+    fx = read_table(cur, "SELECT month, from_currency, rate::text AS rate FROM fx_rate WHERE to_currency = %s", (currency,),
+                    text=("month", "from_currency", "rate"))
+    pcs = read_table(cur, """SELECT id::text AS id, subscription_id::text AS subscription_id, provider::text AS provider,
                       mode::text AS mode, currency_code, old_amount_micros, new_amount_micros, product_id, region_code,
                       created_at, announced_at
-               FROM subscription_price_change""")
-    ents = q("""SELECT e.subscription_id::text AS subscription_id, e.billing_account_id::text AS billing_account_id,
+               FROM subscription_price_change""",
+                     text=("id", "subscription_id"), repeated=("provider", "mode", "currency_code", "product_id", "region_code"),
+                     instants=("created_at", "announced_at"))
+    ents = read_table(cur, """SELECT e.subscription_id::text AS subscription_id, e.billing_account_id::text AS billing_account_id,
                        e.plan_id::text AS plan_id, e.valid_from, e.valid_until, e.ended_at, e.recorded_at
-                FROM entitlement_interval e""")
+                FROM entitlement_interval e""", text=("subscription_id", "billing_account_id"), repeated=("plan_id",),
+                      instants=("valid_from", "valid_until", "ended_at", "recorded_at"))
+    cur.close()
     conn.close()
     for c in ("effective_at", "recorded_at", "period_start_at", "period_end_at"):
         tx[c] = pd.to_datetime(tx[c], utc=True)
     for c in ("valid_from", "valid_until", "ended_at", "recorded_at"):
         ents[c] = pd.to_datetime(ents[c], utc=True)
     tx["amount_micros"] = tx["amount_micros"].astype("Int64")
-    tx = tx.merge(plans, on="plan_id", how="left")
-    ents = ents.merge(plans, on="plan_id", how="left")
+    # plan_code beside plan_id (a left join on the unique plan id, without copying the history)
+    code = plans.set_index("plan_id")["plan_code"]
+    tx["plan_code"] = tx["plan_id"].map(code)
+    ents["plan_code"] = ents["plan_id"].map(code)
     # The basis: nothing effective after as-of; "known" also drops rows recorded after it.
     keep = tx["effective_at"] <= as_of
     if basis == "known":
         keep &= tx["recorded_at"] <= as_of
-    tx_all = tx
+    # Every row, whatever the basis, for the columns read from it (test flags, refunded charges, currencies).
+    tx_all = tx[["id", "subscription_id", "event_type", "transaction_key", "effective_at", "currency_code", "is_test"]]
     tx = tx[keep].copy()
-    tx_all = tx_all
     # Who counts: a subscription flagged test/sandbox, or with any (readable) test history row, counts nowhere.
     test_rows = set(tx_all.loc[tx_all["is_test"], "subscription_id"])
     flagged = set(subs.loc[subs["is_test_purchase"] | subs["is_sandbox"], "subscription_id"])
@@ -884,15 +920,20 @@ def main():
     tx = data["tx"]
     s_all = state_rows(tx)
     s = s_all[~s_all["subscription_id"].isin(data["test_subs"])]
+    # Each intermediate is dropped once its last report is written (the order of the reports changes no output).
+    report_leakage(data, s_all, as_of, a.out)
+    del s_all
     months, snaps = snapshots(s, as_of, a.first, last)
     c = contributions(s, data["subs"], months, snaps)
+    del s
     mv = movements(c, months)
     report_mrr(c, rep_months, a.out)
     report_bridge(c, mv, months, rep_months, data, a.currency, a.out)
+    del c
     report_movements(mv, months, rep_months, data, a.currency, a.out)
+    del mv
     report_refunds(data, rep_months, a.out)
     report_grace(data, rep_months, a.out)
-    report_leakage(data, s_all, as_of, a.out)
     report_price_change(data, as_of, rep_months, a.out)
     print(f"reports_peer: load {t1 - t0:.1f} s, compute {time.time() - t1:.1f} s", file=sys.stderr)
     return 0

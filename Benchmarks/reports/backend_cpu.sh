@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The database server's CPU for one command: `time` sees only the client, while build-reports does nearly all of its
 # work in PostgreSQL (and the peer some of its, serving the SELECTs). Runs COMMAND and writes to OUT one line
-# "backend_cpu_s <seconds>": the CPU (user + system) that the postmaster of the cluster at PGHOST:PGPORT and all its
-# processes spent while COMMAND ran.
-#   Benchmarks/reports/backend_cpu.sh OUT COMMAND [ARG…]      (exits with COMMAND's status)
-# How: a process's /proc/<pid>/stat holds its own CPU (utime, stime) and that of its children it has reaped (cutime,
-# cstime). The postmaster reaps every backend and worker, so its four fields plus the live children's utime + stime
-# (and their own reaped children's) are the server's cumulative CPU; the difference across COMMAND is its share. After
-# COMMAND the script waits (at most 10 s) until the server has no client backend left, so the last backend's CPU is in.
-# The cluster must serve nobody else meanwhile (the private cluster of a worktree; autovacuum counts, as it would).
+# "backend_cpu_s <seconds>": the CPU (user + system) that the cluster at PGHOST:PGPORT spent for the database DB
+# (BACKEND_DB, else PGDATABASE) while COMMAND ran.
+#   BACKEND_DB=db Benchmarks/reports/backend_cpu.sh OUT COMMAND [ARG…]      (exits with COMMAND's status)
+# How: a process's /proc/<pid>/stat holds its own CPU (utime, stime) and that of the children it has reaped (cutime,
+# cstime). The postmaster reaps every backend and worker, so its four fields grow by the CPU of each one that exits;
+# the script adds those of the live backends connected to DB. It reads both before COMMAND and after it, once DB has no
+# client backend left (at most 10 s), so the last backend's CPU is in. Long-lived processes of other databases and the
+# server's own (checkpointer, WAL writer) are left out; any other process that exits meanwhile (an autovacuum worker,
+# another short session) is counted, so the cluster should be otherwise quiet.
 set -euo pipefail
 out=$1
 shift
@@ -16,19 +17,24 @@ lock="${PGHOST:?PGHOST names the socket folder}/.s.PGSQL.${PGPORT:-5432}.lock"
 postmaster=$(head -n 1 "$lock")
 tick=$(getconf CLK_TCK)
 
-# Cumulative CPU ticks of the postmaster and every live process under it.
+db=${BACKEND_DB:-${PGDATABASE:?BACKEND_DB or PGDATABASE names the database}}
+pids() { # the live backends (parallel workers included) connected to the database
+  psql -qtA -d postgres -v db="$db" <<<"SELECT pid FROM pg_stat_activity WHERE datname = :'db' AND pid <> pg_backend_pid()"
+}
+
+# Cumulative CPU ticks of the postmaster (its reaped children included) and of the database's live backends.
 server_ticks() {
-  local total=0 pid fields
-  for pid in $postmaster $(pgrep -P "$postmaster" || true); do
+  local total=0 pid ticks
+  for pid in $postmaster $(pids); do
     # Fields after the ")" of the command name: 14-17 of stat(5) are utime stime cutime cstime (12-15 after it).
-    fields=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $12 + $13 + $14 + $15 }') || continue
-    total=$((total + ${fields:-0}))
+    ticks=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $12 + $13 + $14 + $15 }') || continue
+    total=$((total + ${ticks:-0}))
   done
   echo "$total"
 }
 
 clients() {
-  psql -qtA -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type IN ('client backend', 'parallel worker') AND pid <> pg_backend_pid()"
+  psql -qtA -d postgres -v db="$db" <<<"SELECT count(*) FROM pg_stat_activity WHERE datname = :'db' AND backend_type IN ('client backend', 'parallel worker')"
 }
 
 before=$(server_ticks)

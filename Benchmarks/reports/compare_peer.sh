@@ -70,10 +70,10 @@ secs() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n ==
 for basis in ${BASES:-corrected known}; do
   sql_dir="$out/sql-$basis" peer_dir="$out/peer-$basis"
   rm -rf "$sql_dir" "$peer_dir"
-  PGDATABASE=$db Benchmarks/reports/backend_cpu.sh "$out/sql-$basis.backend" /usr/bin/time -v -o "$out/sql-$basis.time" "$bin/build-reports" --as-of "$as_of" --from "$from" --to "$to" \
+  PGDATABASE=$db BACKEND_DB=$db Benchmarks/reports/backend_cpu.sh "$out/sql-$basis.backend" /usr/bin/time -v -o "$out/sql-$basis.time" "$bin/build-reports" --as-of "$as_of" --from "$from" --to "$to" \
     --currency "$CURRENCY" --basis "$basis" --out "$sql_dir" --format csv --raw-ids --sql-dir Reports --log-format json \
     >"$out/sql-$basis.json" 2>"$out/sql-$basis.log"
-  Benchmarks/reports/backend_cpu.sh "$out/peer-$basis.backend" /usr/bin/time -v -o "$out/peer-$basis.time" "$venv/bin/python" -W ignore Benchmarks/peers/reports_peer.py --dsn "$dsn" \
+  BACKEND_DB=$db Benchmarks/reports/backend_cpu.sh "$out/peer-$basis.backend" /usr/bin/time -v -o "$out/peer-$basis.time" "$venv/bin/python" -W ignore Benchmarks/peers/reports_peer.py --dsn "$dsn" \
     --as-of "$as_of" --from "$from" --to "$to" --currency "$CURRENCY" --basis "$basis" --out "$peer_dir" \
     2>"$out/peer-$basis.log"
   echo "== basis $basis: build-reports vs reports_peer.py, $from..$to, $CURRENCY, as of $as_of"

@@ -91,4 +91,59 @@ import Testing
         for (column, value) in googleExpected { #expect(googleRow[column] == value, "google \(column): \(googleRow[column] ?? "NULL")") }
         #expect(googleRow["baseline_churn_rate"] == nil && googleRow["excess_churn_rate"] == nil)
     }
+
+    /// The baseline at its edges: who is a peer at the window start and whether the peer churned by the window end.
+    /// Apple raises the monthly product in the USA from 9.99 to 12.99 USD; A1 is told 2026-04-20 (window start) and
+    /// expires PRICE_INCREASE_NOT_CONSENTED 05-15 (target 05-15 + one month: window end 06-15). Same product in DEU
+    /// (monthly charges, each paying one month from its instant):
+    ///   P1 charged exactly at the window start 04-20 and EXPIRED at that same instant: latest charge at the start, nothing
+    ///      strictly between, its first ending at or after the start is 04-20 -> peer, churned
+    ///   P2 charged 04-01, ENTERED_GRACE_PERIOD 04-10 (before the start)                    -> not a peer
+    ///   P3 charged 04-01, EXPIRED exactly at the start 04-20 (after its charge, by the start) -> not a peer
+    ///   P4 charged 04-01, EXPIRED 05-01 (inside the window)                                -> peer, churned
+    ///   P5 charged 04-01, renewed 05-01, still paying                                      -> peer, not churned
+    ///   P6 charged 04-01, then charged 04-10 for another product (latest charge not this product's) -> not a peer
+    ///   P7 charged 03-01 only (paid period ended 04-01, before the start)                  -> not a peer
+    ///   P8 charged 04-01, EXPIRED 06-20 (after the window end)                             -> peer, not churned
+    /// Baseline: peers P1, P4, P5, P8 = 4; churned P1, P4 = 2 -> 0.500000. Cohort: 1 affected, 1 change churn -> 1.000000;
+    /// excess 0.500000.
+    @Test func theBaselineCountsPeersPayingAtTheWindowStartAndTheirEndingsByTheWindowEnd() throws {
+        let ledger = try HandLedger("report_price_change_baseline_hand")
+        defer { ledger.db.close() }
+        let old: Int64 = 9_990_000, product = "com.example.pro.monthly", other = "com.example.pro.monthly.family"
+        let a1 = try ledger.subscription("APPLE")
+        try ledger.row(a1, "APPLE", "PURCHASED", "2026-04-15T00:00:00Z", amount: old, country: "USA", product: product)
+        try ledger.row(a1, "APPLE", "PRICE_CHANGE_PENDING", "2026-04-20T00:00:00Z", amount: 12_990_000, country: "USA")
+        try ledger.priceChange(a1, "APPLE", mode: "PRICE_INCREASE", state: "CANCELED", product: product, region: "USA",
+                               old: old, new: 12_990_000, announcedAt: "2026-04-20T00:00:00Z")
+        try ledger.row(a1, "APPLE", "EXPIRED", "2026-05-15T00:00:00Z", country: "USA", reason: "PRICE_INCREASE_NOT_CONSENTED")
+        func peer(_ bought: String, _ rest: [(type: String, at: String, product: String?)] = []) throws {
+            let s = try ledger.subscription("APPLE")
+            try ledger.row(s, "APPLE", "PURCHASED", bought, amount: old, country: "DEU", product: product)
+            for row in rest {
+                try ledger.row(s, "APPLE", row.type, row.at, amount: row.product == nil ? nil : old, country: "DEU",
+                               product: row.product, reason: row.type == "EXPIRED" ? "VOLUNTARY" : nil)
+            }
+        }
+        try peer("2026-04-20T00:00:00Z", [("EXPIRED", "2026-04-20T00:00:00Z", nil)])                  // P1
+        try peer("2026-04-01T00:00:00Z", [("ENTERED_GRACE_PERIOD", "2026-04-10T00:00:00Z", nil)])     // P2
+        try peer("2026-04-01T00:00:00Z", [("EXPIRED", "2026-04-20T00:00:00Z", nil)])                  // P3
+        try peer("2026-04-01T00:00:00Z", [("EXPIRED", "2026-05-01T00:00:00Z", nil)])                  // P4
+        try peer("2026-04-01T00:00:00Z", [("RENEWED", "2026-05-01T00:00:00Z", product)])              // P5
+        try peer("2026-04-01T00:00:00Z", [("PRODUCT_CHANGED", "2026-04-10T00:00:00Z", other)])        // P6
+        try peer("2026-03-01T00:00:00Z")                                                               // P7
+        try peer("2026-04-01T00:00:00Z", [("EXPIRED", "2026-06-20T00:00:00Z", nil)])                  // P8
+
+        let rows = try ReportSQL.rows(ledger.db, "price_change_churn", asOf: "2026-07-01T00:00:00Z",
+                                      from: "2026-01-01T00:00:00Z", to: "2026-07-31T00:00:00Z")
+        #expect(rows.count == 1)
+        let row = try #require(rows.first)
+        let expected: [String: String] = [
+            "region": "USA", "window_start": "2026-04-20T00:00:00Z", "window_end": "2026-06-15T00:00:00Z",
+            "affected_count": "1", "churned_due_to_change_count": "1", "other_churn_count": "0",
+            "baseline_peers_count": "4", "baseline_churned_count": "2", "cohort_churn_rate": "1.000000",
+            "baseline_churn_rate": "0.500000", "excess_churn_rate": "0.500000",
+        ]
+        for (column, value) in expected { #expect(row[column] == value, "\(column): \(row[column] ?? "NULL")") }
+    }
 }

@@ -21,7 +21,7 @@ import Testing
         let files = try Self.reports.get().files.filter { $0.key.hasPrefix("apple/finance/") }
         #expect(files.count > 4)
         let vendor = try Self.reports.get().appleVendorNumber
-        var returnBeforeSale = false, integerTotals = 0
+        var returnBeforeSale = false, integerTotals = 0, promoRows = 0
         for (path, bytes) in files {
             #expect(path.range(of: #"^apple/finance/\#(vendor)_\d{4}_(ZZ|US|EU|GB|JP|CA|AU|BR|IN)\.txt$"#, options: .regularExpression) != nil, "\(path)")
             let report = try ReportFileReader.appleFinancial(bytes)
@@ -35,9 +35,10 @@ import Testing
                 let share = try Micros.parse(row["Partner Share"] ?? "")
                 let extended = try Micros.parse(row["Extended Partner Share"] ?? "")
                 let price = try Micros.parse(row["Customer Price"] ?? "")
-                // An offer-code redemption (Promo Code `CR`) is a sale of no money; every other row earns a share.
-                let promo = !(row["Promo Code"] ?? "").isEmpty
-                #expect((promo ? share == 0 && price == 0 : share > 0) && extended == quantity * share, "\(path) row \(index)")
+                // Offer-code redemptions: `S` rows with Promo Code `CR` and 0.00 amounts; every other row has proceeds.
+                let promo = row["Promo Code"] == "CR"
+                if promo { promoRows += 1 }
+                #expect((promo ? share == 0 && price == 0 && quantity > 0 : share > 0) && extended == quantity * share, "\(path) row \(index)")
                 #expect((row["Sales or Return"] == "R") == (quantity < 0) && (price < 0) == (quantity < 0), "\(path) row \(index)")
                 #expect(row["Partner Share Currency"] == row["Customer Currency"])
                 units += max(0, quantity)
@@ -72,6 +73,7 @@ import Testing
             #expect(AppleFiscalPeriod.containing(day: start).endText == period[1])
         }
         #expect(returnBeforeSale, "rows are unsorted: some return precedes a sale")
+        #expect(promoRows > 0, "offer-code redemptions are written as CR rows")
         #expect(integerTotals > 0, "some JPY file has a whole-yen Total_Amount")
     }
 
