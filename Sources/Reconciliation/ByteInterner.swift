@@ -188,7 +188,7 @@ struct ByteInterner {
         return memcmp(x, y, a.count) == 0
     }
 
-    /// A hash of `bytes`: eight bytes at a time, multiplied and folded.
+    /// A hash of `bytes`: eight bytes at a time, multiplied and folded, then mixed.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var index = 0
@@ -204,8 +204,13 @@ struct ByteInterner {
             shift += 8
             index += 1
         }
-        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-        hash ^= hash >> 29
+        // MurmurHash3's finaliser: every bit of the words reaches the low bits the table uses.
+        hash ^= tail
+        hash ^= hash >> 33
+        hash &*= 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        hash &*= 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 33
         return Int(truncatingIfNeeded: hash)
     }
 }
