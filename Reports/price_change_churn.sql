@@ -144,12 +144,19 @@ untold AS (
     ORDER BY ch.subscription_id, ch.product_id, ch.country_code, ch.currency_code, ch.previous_micros, ch.amount_micros,
              ch.effective_at
 ),
+-- Members: every told row, and an untold decrease only when no told row has its subscriber, currency, old and new
+-- price. Written as a window over both (none of those four is ever NULL in either) rather than NOT EXISTS: the CTEs'
+-- row estimates are tiny, so PostgreSQL ran the anti-join as a nested loop, told × untold (18 s at 200k subscriptions).
 member AS (
-    SELECT t.*, true AS was_told FROM told t
-    UNION ALL
-    SELECT u.*, false FROM untold u
-    WHERE NOT EXISTS (SELECT 1 FROM told t WHERE t.subscription_id = u.subscription_id AND t.currency_code = u.currency_code
-                      AND t.old_amount_micros = u.old_amount_micros AND t.new_amount_micros = u.new_amount_micros)
+    SELECT y.subscription_id, y.provider, y.product_id, y.region_code, y.currency_code, y.old_amount_micros,
+           y.new_amount_micros, y.mode, y.start_at, y.target_at, y.was_told
+    FROM (
+        SELECT x.*, bool_or(x.was_told) OVER (PARTITION BY x.subscription_id, x.currency_code, x.old_amount_micros,
+                                                           x.new_amount_micros) AS any_told
+        FROM (SELECT t.*, true AS was_told FROM told t
+              UNION ALL
+              SELECT u.*, false FROM untold u) x) y
+    WHERE y.was_told OR NOT y.any_told
 ),
 -- Each member with its outcome.
 outcome AS (
