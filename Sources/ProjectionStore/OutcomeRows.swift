@@ -146,18 +146,19 @@ struct OutcomeRows {
                 refund?.appleRevocationType, refund?.googleVoidedSource.map(Int64.init), refund?.googleVoidedReason.map(Int64.init),
                 record.recordedAt, trigger.now, record.isDerived,
                 record.signupPromotionType?.rawValue, record.signupPromotionCode,
+                record.offerType.flatMap { Int16(exactly: $0) }.map(Int32.init), record.offerDiscountType.flatMap { $0.isEmpty ? nil : $0 },
             ]
             try database.enqueue(PostgresStatement("""
                 INSERT INTO billing_transaction AS b (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
                   order_id, amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload,
                   product_id, plan_id, billing_period, period_start_at, period_end_at, refunded_transaction_key, refund_kind,
                   revocation_reason, revocation_type, voided_source, voided_reason, recorded_at, is_derived,
-                  signup_promotion_type, signup_promotion_code)
+                  signup_promotion_type, signup_promotion_code, offer_type, offer_discount_type)
                 VALUES ($1::uuid, $2::billing_provider, $3::billing_event_type, $4, $5, $6, $7, $8, $9, $10, $11, $12,
                         (SELECT id FROM inbound_webhook_event WHERE id = $13::uuid), $14::jsonb,
                         $15, $16::uuid, $17, $18, $19, $20, $21::refund_kind, $22::int, $23, $24::int, $25::int,
                         COALESCE($26::timestamptz, (SELECT received_at FROM inbound_webhook_event WHERE id = $13::uuid), $27::timestamptz),
-                        $28, $29, $30)
+                        $28, $29, $30, $31::int2, $32)
                 ON CONFLICT (transaction_key) DO UPDATE
                   SET inbound_event_id = COALESCE(b.inbound_event_id, EXCLUDED.inbound_event_id),
                       raw_payload = CASE WHEN b.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL
