@@ -119,7 +119,9 @@ struct OutcomeRows {
     /// `effective_at` the time of the query, because a re-query only sees that the event has happened by then) and the
     /// notification that announced the same event is projected afterwards (replayed or recovered), the row gains that
     /// event's id, payload and signed time. A refund first seen without Google's reason codes (RTDN) gains them from
-    /// the voided-purchase list. The final rows then do not depend on which job saw the event first.
+    /// the voided-purchase list. An Apple row stored without its transaction's offer (written before migration 0015 and
+    /// not backfilled) gains it when a notification of that transaction is projected again (replayed or recovered). The final
+    /// rows then do not depend on which job saw the event first.
     ///
     /// `recorded_at`: the record's own instant (a world loader's webhook arrival), else the arrival of the webhook
     /// the row came from, else the trigger's instant.
@@ -167,11 +169,15 @@ struct OutcomeRows {
                                           THEN EXCLUDED.effective_at ELSE b.effective_at END,
                       voided_source = COALESCE(b.voided_source, EXCLUDED.voided_source),
                       voided_reason = COALESCE(b.voided_reason, EXCLUDED.voided_reason),
+                      offer_type = COALESCE(b.offer_type, EXCLUDED.offer_type),
+                      offer_discount_type = COALESCE(b.offer_discount_type, EXCLUDED.offer_discount_type),
                       refund_kind = CASE WHEN COALESCE(b.voided_reason, EXCLUDED.voided_reason) = 7 THEN 'CHARGEBACK'::refund_kind
                                          ELSE b.refund_kind END
                   WHERE (b.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL)
                      OR (b.voided_reason IS NULL AND EXCLUDED.voided_reason IS NOT NULL)
                      OR (b.voided_source IS NULL AND EXCLUDED.voided_source IS NOT NULL)
+                     OR (b.offer_type IS NULL AND EXCLUDED.offer_type IS NOT NULL)
+                     OR (b.offer_discount_type IS NULL AND EXCLUDED.offer_discount_type IS NOT NULL)
                 """, values))
         }
         return inserted.count

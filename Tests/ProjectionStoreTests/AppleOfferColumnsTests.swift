@@ -58,4 +58,37 @@ import Testing
             #expect(try offers(db, subscriptionId: bought.subscriptionId) == ["PURCHASED": expected, "CANCELED": expected])
         }
     }
+
+    /// A row stored before the columns existed (and not backfilled) has no offer; projecting a notification of its
+    /// transaction again, as replay-events does, attaches the offer and changes nothing else.
+    @Test func aReplayedNotificationAttachesTheOfferToAnOlderRow() throws {
+        let world = try Self.world.get()
+        let db = try world.connect()
+        defer { db.close() }
+        let writer = ProjectionWriter(database: db)
+        let original = originalID()
+        guard case .apple(var state) = try world.apple("SUBSCRIBED", subtype: "INITIAL_BUY", original: original, transaction: original,
+                                                       signedDay: 0, expiresDay: 7, priceMilli: 0) else {
+            Issue.record("not an Apple state"); return
+        }
+        state.transaction.rawOfferType = 3
+        state.transaction.rawOfferDiscountType = "FREE_TRIAL"
+        let bought = try writer.project(.apple(state), trigger: ProjectionTrigger(source: .requery, now: StoreWorld.at(0.1)))
+        _ = try db.execute("UPDATE billing_transaction SET offer_type = NULL, offer_discount_type = NULL WHERE subscription_id = $1::uuid",
+                           [bought.subscriptionId])
+        let before = try db.query("SELECT amount_micros, effective_at, recorded_at FROM billing_transaction WHERE subscription_id = $1::uuid",
+                                  [bought.subscriptionId]).first.map { [try $0.decode(Int64.self, "amount_micros").description,
+                                                                        try $0.decode(Date.self, "effective_at").description,
+                                                                        try $0.decode(Date.self, "recorded_at").description] }
+        // A replayed notification names its inbound event, so its rows reach the existing ones (a re-query sends none).
+        let replay = ProjectionTrigger(source: .webhook(inboundEventId: UUID().uuidString), now: StoreWorld.at(2))
+        let again = try writer.project(.apple(state), trigger: replay)
+        #expect(again.insertedTransactions == 0)
+        #expect(try offers(db, subscriptionId: bought.subscriptionId) == ["PURCHASED": ["3", "FREE_TRIAL"]])
+        let after = try db.query("SELECT amount_micros, effective_at, recorded_at FROM billing_transaction WHERE subscription_id = $1::uuid",
+                                 [bought.subscriptionId]).first.map { [try $0.decode(Int64.self, "amount_micros").description,
+                                                                       try $0.decode(Date.self, "effective_at").description,
+                                                                       try $0.decode(Date.self, "recorded_at").description] }
+        #expect(after == before && before != nil)
+    }
 }
