@@ -97,11 +97,13 @@ struct DatabaseLoader {
                 }
             }
         }
+        // The offer columns exist from migration 0015 on; a test that loads a world into an older schema leaves them out.
+        let offers = try hasColumn("billing_transaction", "offer_type")
         try database.copyIn("""
             COPY billing_transaction (id, subscription_id, provider, event_type, transaction_key, effective_at, expires_at, order_id,
               amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload, created_at,
               product_id, plan_id, billing_period, period_start_at, period_end_at, refunded_transaction_key, refund_kind,
-              revocation_reason, revocation_type, voided_source, voided_reason, recorded_at, is_derived) FROM STDIN
+              revocation_reason, revocation_type, voided_source, voided_reason, recorded_at, is_derived\(offers ? ", offer_type, offer_discount_type" : "")) FROM STDIN
             """) { copy in
             for s in subscriptions where s.rows.snapshot != nil {
                 for row in s.rows.transactions where missing.isEmpty || !missing.contains(row.record.transactionKey) {
@@ -110,7 +112,8 @@ struct DatabaseLoader {
                     try copy.writeRow([row.id, s.rows.subscriptionId, r.provider.rawValue, r.eventType.rawValue, r.transactionKey,
                                        date(r.effectiveAt), r.expiresAt.map(date), r.orderId, r.amount.map { String($0.micros) },
                                        r.amount?.currencyCode, r.storefront, r.isTest ? "t" : "f", r.churnReason?.rawValue,
-                                       r.inboundEventId, payload, ts(row.createdMs)] + historyColumns(r, recordedMs: row.createdMs))
+                                       r.inboundEventId, payload, ts(row.createdMs)] + historyColumns(r, recordedMs: row.createdMs)
+                                      + (offers ? [r.offerType.map(String.init), r.offerDiscountType] : []))
                 }
             }
         }
@@ -170,6 +173,13 @@ struct DatabaseLoader {
                 refund?.refundedTransactionKey, refund?.kind.rawValue, refund?.appleRevocationReason.map(String.init),
                 refund?.appleRevocationType, refund?.googleVoidedSource.map(String.init), refund?.googleVoidedReason.map(String.init),
                 r.recordedAt.map(date) ?? ts(recordedMs), r.isDerived ? "t" : "f"]
+    }
+
+    /// Whether the public table `table` has the column `column`.
+    private func hasColumn(_ table: String, _ column: String) throws -> Bool {
+        try database.query("""
+            SELECT 1 FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 AND column_name = $2
+            """, [table, column]).count > 0
     }
 
     private func ts(_ ms: Int64) -> String { WorldClock.sqlTimestamp(ms) }

@@ -119,7 +119,9 @@ struct OutcomeRows {
     /// `effective_at` the time of the query, because a re-query only sees that the event has happened by then) and the
     /// notification that announced the same event is projected afterwards (replayed or recovered), the row gains that
     /// event's id, payload and signed time. A refund first seen without Google's reason codes (RTDN) gains them from
-    /// the voided-purchase list. The final rows then do not depend on which job saw the event first.
+    /// the voided-purchase list. An Apple row stored without its transaction's offer (written before migration 0015 and
+    /// not backfilled) gains it when a notification of that transaction is projected again (replayed or recovered). The final
+    /// rows then do not depend on which job saw the event first.
     ///
     /// `recorded_at`: the record's own instant (a world loader's webhook arrival), else the arrival of the webhook
     /// the row came from, else the trigger's instant.
@@ -146,18 +148,19 @@ struct OutcomeRows {
                 refund?.appleRevocationType, refund?.googleVoidedSource.map(Int64.init), refund?.googleVoidedReason.map(Int64.init),
                 record.recordedAt, trigger.now, record.isDerived,
                 record.signupPromotionType?.rawValue, record.signupPromotionCode,
+                record.offerType.flatMap { Int16(exactly: $0) }.map(Int32.init), record.offerDiscountType.flatMap { $0.isEmpty ? nil : $0 },
             ]
             try database.enqueue(PostgresStatement("""
                 INSERT INTO billing_transaction AS b (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
                   order_id, amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload,
                   product_id, plan_id, billing_period, period_start_at, period_end_at, refunded_transaction_key, refund_kind,
                   revocation_reason, revocation_type, voided_source, voided_reason, recorded_at, is_derived,
-                  signup_promotion_type, signup_promotion_code)
+                  signup_promotion_type, signup_promotion_code, offer_type, offer_discount_type)
                 VALUES ($1::uuid, $2::billing_provider, $3::billing_event_type, $4, $5, $6, $7, $8, $9, $10, $11, $12,
                         (SELECT id FROM inbound_webhook_event WHERE id = $13::uuid), $14::jsonb,
                         $15, $16::uuid, $17, $18, $19, $20, $21::refund_kind, $22::int, $23, $24::int, $25::int,
                         COALESCE($26::timestamptz, (SELECT received_at FROM inbound_webhook_event WHERE id = $13::uuid), $27::timestamptz),
-                        $28, $29, $30)
+                        $28, $29, $30, $31::int2, $32)
                 ON CONFLICT (transaction_key) DO UPDATE
                   SET inbound_event_id = COALESCE(b.inbound_event_id, EXCLUDED.inbound_event_id),
                       raw_payload = CASE WHEN b.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL
@@ -166,11 +169,15 @@ struct OutcomeRows {
                                           THEN EXCLUDED.effective_at ELSE b.effective_at END,
                       voided_source = COALESCE(b.voided_source, EXCLUDED.voided_source),
                       voided_reason = COALESCE(b.voided_reason, EXCLUDED.voided_reason),
+                      offer_type = COALESCE(b.offer_type, EXCLUDED.offer_type),
+                      offer_discount_type = COALESCE(b.offer_discount_type, EXCLUDED.offer_discount_type),
                       refund_kind = CASE WHEN COALESCE(b.voided_reason, EXCLUDED.voided_reason) = 7 THEN 'CHARGEBACK'::refund_kind
                                          ELSE b.refund_kind END
                   WHERE (b.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL)
                      OR (b.voided_reason IS NULL AND EXCLUDED.voided_reason IS NOT NULL)
                      OR (b.voided_source IS NULL AND EXCLUDED.voided_source IS NOT NULL)
+                     OR (b.offer_type IS NULL AND EXCLUDED.offer_type IS NOT NULL)
+                     OR (b.offer_discount_type IS NULL AND EXCLUDED.offer_discount_type IS NOT NULL)
                 """, values))
         }
         return inserted.count

@@ -10,9 +10,9 @@ struct AppleSource {
 
     /// The cells of `periods` by period label (report and database sides), and the report files read.
     /// Offer-code redemptions are units of no money on both sides, in the cell of price 0: the report's promo-code
-    /// rows (customer price 0 with a Promo Code, e.g. `CR`) and the database's charges of 0 that are not the
-    /// subscription's introductory trial (`AppleSource.promoSQL`). Free trials, which Apple's financial reports leave out,
-    /// and test purchases of 0 are left out.
+    /// rows (customer price 0 with a Promo Code, e.g. `CR`) and the database's charges of 0 whose transaction was an
+    /// offer code (`AppleSource.promoSQL`). Free trials, which Apple's financial reports leave out, and test purchases
+    /// of 0 are left out.
 
     func cells(_ periods: [ReconciliationPeriod], only: Set<Int64>?) throws -> ([String: [AppleCell: AppleCellSides]], [ReportFileRef]) {
         let files = try ReportFileRef.current(database, kinds: ["appleFinancial"], periods: periods.map(\.label), only: only)
@@ -48,7 +48,6 @@ struct AppleSource {
             SELECT coalesce(b.product_id, c.product_id, '') AS product, coalesce(b.country_code, c.country_code, '') AS country,
                    b.currency_code, b.amount_micros, b.is_test, extract(epoch FROM b.effective_at)::int8 AS at
             FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
-            LEFT JOIN subscription s ON s.id = b.subscription_id
             WHERE b.provider = 'APPLE' AND b.amount_micros IS NOT NULL AND (b.amount_micros <> 0 OR \(Self.promoSQL))
               AND b.event_type::text = ANY(\(MoneyEvents.sqlArray))
               AND b.effective_at >= to_timestamp($1) AND b.effective_at < to_timestamp($2) AND b.recorded_at <= $3
@@ -64,11 +63,11 @@ struct AppleSource {
         return (result, used)
     }
 
-    /// The database's offer-code redemptions (with `b` a billing_transaction row and `s` its subscription): a charge of
-    /// 0 that is not a test purchase and not the introductory trial — the trial's period ends at `trial_ends_at`, which
-    /// the projection sets from a trial transaction only (`offerType` 1 with `FREE_TRIAL`; an offer code is `offerType` 3).
+    /// The database's offer-code redemptions (with `b` a billing_transaction row): a charge of 0, not a test purchase,
+    /// whose signed transaction named an offer code (`offer_type` 3, as the projection stored it). An introductory
+    /// trial (`offer_type` 1) is left out whatever became of its subscription row, as Apple's report leaves it out.
     static let promoSQL = """
         (b.amount_micros = 0 AND NOT b.is_test AND b.event_type::text = ANY(\(MoneyEvents.chargesSQLArray)) \
-        AND b.expires_at IS DISTINCT FROM s.trial_ends_at)
+        AND b.offer_type = 3)
         """
 }

@@ -5,8 +5,8 @@ import WorldGen
 
 /// A world with no injected differences, whose files still differ from the database where the stores know more than
 /// the pipeline can: Google partial refunds (found as `refund_not_reflected` naming `Refund Type Partial`) and Apple
-/// offer-code redemptions (Financial Report `CR` rows of 0.00, matched against the database's charges of 0 that are
-/// not trials). Nothing else is flagged but the test purchases the stores leave out.
+/// offer-code redemptions (Financial Report `CR` rows of 0.00, matched against the database's charges of 0 whose
+/// transaction was an offer code, `offer_type` 3). Nothing else is flagged but the test purchases the stores leave out.
 @Suite struct StoreFactsReconcileTests {
     @Test func partialRefundsAreFoundAndOfferCodeRowsMatched() throws {
         let harness = try ReconcileHarness("store_facts", seed: 5, subscriptions: 3_000, months: 3, share: 0)
@@ -38,9 +38,11 @@ import WorldGen
         let items = try harness.reconcileAll(.apple).map(\.1).filter { !$0.priorPeriodAdjustment }
         let promo = items.filter { $0.grainKey.hasSuffix("|0|S") }
         let redemptions = try harness.scalar("""
-            SELECT count(*)::int8 AS n FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
-            WHERE b.provider = 'APPLE' AND b.amount_micros = 0 AND NOT b.is_test AND b.expires_at IS DISTINCT FROM s.trial_ends_at
+            SELECT count(*)::int8 AS n FROM billing_transaction b
+            WHERE b.provider = 'APPLE' AND b.amount_micros = 0 AND NOT b.is_test AND b.offer_type = 3
             """)
+        // While every subscription keeps its trial_ends_at, the stored offer and the old inference agree.
+        #expect(try Self.inferredRedemptions(harness) == redemptions)
         let trials = try harness.scalar("SELECT count(*)::int8 AS n FROM billing_transaction WHERE provider = 'APPLE' AND amount_micros = 0")
         let crRows = try harness.scalar("SELECT coalesce(sum(quantity), 0)::int8 AS n FROM apple_financial_row r JOIN report_file f ON f.id = r.report_file_id WHERE r.promo_code = 'CR' AND f.region = 'ZZ'")
         #expect(redemptions > 0 && trials > redemptions, "redemptions \(redemptions) of \(trials) charges of 0")
@@ -53,5 +55,38 @@ import WorldGen
         let flagged = items.filter { $0.category != .matched }
         #expect(flagged.allSatisfy { $0.category == .testPurchaseExcluded }, "\(flagged.filter { $0.category != .testPurchaseExcluded }.prefix(5))")
         #expect(flagged.map(\.databaseUnits).reduce(0, +) == Int64(tests.count))
+    }
+
+    /// A trial's subscription row no longer says when its trial ended (rewritten here; retention can delete it): the
+    /// trial charges of 0 are still left out and the offer-code charges are still the `CR` rows' units, because the
+    /// rule reads the charge's own `offer_type`, not the subscription.
+    @Test func offerCodeChargesAreToldFromTrialsWhateverTheSubscriptionSays() throws {
+        let harness = try ReconcileHarness("offer_fact", seed: 5, subscriptions: 800, months: 3, share: 0)
+        try harness.importReports()
+        let crRows = try harness.scalar("SELECT coalesce(sum(quantity), 0)::int8 AS n FROM apple_financial_row r JOIN report_file f ON f.id = r.report_file_id WHERE r.promo_code = 'CR' AND f.region = 'ZZ'")
+        let trialCharges = try harness.scalar("""
+            SELECT count(*)::int8 AS n FROM billing_transaction
+            WHERE provider = 'APPLE' AND amount_micros = 0 AND NOT is_test AND offer_type = 1 AND offer_discount_type = 'FREE_TRIAL'
+            """)
+        #expect(crRows > 0 && trialCharges > 0, "CR units \(crRows), trial charges \(trialCharges)")
+        _ = try harness.database.execute("UPDATE subscription SET trial_ends_at = trial_ends_at + interval '1 day' WHERE trial_ends_at IS NOT NULL")
+        // The old inference now takes every trial charge for an offer code: the test would fail on it.
+        #expect(try Self.inferredRedemptions(harness) >= crRows + trialCharges)
+
+        let items = try harness.reconcileAll(.apple).map(\.1).filter { !$0.priorPeriodAdjustment }
+        let promo = items.filter { $0.grainKey.hasSuffix("|0|S") }
+        #expect(!promo.isEmpty && promo.allSatisfy { $0.category == .matched && $0.reportUnits == $0.databaseUnits })
+        #expect(promo.map(\.databaseUnits).reduce(0, +) == crRows)
+        let flagged = items.filter { $0.category != .matched && $0.category != .testPurchaseExcluded }
+        #expect(flagged.isEmpty, "\(flagged.prefix(5))")
+    }
+
+    /// The rule reconcile used before the offer was stored: a charge of 0 whose period does not end at its
+    /// subscription's `trial_ends_at`.
+    static func inferredRedemptions(_ harness: ReconcileHarness) throws -> Int64 {
+        try harness.scalar("""
+            SELECT count(*)::int8 AS n FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+            WHERE b.provider = 'APPLE' AND b.amount_micros = 0 AND NOT b.is_test AND b.expires_at IS DISTINCT FROM s.trial_ends_at
+            """)
     }
 }

@@ -103,11 +103,13 @@ struct AppleRows {
                              appleRevocationType: facts.transaction.rawRevocationType)
     }
 
+    /// A row of this transaction; every row carries the transaction's offer (`offerType`, `offerDiscountType`) as sent.
     func record(key: String, type: BillingEventType, effectiveAt: Date, expiresAt: Date?, amount: Money?,
                 churn: ChurnReason?) -> BillingTransactionRecord {
         BillingTransactionRecord(
             transactionKey: key, provider: .apple, eventType: type, effectiveAt: effectiveAt, expiresAt: expiresAt,
             orderId: nil, amount: amount, storefront: facts.transaction.storefront, isTest: snapshot.isTestPurchase,
-            churnReason: churn, inboundEventId: trigger.source.inboundEventId, rawPayload: rawPayload)
+            churnReason: churn, inboundEventId: trigger.source.inboundEventId, rawPayload: rawPayload,
+            offerType: facts.transaction.rawOfferType, offerDiscountType: facts.transaction.rawOfferDiscountType)
     }
 }

@@ -41,6 +41,11 @@ public struct BillingTransactionRecord: Sendable, Hashable {
     public var signupPromotionType: SignupPromotionKind?
     /// Google charges: the vanity promotion code the line item was signed up with.
     public var signupPromotionCode: String?
+    /// Apple rows: the transaction's `offerType` as sent (1 introductory, 2 promotional, 3 offer code, 4 win-back);
+    /// nil when the transaction names no offer, and on Google rows.
+    public var offerType: Int?
+    /// Apple rows: the transaction's `offerDiscountType` as sent (`FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`).
+    public var offerDiscountType: String?
     /// Charge rows: what was bought and the paid period (nil on non-charge rows).
     public var charge: ChargePeriod?
     /// Refund / revocation rows: kind, refunded charge and the store's reason codes.
@@ -58,7 +63,7 @@ public struct BillingTransactionRecord: Sendable, Hashable {
                 isTest: Bool = false, churnReason: ChurnReason? = nil, inboundEventId: String? = nil,
                 rawPayload: Data = Data(), signupPromotionType: SignupPromotionKind? = nil,
                 signupPromotionCode: String? = nil, charge: ChargePeriod? = nil, refund: RefundDetails? = nil,
-                recordedAt: Date? = nil, isDerived: Bool = false) {
+                recordedAt: Date? = nil, isDerived: Bool = false, offerType: Int? = nil, offerDiscountType: String? = nil) {
         self.transactionKey = transactionKey
         self.provider = provider
         self.eventType = eventType
@@ -77,5 +82,7 @@ public struct BillingTransactionRecord: Sendable, Hashable {
         self.refund = refund
         self.recordedAt = recordedAt
         self.isDerived = isDerived
+        self.offerType = offerType
+        self.offerDiscountType = offerDiscountType
     }
 }

@@ -13,6 +13,10 @@ struct TrialScenarioTests {
         #expect(outcome.subscription.accountHasHadTrial)
         #expect(outcome.subscription.currentPrice == nil)
         #expect(!outcome.flags.trialAlreadyConsumed)
+        // Every row written from the transaction records its offer as sent: the introductory offer, a free trial.
+        let charge = try #require(outcome.transactions.first)
+        #expect(charge.eventType == .purchased && charge.amount == Money(micros: 0, currencyCode: "USD"))
+        #expect(outcome.transactions.allSatisfy { $0.offerType == 1 && $0.offerDiscountType == "FREE_TRIAL" })
     }
 
     @Test("T-2 DID_RENEW after the trial ended makes the subscription ACTIVE and keeps trialEndsAt")
@@ -34,6 +38,7 @@ struct TrialScenarioTests {
         #expect(outcome.status == .active)
         #expect(outcome.subscription.trialEndsAt == nil)
         #expect(outcome.subscription.accountHasHadTrial)
+        #expect(!outcome.transactions.isEmpty && outcome.transactions.allSatisfy { $0.offerType == nil && $0.offerDiscountType == nil })
     }
 
     @Test("T-3 audit: a store-granted trial for an account that already had one is flagged")
@@ -65,6 +70,8 @@ struct TrialScenarioTests {
         #expect(outcome.subscription.currentPrice == nil)
         let charge = try #require(outcome.transactions.first)
         #expect(charge.eventType == .purchased && charge.amount == Money(micros: 0, currencyCode: "USD"))
+        // The charge says it was an offer code (what reconcile matches with Apple's `CR` rows), not a trial.
+        #expect(charge.offerType == 3 && charge.offerDiscountType == "FREE_TRIAL")
 
         // Redeemed at a renewal of a paying subscription: still no price change (the free week is not a list price).
         var current = TestData.appleSnapshot(.active)
@@ -87,5 +94,7 @@ struct TrialScenarioTests {
         let charge = try #require(outcome.transactions.first)
         #expect(charge.amount == Money(micros: 0, currencyCode: "USD"))
         #expect(charge.eventType == .purchased)
+        // Google rows carry no Apple offer type (the trial is read from the line item's offerPhase).
+        #expect(outcome.transactions.allSatisfy { $0.offerType == nil && $0.offerDiscountType == nil })
     }
 }
