@@ -132,6 +132,13 @@ struct CompactDatabase {
         return texts.side(units[Int(unitOf[slot])], order: text)
     }
 
+    /// The unit of order number `number` in period `period` on `side` (0 charge, 1 refund).
+    func unit(order number: Int32, period: Int, side: Int) -> CompactUnit? {
+        let slot = Int(number) * periods.count * 2 + period * 2 + side
+        guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
+        return units[Int(unitOf[slot])]
+    }
+
     /// Whether order number `order` has a unit in period `period` on `side`.
     func has(order number: Int32, period: Int, side: Int) -> Bool {
         let slot = Int(number) * periods.count * 2 + period * 2 + side

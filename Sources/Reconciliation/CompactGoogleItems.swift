@@ -5,8 +5,11 @@ extension GoogleCategorizer {
     /// Hands each item of `period` to `body` in key order (order ID bytes, then charge before refund). The report
     /// side of `period` is `report`; the neighbouring periods' report sides are `staged` (by period label), and every
     /// period's database side is in `database`. Both sides number their orders in the same `SharedOrders`.
+    /// With a `sink`, a matched unit of a summed row the sink already holds goes to it without an item
+    /// (`CompactMatch`); every other unit still goes to `body`.
     func forEachItem(report: CompactReport, database: CompactDatabase, staged: [String: [UnitKey: UnitSide]],
-                     period: ReconciliationPeriod, _ body: (ReconciliationItem) throws -> Void) rethrows {
+                     period: ReconciliationPeriod, sink: ReconciliationItemSink? = nil,
+                     _ body: (ReconciliationItem) throws -> Void) throws {
         let previous = (period.previous ?? period).label, next = (period.next ?? period).label
         guard let current = database.periodIndex(period.label) else { return }
         let orders = report.orders.interned
@@ -20,9 +23,30 @@ extension GoogleCategorizer {
             guard let index = database.periodIndex(label), let number = orders.find(key.order) else { return nil }
             return database.side(order: number, text: key.order, period: index, side: key.side == "charge" ? 0 : 1)
         }
+        // Report currency number → the database's number of the same text (-1: none).
+        let currencies = (0..<Int32(report.texts.currencies.count)).map { number in
+            report.texts.currencies.withBytes(number) { database.texts.currencies.find($0) } ?? -1
+        }
+        var rows: [CompactMatch.SumKey: Int] = [:]
+        var scratch: [UInt8] = []
         for order in sorted {
             for side in 0..<2 {
                 guard report.has(order: order, side: side) || database.has(order: order, period: current, side: side) else { continue }
+                var newRow: CompactMatch.SumKey?
+                if let sink, let r = report.unit(order: order, side: side),
+                   let d = database.unit(order: order, period: current, side: side),
+                   currencies[Int(r.currency)] == d.currency, r.gross == d.gross, side == 1 || r.count <= d.count {
+                    let match = CompactMatch(order: order, side: side, report: r, database: d)
+                    if let row = rows[match.sumKey] {
+                        try sink.addMatched(row: row, reportUnits: Int64(r.count), databaseUnits: Int64(d.count), reportGross: r.gross,
+                                            databaseGross: d.gross, storeFee: r.fee, tax: r.tax) { bytes, line in
+                            ReconciliationCSV.appendMatched(match, line: line, orders: orders, report: report.texts,
+                                                            database: database.texts, scratch: &scratch, to: &bytes)
+                        }
+                        continue
+                    }
+                    newRow = match.sumKey
+                }
                 let key = UnitKey(order: orders.string(order), side: side == 0 ? "charge" : "refund")
                 let reportUnit = report.side(order: order, side: side)
                 let databaseUnit = database.side(order: order, text: key.order, period: current, side: side)
@@ -35,7 +59,9 @@ extension GoogleCategorizer {
                     case .nextDatabase: databaseSide(next, key)
                     }
                 }
-                try body(Self.item(key, report: reportUnit, database: databaseUnit, category: category, detail: detail))
+                let item = Self.item(key, report: reportUnit, database: databaseUnit, category: category, detail: detail)
+                try body(item)
+                if let newRow, let sink, let row = sink.stored.summedIndex(of: item) { rows[newRow] = row }
             }
         }
     }

@@ -131,6 +131,13 @@ struct CompactReport {
         return slot < unitOf.count && unitOf[slot] >= 0
     }
 
+    /// The unit of order number `order` on `side` (0 charge, 1 refund).
+    func unit(order: Int32, side: Int) -> CompactUnit? {
+        let slot = Int(order) * 2 + side
+        guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
+        return units[Int(unitOf[slot])]
+    }
+
     /// The unit of order number `order` on `side` (0 charge, 1 refund), as a `UnitSide`.
     func side(order: Int32, side: Int) -> UnitSide? {
         let slot = Int(order) * 2 + side

@@ -45,7 +45,7 @@ public enum Reconcile {
                 guard closed == nil else { throw JobError.usage("\(period) is closed: it is recomputed from its staged files, not --file") }
                 run = try Reconciler(database: context.database)
                     .reconcile(period, knownAt: context.asOf, earningsZip: zip, file: URL(fileURLWithPath: zip).lastPathComponent,
-                               emit: sink.add)
+                               into: sink)
             } else {
                 let result = try Reconciler(database: context.database)
                     .reconcile(period, knownAt: closed?.closedAt ?? context.asOf, only: closed?.files)

@@ -63,18 +63,21 @@ public enum ReconciliationCSV {
     /// Appends `field`, quoted when it holds a comma, quote or line break.
     static func append(_ field: String, to bytes: inout [UInt8]) {
         var field = field
-        field.withUTF8 { utf8 in
-            guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            bytes.append(0x22)
-            for byte in utf8 {
-                if byte == 0x22 { bytes.append(0x22) }
-                bytes.append(byte)
-            }
-            bytes.append(0x22)
+        field.withUTF8 { appendField(UnsafeRawBufferPointer($0), to: &bytes) }
+    }
+
+    /// Appends the UTF-8 bytes of a field, quoted when they hold a comma, quote or line break.
+    static func appendField(_ utf8: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+        guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+            bytes.append(contentsOf: utf8)
+            return
         }
+        bytes.append(0x22)
+        for byte in utf8 {
+            if byte == 0x22 { bytes.append(0x22) }
+            bytes.append(byte)
+        }
+        bytes.append(0x22)
     }
 
     /// The totals file: per currency one `total` line, then one line per category with its share of the variance.

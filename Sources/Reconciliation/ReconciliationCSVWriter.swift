@@ -44,6 +44,13 @@ public final class ReconciliationCSVWriter {
         if buffer.count >= Self.flushAt { try flush() }
     }
 
+    /// Appends the next item's line as `line` writes it (given the buffer and the line number).
+    func addLine(_ line: (inout [UInt8], Int) -> Void) throws {
+        count += 1
+        line(&buffer, count)
+        if buffer.count >= Self.flushAt { try flush() }
+    }
+
     private func flush() throws {
         hasher.update(buffer)
         byteCount += buffer.count

@@ -64,6 +64,31 @@ public struct StoredItems: Sendable {
         summed[index].item.net += item.net
     }
 
+    /// The index of the summed row `item` was added to (nil: stored alone).
+    func summedIndex(of item: ReconciliationItem) -> Int? {
+        guard Self.isSummed(item) else { return nil }
+        return sums[SumKey(side: item.side, productId: item.productId, country: item.country, currency: item.currency,
+                           databaseCurrency: item.databaseCurrency)]
+    }
+
+    /// The currency of summed row `index`.
+    func summedCurrency(_ index: Int) -> String { summed[index].item.currency }
+
+    /// Adds the next item, a matched unit whose summed row `index` already holds a unit of its key: only its
+    /// amounts (the net is gross + fee + tax).
+    mutating func addSummed(at index: Int, reportUnits: Int64, databaseUnits: Int64, reportGross: Int64, databaseGross: Int64,
+                            storeFee: Int64, tax: Int64) {
+        count += 1
+        summed[index].unitCount += 1
+        summed[index].item.reportUnits += reportUnits
+        summed[index].item.databaseUnits += databaseUnits
+        summed[index].item.reportGross += reportGross
+        summed[index].item.databaseGross += databaseGross
+        summed[index].item.storeFee += storeFee
+        summed[index].item.tax += tax
+        summed[index].item.net += reportGross + storeFee + tax
+    }
+
     /// The rows to store: each item stored alone at its CSV line, then the summed rows numbered after the last
     /// item line, in the order their first unit came.
     public var stored: [Row] {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JobKit
 import Postgres
@@ -27,6 +28,14 @@ import Testing
             #expect(streamed.items == staged.items, "\(period)")
             #expect(ReconciliationCSV.items(streamed.items) == ReconciliationCSV.items(staged.items))
             #expect(streamed.files.first?.kind == "googleEarningsFile" && streamed.files.first?.id == 0)
+            // Into a sink (the job's way): matched units written without items, the same bytes, totals and rows.
+            let sink = try ReconciliationItemSink(csvPath: nil)
+            _ = try Reconciler(database: harness.database)
+                .reconcile(period, knownAt: knownAt, earningsZip: earnings.appendingPathComponent(zip).path, file: zip, into: sink)
+            #expect(try sink.csv.finish() == SHA256Digest.hex(ReconciliationCSV.items(staged.items)), "\(period)")
+            #expect(sink.csv.count == staged.items.count)
+            #expect(sink.totals == ReconciliationTotals(staged.items))
+            #expect(sink.stored.stored == StoredItems(staged.items).stored)
             compared += streamed.items.filter { $0.category != .matched }.count
         }
         #expect(compared > 0, "the world injected no Google difference")
