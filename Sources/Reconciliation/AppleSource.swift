@@ -13,7 +13,6 @@ struct AppleSource {
     /// rows (customer price 0 with a Promo Code, e.g. `CR`) and the database's charges of 0 whose transaction was an
     /// offer code (`AppleSource.promoSQL`). Free trials, which Apple's financial reports leave out, and test purchases
     /// of 0 are left out.
-
     func cells(_ periods: [ReconciliationPeriod], only: Set<Int64>?) throws -> ([String: [AppleCell: AppleCellSides]], [ReportFileRef]) {
         let files = try ReportFileRef.current(database, kinds: ["appleFinancial"], periods: periods.map(\.label), only: only)
         let regions = try Dictionary(uniqueKeysWithValues: database.query(
