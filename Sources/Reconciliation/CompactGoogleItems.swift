@@ -35,7 +35,8 @@ extension GoogleCategorizer {
                 var newRow: CompactMatch.SumKey?
                 if let sink, let r = report.unit(order: order, side: side),
                    let d = database.unit(order: order, period: current, side: side),
-                   currencies[Int(r.currency)] == d.currency, r.gross == d.gross, side == 1 || r.count <= d.count {
+                   Self.isPlainMatch(isCharge: side == 0, sameCurrency: currencies[Int(r.currency)] == d.currency,
+                                     report: (Int64(r.count), r.gross), database: (Int64(d.count), d.gross)) {
                     let match = CompactMatch(order: order, side: side, report: r, database: d)
                     if let row = rows[match.sumKey] {
                         try sink.addMatched(row: row, reportUnits: Int64(r.count), databaseUnits: Int64(d.count), reportGross: r.gross,

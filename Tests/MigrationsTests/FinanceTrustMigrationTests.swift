@@ -163,12 +163,8 @@ import WorldGen
     /// current token, which the old schema allowed): the migration applies, leaves one current token with an audit
     /// row, and the schema equals an empty database's.
     @Test func onAWorldDatabaseTheMigrationAppliesAndTheSchemaEqualsAFreshOne() throws {
-        let all = try MigrationFiles.bundled()
+        let (all, old, _) = try Self.worldDatabase(before: "finance_trust", named: "test_trust_from_world")
         let trust = try #require(all.first { $0.name.contains("finance_trust") }).version
-        let old = try PostgresConnection(configuration: try TestDatabase.fresh("test_trust_from_world"))
-        try Migrator(database: old, files: all.filter { $0.version < trust }).migrate()
-        let world = try World.generate(WorldOptions(seed: 12, subscriptions: 300, months: 4))
-        try WorldWriter.load(world, into: old)
         let rowsBefore = try Self.counts(old)
         let subscription = try #require(try old.query("""
             SELECT subscription_id FROM google_purchase_token WHERE is_current ORDER BY purchase_token LIMIT 1
@@ -217,6 +213,18 @@ import WorldGen
     }
 
     /// Rows per public table.
+    /// A database migrated up to (not including) the migration whose name contains `migration`, holding a generated
+    /// world (seed 12, 300 subscriptions, 4 months): every bundled migration, the database and the world.
+    static func worldDatabase(before migration: String, named name: String) throws -> ([MigrationFiles.File], PostgresConnection, GeneratedWorld) {
+        let all = try MigrationFiles.bundled()
+        let version = try #require(all.first { $0.name.contains(migration) }).version
+        let database = try PostgresConnection(configuration: try TestDatabase.fresh(name))
+        try Migrator(database: database, files: all.filter { $0.version < version }).migrate()
+        let world = try World.generate(WorldOptions(seed: 12, subscriptions: 300, months: 4))
+        try WorldWriter.load(world, into: database)
+        return (all, database, world)
+    }
+
     static func counts(_ db: PostgresConnection) throws -> [String: Int64] {
         let tables = try db.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migration'")
             .rows.map { try $0.decode(String.self, "tablename") }

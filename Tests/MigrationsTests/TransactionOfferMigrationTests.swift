@@ -24,12 +24,7 @@ import WorldGen
     }
 
     @Test func onAWorldDatabaseTheBackfillGivesWhatTheProjectionWrites() throws {
-        let all = try MigrationFiles.bundled()
-        let offer = try #require(all.first { $0.name.contains("transaction_offer") }).version
-        let old = try PostgresConnection(configuration: try TestDatabase.fresh("test_offer_from_world"))
-        try Migrator(database: old, files: all.filter { $0.version < offer }).migrate()
-        let world = try World.generate(WorldOptions(seed: 12, subscriptions: 300, months: 4))
-        try WorldWriter.load(world, into: old)
+        let (all, old, world) = try FinanceTrustMigrationTests.worldDatabase(before: "transaction_offer", named: "test_offer_from_world")
         let rowsBefore = try FinanceTrustMigrationTests.counts(old)
         try Migrator(database: old, files: all).migrate()
         #expect(try FinanceTrustMigrationTests.counts(old) == rowsBefore, "the migration deletes and adds no data row")
