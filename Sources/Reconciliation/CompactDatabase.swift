@@ -13,11 +13,20 @@ struct CompactDatabase {
     var unitOf = BlockArray<Int32>()
     /// The rows of units with more than one row, by slot.
     private var several: [Int: [GoogleDatabaseRow]] = [:]
+    /// Rows read but not yet placed: their units (order not yet numbered), period and side, and their order IDs
+    /// end to end in `pendingOrders` (numbered a batch at a time under the shared lock).
+    private var pending: [(unit: CompactUnit, period: Int, side: Int)] = []
+    private var pendingOrders: [UInt8] = []
+    private var pendingRanges: [Range<Int>] = []
+    private var numbers: [Int32] = []
+    /// Rows per batch.
+    let batch: Int
 
-    /// An empty side of `periods` numbering its orders in `orders`.
-    init(periods: [ReconciliationPeriod], orders: SharedOrders) {
+    /// An empty side of `periods` numbering its orders in `orders`, `batch` rows at a time.
+    init(periods: [ReconciliationPeriod], orders: SharedOrders, batch: Int = 2048) {
         self.periods = periods
         self.orders = orders
+        self.batch = max(1, batch)
     }
 
     /// The position of `label` among the periods (the first, when a period is there twice).
@@ -55,13 +64,6 @@ struct CompactDatabase {
             throw PostgresError(.copy, message: "unexpected COPY row '\(String(decoding: bytes, as: UTF8.self))'")
         }
         guard let period = periods.firstIndex(where: { $0.contains(at) }) else { return }
-        let order = orders.intern(UnsafeRawBufferPointer(rebasing: bytes[fields.1]))
-        let slot = self.slot(order: order, period: period, side: amount > 0 ? 0 : 1)
-        if unitOf[slot] >= 0 {
-            // A unit's second row: keep its rows as text to fold again in key order at the end.
-            return try add(GoogleFileSource.row(from: bytes))
-        }
-        unitOf[slot] = Int32(units.count)
         var unit = CompactUnit()
         unit.gross = amount
         unit.count = 1
@@ -82,11 +84,39 @@ struct CompactDatabase {
             unit.keyEndsWithOrder = true
         }
         unit.firstKey = texts.keys.append(UnsafeRawBufferPointer(rebasing: bytes[key]))
-        units.append(unit)
+        let orderStart = pendingOrders.count
+        pendingOrders.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[fields.1]))
+        pendingRanges.append(orderStart..<pendingOrders.count)
+        pending.append((unit, period, amount > 0 ? 0 : 1))
+        if pending.count >= batch { placePending() }
     }
 
-    /// Adds a row read as text (an escaped row, or a unit's further row).
+    /// Numbers the pending rows' orders (one taking of the shared lock) and places their units; a unit's second row
+    /// is kept as text to fold again in key order at the end.
+    private mutating func placePending() {
+        guard !pending.isEmpty else { return }
+        orders.intern(pendingOrders, ranges: pendingRanges, into: &numbers)
+        for (index, row) in pending.enumerated() {
+            let slot = self.slot(order: numbers[index], period: row.period, side: row.side)
+            if unitOf[slot] < 0 {
+                unitOf[slot] = Int32(units.count)
+                units.append(row.unit)
+                continue
+            }
+            let order = String(decoding: pendingOrders[pendingRanges[index]], as: UTF8.self)
+            let side = texts.side(row.unit, order: order)
+            addFurther(GoogleDatabaseRow(key: side.keys.first ?? "", order: order, amount: side.gross, currency: side.currency,
+                                         country: side.country, product: side.productId, isTest: side.isTest, at: side.at),
+                       slot: slot)
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingOrders.removeAll(keepingCapacity: true)
+        pendingRanges.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds a row read as text (an escaped row).
     mutating func add(_ row: GoogleDatabaseRow) throws {
+        placePending()
         guard let period = periods.firstIndex(where: { $0.contains(row.at) }) else { return }
         let order = orders.intern(row.order)
         let slot = self.slot(order: order, period: period, side: row.amount > 0 ? 0 : 1)
@@ -97,6 +127,11 @@ struct CompactDatabase {
             units.append(texts.unit(side))
             return
         }
+        addFurther(row, slot: slot)
+    }
+
+    /// Keeps a unit's further row (and its first, rebuilt from the unit) to fold again in key order at the end.
+    private mutating func addFurther(_ row: GoogleDatabaseRow, slot: Int) {
         let index = Int(unitOf[slot])
         if several[slot] == nil {
             // The unit's one row, rebuilt from the unit (its country is already alpha-2: `alpha2` keeps it).
@@ -107,8 +142,9 @@ struct CompactDatabase {
         several[slot, default: []].append(row)
     }
 
-    /// Folds the units of several rows again in transaction-key order.
+    /// Places the last rows and folds the units of several rows again in transaction-key order.
     mutating func finish() {
+        placePending()
         for (slot, rows) in several {
             var side = UnitSide()
             for row in rows.sorted(by: { $0.key < $1.key }) { GoogleSource.fold(row, into: &side) }

@@ -3,11 +3,11 @@ import Foundation
 import Postgres
 import StoreExports
 
-/// Reads one Google month straight from its earnings zip, without staging it: the zip is decompressed and its rows
-/// read as a stream on this thread while a second thread, on its own connection, streams the database side of the
-/// period and its neighbours (`COPY … TO STDOUT`) and hashes the zip. Both sides are kept compact
-/// (`CompactReport`, `CompactDatabase`: order IDs interned, no `String` per unit) and give exactly the units
-/// `GoogleSource` builds from the staged rows.
+/// Reads one Google month straight from its earnings zip, without staging it: the zip is decompressed on one thread,
+/// its rows parsed on another (`EarningsRowThread`) and folded on this one, while a fourth thread, on its own
+/// connection, streams the database side of the period and its neighbours (`COPY … TO STDOUT`) and hashes the zip.
+/// Both sides are kept compact (`CompactReport`, `CompactDatabase`: order IDs interned, no `String` per unit) and
+/// give exactly the units `GoogleSource` builds from the staged rows.
 struct GoogleFileSource {
     let configuration: PostgresConfiguration
     /// Database rows recorded after this instant are left out.
@@ -34,7 +34,7 @@ struct GoogleFileSource {
         thread.stackSize = 1 << 22
         thread.start()
         var report = CompactReport(orders: orders)
-        let streamed = Result { try GoogleEarningsStream.read(path: path, file: file) { report.add($0) } }
+        let streamed = Result { try EarningsRowThread.read(path: path, file: file) { report.add($0) } }
         let database = worker.wait()
         let rows = try streamed.get().rows
         let (units, sha256) = try database.get()
@@ -82,6 +82,9 @@ final class DatabaseReader: @unchecked Sendable {
         outcome = Result {
             let connection = try PostgresConnection(configuration: configuration)
             defer { connection.close() }
+            // One server process for the scan: the month's rows arrive before the file's anyway, and parallel workers
+            // would take the cores the file's inflating and parsing threads need.
+            try connection.execute("SET max_parallel_workers_per_gather = 0")
             var units = CompactDatabase(periods: periods, orders: orders)
             try connection.copyOut(sql) { try units.add(copyRow: $0) }
             units.finish()

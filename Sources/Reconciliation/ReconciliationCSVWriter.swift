@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 
 /// Writes the items CSV as items come, hashing it as it goes: the bytes equal `ReconciliationCSV.items` of the same
-/// items, the digest equals their SHA-256, and no more than one buffer of the file is held. With a path the file is
+/// items, the digest equals their SHA-256, and no more than a few buffers of the file are held (full buffers are
+/// hashed and written by a `BufferWriterThread` while the next is filled). With a path the file is
 /// written to a temporary name in the same folder and renamed by `commit()` (as `AtomicFile` does); without one only
 /// the digest is made.
 public final class ReconciliationCSVWriter {
@@ -12,6 +13,7 @@ public final class ReconciliationCSVWriter {
     private let hasher = SHA256Hasher()
     private var buffer: [UInt8] = []
     private var digest: String?
+    private var writer: BufferWriterThread?
     /// Items written.
     public private(set) var count = 0
     /// Bytes written.
@@ -33,6 +35,7 @@ public final class ReconciliationCSVWriter {
     }
 
     deinit {
+        writer?.stop()
         try? handle?.close()
         if digest == nil || handle != nil, let temporary { try? FileManager.default.removeItem(at: temporary) }
     }
@@ -52,10 +55,10 @@ public final class ReconciliationCSVWriter {
     }
 
     private func flush() throws {
-        hasher.update(buffer)
+        guard !buffer.isEmpty else { return }
         byteCount += buffer.count
-        if let handle { try handle.write(contentsOf: buffer) }
-        buffer.removeAll(keepingCapacity: true)
+        if writer == nil { writer = BufferWriterThread(hasher: hasher, handle: handle) }
+        buffer = try writer!.submit(buffer)
     }
 
     /// Writes what is buffered and returns the file's SHA-256 (64 lower-case hex digits); the file is complete but
@@ -63,6 +66,10 @@ public final class ReconciliationCSVWriter {
     public func finish() throws -> String {
         if let digest { return digest }
         try flush()
+        if let writer {
+            defer { writer.stop(); self.writer = nil }
+            try writer.drain()
+        }
         let hex = hasher.hex()
         digest = hex
         return hex
