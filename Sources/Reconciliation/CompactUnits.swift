@@ -88,10 +88,42 @@ struct CompactReport {
     var unitOf = BlockArray<Int32>()
     private var lastOrder = ""
     private var lastOrderIndex: Int32 = -1
+    /// A batch's order IDs end to end, their ranges and numbers (scratch of `add(_:)` for batches).
+    private var batchBytes: [UInt8] = []
+    private var batchRanges: [Range<Int>] = []
+    private var batchNumbers: [Int32] = []
 
     /// An empty side numbering its orders in `orders`.
     init(orders: SharedOrders) {
         self.orders = orders
+    }
+
+    /// Adds a batch of streamed earnings rows, in file order: their orders numbered first, under one taking of the
+    /// shared lock.
+    mutating func add(_ entries: [GoogleEarningsEntry]) {
+        batchBytes.removeAll(keepingCapacity: true)
+        batchRanges.removeAll(keepingCapacity: true)
+        var previous: String?
+        for entry in entries where entry.orderID != previous {
+            previous = entry.orderID
+            var order = entry.orderID
+            let start = batchBytes.count
+            order.withUTF8 { batchBytes.append(contentsOf: $0) }
+            batchRanges.append(start..<batchBytes.count)
+        }
+        orders.intern(batchBytes, ranges: batchRanges, into: &batchNumbers)
+        var run = -1
+        previous = nil
+        for entry in entries {
+            if entry.orderID != previous {
+                previous = entry.orderID
+                run += 1
+                lastOrder = entry.orderID
+                lastOrderIndex = batchNumbers[run]
+                while unitOf.count <= Int(lastOrderIndex) * 2 + 1 { unitOf.append(-1) }
+            }
+            add(entry)
+        }
     }
 
     /// Adds one streamed earnings row.

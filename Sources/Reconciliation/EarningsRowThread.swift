@@ -19,9 +19,9 @@ final class EarningsRowThread: @unchecked Sendable {
     /// Thrown on the reading thread once the caller has stopped taking rows.
     struct Cancelled: Error {}
 
-    /// Reads the zip at `path` (named `file` in errors), handing each row to `body` on the calling thread; returns
-    /// the member's name and the number of rows, or throws the file's first defect.
-    static func read(path: String, file: String, _ body: (GoogleEarningsEntry) -> Void) throws -> (member: String, rows: Int) {
+    /// Reads the zip at `path` (named `file` in errors), handing the rows to `body` on the calling thread, in
+    /// batches in file order; returns the member's name and the number of rows, or throws the file's first defect.
+    static func read(path: String, file: String, _ body: ([GoogleEarningsEntry]) -> Void) throws -> (member: String, rows: Int) {
         let queue = EarningsRowThread()
         let thread = Thread {
             var batch: [GoogleEarningsEntry] = []
@@ -42,9 +42,7 @@ final class EarningsRowThread: @unchecked Sendable {
         }
         thread.stackSize = 1 << 22
         thread.start()
-        while let batch = queue.take() {
-            for entry in batch { body(entry) }
-        }
+        while let batch = queue.take() { body(batch) }
         return try queue.result()
     }
 

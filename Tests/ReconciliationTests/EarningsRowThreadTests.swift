@@ -32,7 +32,7 @@ import Testing
         let path = try Self.zip(rows: rows)
         defer { try? FileManager.default.removeItem(atPath: path) }
         var threaded: [GoogleEarningsEntry] = [], plain: [GoogleEarningsEntry] = []
-        let read = try EarningsRowThread.read(path: path, file: "rows.zip") { threaded.append($0) }
+        let read = try EarningsRowThread.read(path: path, file: "rows.zip") { threaded += $0 }
         try GoogleEarningsStream.read(path: path, file: "rows.zip") { plain.append($0) }
         #expect(read.rows == rows && read.member == "PlayApps_202610.csv")
         #expect(threaded == plain && threaded.count == rows)
@@ -44,7 +44,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         var seen = 0
         let error = #expect(throws: StoreReportError.self) {
-            try EarningsRowThread.read(path: path, file: "rows.zip") { _ in seen += 1 }
+            try EarningsRowThread.read(path: path, file: "rows.zip") { seen += $0.count }
         }
         let plain = #expect(throws: StoreReportError.self) { try GoogleEarningsStream.read(path: path, file: "rows.zip") { _ in } }
         #expect(error?.line == broken && error == plain, "\(String(describing: error))")
