@@ -165,8 +165,15 @@ struct ByteInterner {
         return text.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Frees the look-up table: the values and their numbers stay, but `find` and `intern` may no longer be called.
+    mutating func releaseTable() {
+        slots = []
+        recent = []
+    }
+
     /// The number of `value` when interned.
     func find(_ value: UnsafeRawBufferPointer) -> Int32? {
+        precondition(!slots.isEmpty, "find after releaseTable()")
         let mask = slots.count - 1
         var slot = Self.hash(value) & mask
         while true {
@@ -279,6 +286,14 @@ final class SharedOrders: @unchecked Sendable {
             defer { lock.unlock() }
             interner.intern(raw, ranges: ranges, into: &numbers)
         }
+    }
+
+    /// Frees the look-up table once no thread interns any more (the values and their numbers stay; `find` and
+    /// `intern` may no longer be called).
+    func releaseTable() {
+        lock.lock()
+        defer { lock.unlock() }
+        interner.releaseTable()
     }
 
     /// The orders interned so far (read without the lock once no thread interns any more).

@@ -9,8 +9,9 @@ struct CompactDatabase {
     let orders: SharedOrders
     var texts = UnitTexts()
     var units = BlockArray<CompactUnit>()
-    /// Unit number per `(order * periods + period) * 2 + side` (side 0 charge, 1 refund); -1 when none.
-    var unitOf = BlockArray<Int32>()
+    /// Per period, the unit number per `order * 2 + side` (side 0 charge, 1 refund); -1 when none. A period's table
+    /// grows only when one of its rows arrives (a month's neighbours are often empty).
+    private var unitOf: [BlockArray<Int32>]
     /// The rows of units with more than one row, by slot.
     private var several: [Int: [GoogleDatabaseRow]] = [:]
     /// Rows read but not yet placed: their units (order not yet numbered), period and side, and their order IDs
@@ -27,6 +28,7 @@ struct CompactDatabase {
         self.periods = periods
         self.orders = orders
         self.batch = max(1, batch)
+        unitOf = periods.map { _ in BlockArray<Int32>() }
     }
 
     /// The position of `label` among the periods (the first, when a period is there twice).
@@ -98,8 +100,8 @@ struct CompactDatabase {
         orders.intern(pendingOrders, ranges: pendingRanges, into: &numbers)
         for (index, row) in pending.enumerated() {
             let slot = self.slot(order: numbers[index], period: row.period, side: row.side)
-            if unitOf[slot] < 0 {
-                unitOf[slot] = Int32(units.count)
+            if self[slot] < 0 {
+                self[slot] = Int32(units.count)
                 units.append(row.unit)
                 continue
             }
@@ -120,10 +122,10 @@ struct CompactDatabase {
         guard let period = periods.firstIndex(where: { $0.contains(row.at) }) else { return }
         let order = orders.intern(row.order)
         let slot = self.slot(order: order, period: period, side: row.amount > 0 ? 0 : 1)
-        if unitOf[slot] < 0 {
+        if self[slot] < 0 {
             var side = UnitSide()
             GoogleSource.fold(row, into: &side)
-            unitOf[slot] = Int32(units.count)
+            self[slot] = Int32(units.count)
             units.append(texts.unit(side))
             return
         }
@@ -132,7 +134,7 @@ struct CompactDatabase {
 
     /// Keeps a unit's further row (and its first, rebuilt from the unit) to fold again in key order at the end.
     private mutating func addFurther(_ row: GoogleDatabaseRow, slot: Int) {
-        let index = Int(unitOf[slot])
+        let index = Int(self[slot])
         if several[slot] == nil {
             // The unit's one row, rebuilt from the unit (its country is already alpha-2: `alpha2` keeps it).
             let unit = texts.side(units[index], order: row.order)
@@ -148,37 +150,45 @@ struct CompactDatabase {
         for (slot, rows) in several {
             var side = UnitSide()
             for row in rows.sorted(by: { $0.key < $1.key }) { GoogleSource.fold(row, into: &side) }
-            units[Int(unitOf[slot])] = texts.unit(side)
+            units[Int(self[slot])] = texts.unit(side)
         }
         several = [:]
     }
 
-    /// The slot of a unit (growing the table for a new order).
+    /// The slot of a unit, `period << 40 | order * 2 + side` (growing the period's table for a new order).
     mutating func slot(order: Int32, period: Int, side: Int) -> Int {
-        let width = periods.count * 2
-        while unitOf.count < (Int(order) + 1) * width { unitOf.append(-1) }
-        return Int(order) * width + period * 2 + side
+        while unitOf[period].count < (Int(order) + 1) * 2 { unitOf[period].append(-1) }
+        return period << 40 | Int(order) * 2 + side
     }
 
-    /// The unit of order number `order` (spelled `text`), in period `period`, on `side` (0 charge, 1 refund), as a
+    /// The unit number in `slot` (-1: none).
+    private subscript(slot: Int) -> Int32 {
+        get { unitOf[slot >> 40][slot & 0xFF_FFFF_FFFF] }
+        set { unitOf[slot >> 40][slot & 0xFF_FFFF_FFFF] = newValue }
+    }
+
+    /// The unit number of order number `number` in period `period` on `side`, when it has one.
+    private func unitNumber(order number: Int32, period: Int, side: Int) -> Int? {
+        let index = Int(number) * 2 + side
+        guard index < unitOf[period].count else { return nil }
+        let unit = unitOf[period][index]
+        return unit >= 0 ? Int(unit) : nil
+    }
+
+    /// The unit of order number `number` (spelled `text`), in period `period`, on `side` (0 charge, 1 refund), as a
     /// `UnitSide`.
     func side(order number: Int32, text: String, period: Int, side: Int) -> UnitSide? {
-        let slot = Int(number) * periods.count * 2 + period * 2 + side
-        guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
-        return texts.side(units[Int(unitOf[slot])], order: text)
+        unitNumber(order: number, period: period, side: side).map { texts.side(units[$0], order: text) }
     }
 
     /// The unit of order number `number` in period `period` on `side` (0 charge, 1 refund).
     func unit(order number: Int32, period: Int, side: Int) -> CompactUnit? {
-        let slot = Int(number) * periods.count * 2 + period * 2 + side
-        guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
-        return units[Int(unitOf[slot])]
+        unitNumber(order: number, period: period, side: side).map { units[$0] }
     }
 
     /// Whether order number `order` has a unit in period `period` on `side`.
     func has(order number: Int32, period: Int, side: Int) -> Bool {
-        let slot = Int(number) * periods.count * 2 + period * 2 + side
-        return slot < unitOf.count && unitOf[slot] >= 0
+        unitNumber(order: number, period: period, side: side) != nil
     }
 
     /// A COPY integer field.

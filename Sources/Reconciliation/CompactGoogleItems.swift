@@ -12,15 +12,17 @@ extension GoogleCategorizer {
                      _ body: (ReconciliationItem) throws -> Void) throws {
         let previous = (period.previous ?? period).label, next = (period.next ?? period).label
         guard let current = database.periodIndex(period.label) else { return }
+        // The look-up table is not needed once both sides are read: an order is found again in the sorted numbers.
+        report.orders.releaseTable()
         let orders = report.orders.interned
         let sorted = Self.byteOrder(orders)
         func reportSide(_ label: String, _ key: UnitKey) -> UnitSide? {
             guard label == period.label else { return staged[label]?[key] }
-            guard let number = orders.find(key.order) else { return nil }
+            guard let number = sorted.find(key.order, in: orders) else { return nil }
             return report.side(order: number, side: key.side == "charge" ? 0 : 1)
         }
         func databaseSide(_ label: String, _ key: UnitKey) -> UnitSide? {
-            guard let index = database.periodIndex(label), let number = orders.find(key.order) else { return nil }
+            guard let index = database.periodIndex(label), let number = sorted.find(key.order, in: orders) else { return nil }
             return database.side(order: number, text: key.order, period: index, side: key.side == "charge" ? 0 : 1)
         }
         // Report currency number → the database's number of the same text (-1: none).
@@ -73,15 +75,9 @@ extension GoogleCategorizer {
         var entries: [ByteOrder.Entry] = []
         entries.reserveCapacity(orders.count)
         for index in 0..<Int32(orders.count) {
-            orders.withBytes(index) { bytes in
-                var words: (UInt64, UInt32) = (0, 0)
-                withUnsafeMutableBytes(of: &words) { raw in
-                    for offset in 0..<min(12, bytes.count) { raw[offset < 8 ? 7 - offset : 19 - offset] = bytes[offset] }
-                }
-                entries.append(ByteOrder.Entry(high: words.0, low: words.1, index: index))
-            }
+            orders.withBytes(index) { bytes in entries.append(ByteOrder.Entry(bytes, index: index)) }
         }
-        entries.sort { a, b in
+        InPlaceSort.sort(&entries) { a, b in
             if a.high != b.high { return a.high < b.high }
             if a.low != b.low { return a.low < b.low }
             return orders.less(a.index, b.index)
@@ -96,9 +92,44 @@ struct ByteOrder: Sequence {
         var high: UInt64
         var low: UInt32
         var index: Int32
+
+        /// The entry of value `index`, whose bytes are `bytes`: their first 12 as two big-endian numbers.
+        init(_ bytes: UnsafeRawBufferPointer, index: Int32) {
+            var words: (UInt64, UInt32) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { raw in
+                for offset in 0..<Swift.min(12, bytes.count) { raw[offset < 8 ? 7 - offset : 19 - offset] = bytes[offset] }
+            }
+            (high, low, self.index) = (words.0, words.1, index)
+        }
     }
 
     let entries: [Entry]
+
+    /// The number of `text` among `orders` (whose numbers these are, in order), found by halving.
+    func find(_ text: String, in orders: ByteInterner) -> Int32? {
+        var text = text
+        return text.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            let probe = Entry(bytes, index: -1)
+            func compare(_ entry: Entry) -> Int {
+                if entry.high != probe.high { return entry.high < probe.high ? -1 : 1 }
+                if entry.low != probe.low { return entry.low < probe.low ? -1 : 1 }
+                return orders.withBytes(entry.index) { held in
+                    let common = Swift.min(held.count, bytes.count)
+                    for offset in 0..<common where held[offset] != bytes[offset] { return held[offset] < bytes[offset] ? -1 : 1 }
+                    return held.count == bytes.count ? 0 : (held.count < bytes.count ? -1 : 1)
+                }
+            }
+            var low = 0, high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                let order = compare(entries[middle])
+                if order == 0 { return entries[middle].index }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+    }
 
     func makeIterator() -> LazyMapSequence<[Entry], Int32>.Iterator { entries.lazy.map(\.index).makeIterator() }
 }

@@ -18,7 +18,7 @@ public final class ReconciliationCSVWriter {
     public private(set) var count = 0
     /// Bytes written.
     public private(set) var byteCount = 0
-    static let flushAt = 1 << 20
+    static let flushAt = 1 << 18
 
     /// A writer to `path` (nil: digest only).
     public init(path: URL?) throws {
