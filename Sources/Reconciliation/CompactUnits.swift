@@ -79,82 +79,37 @@ struct UnitTexts {
 }
 
 /// The report side of one Google month read from its zip, compact: each order ID once in an interner, each unit a
-/// `CompactUnit`, found by order number and side. Folds exactly as `GoogleEarningsFold.add(_:to:)` does.
+/// `CompactUnit`, found by order number and side. Its units equal `GoogleEarningsFold.add(_:to:)`'s of the same rows
+/// (runs folded by `EarningsRunFolder`, then absorbed into their units).
 struct CompactReport {
     let orders: SharedOrders
     var texts = UnitTexts()
     var units = BlockArray<CompactUnit>()
     /// Unit number per order number and side (`order * 2 + side`, side 0 charge, 1 refund); -1 when none.
     var unitOf = BlockArray<Int32>()
-    private var lastOrder = ""
-    private var lastOrderIndex: Int32 = -1
-    /// A batch's order IDs end to end, their ranges and numbers (scratch of `add(_:)` for batches).
-    private var batchBytes: [UInt8] = []
-    private var batchRanges: [Range<Int>] = []
-    private var batchNumbers: [Int32] = []
+    /// A batch's order numbers (scratch of `add(_:)`).
+    private var numbers: [Int32] = []
 
     /// An empty side numbering its orders in `orders`.
     init(orders: SharedOrders) {
         self.orders = orders
     }
 
-    /// Adds a batch of streamed earnings rows, in file order: their orders numbered first, under one taking of the
-    /// shared lock.
-    mutating func add(_ entries: [GoogleEarningsEntry]) {
-        batchBytes.removeAll(keepingCapacity: true)
-        batchRanges.removeAll(keepingCapacity: true)
-        var previous: String?
-        for entry in entries where entry.orderID != previous {
-            previous = entry.orderID
-            var order = entry.orderID
-            let start = batchBytes.count
-            order.withUTF8 { batchBytes.append(contentsOf: $0) }
-            batchRanges.append(start..<batchBytes.count)
-        }
-        orders.intern(batchBytes, ranges: batchRanges, into: &batchNumbers)
-        var run = -1
-        previous = nil
-        for entry in entries {
-            if entry.orderID != previous {
-                previous = entry.orderID
-                run += 1
-                lastOrder = entry.orderID
-                lastOrderIndex = batchNumbers[run]
-                while unitOf.count <= Int(lastOrderIndex) * 2 + 1 { unitOf.append(-1) }
+    /// Adds a batch of runs (`EarningsRuns`, numbered in the texts this side takes at the end), in file order:
+    /// their orders numbered first, under one taking of the shared lock; a run of an order and side already seen
+    /// is absorbed into its unit.
+    mutating func add(_ runs: EarningsRuns) {
+        orders.intern(runs.orderBytes, ranges: runs.orders, into: &numbers)
+        for (index, number) in numbers.enumerated() {
+            let slot = Int(number) * 2 + Int(runs.sides[index])
+            while unitOf.count <= slot { unitOf.append(-1) }
+            if unitOf[slot] < 0 {
+                unitOf[slot] = Int32(units.count)
+                units.append(runs.units[index])
+            } else {
+                units[Int(unitOf[slot])].absorb(runs.units[index])
             }
-            add(entry)
         }
-    }
-
-    /// Adds one streamed earnings row.
-    mutating func add(_ entry: GoogleEarningsEntry) {
-        let (side, part, countDelta) = GoogleEarningsFold.classify(entry.transactionType, refundType: entry.refundType)
-        if lastOrderIndex < 0 || entry.orderID != lastOrder {
-            lastOrder = entry.orderID
-            lastOrderIndex = orders.intern(entry.orderID)
-            while unitOf.count <= Int(lastOrderIndex) * 2 + 1 { unitOf.append(-1) }
-        }
-        let slot = Int(lastOrderIndex) * 2 + (side == "charge" ? 0 : 1)
-        if unitOf[slot] < 0 {
-            unitOf[slot] = Int32(units.count)
-            units.append(CompactUnit())
-        }
-        let index = Int(unitOf[slot])
-        switch part {
-        case .gross:
-            units[index].gross += entry.amountBuyerMicros
-            units[index].count += Int32(countDelta)
-            if units[index].currency == 0 { units[index].currency = texts.currencies.intern(entry.buyerCurrency) }
-        case .fee: units[index].fee += entry.amountBuyerMicros
-        case .tax: units[index].tax += entry.amountBuyerMicros
-        }
-        if units[index].product == 0 { units[index].product = texts.products.intern(entry.productID) }
-        if units[index].country == 0 { units[index].country = texts.countries.intern(entry.buyerCountry) }
-        if side == "refund", let refundType = entry.refundType {
-            units[index].refundType = UInt8(truncatingIfNeeded: texts.refundTypes.intern(refundType.rawValue))
-        }
-        units[index].at = min(units[index].at, entry.transactionEpochSeconds)
-        units[index].isTest = false
     }
 
     /// Whether order number `order` has a unit on `side`.

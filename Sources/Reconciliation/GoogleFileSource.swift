@@ -4,10 +4,10 @@ import Postgres
 import StoreExports
 
 /// Reads one Google month straight from its earnings zip, without staging it: the zip is decompressed on one thread,
-/// its rows parsed on another (`EarningsRowThread`) and folded on this one, while a fourth thread, on its own
-/// connection, streams the database side of the period and its neighbours (`COPY … TO STDOUT`) and hashes the zip.
-/// Both sides are kept compact (`CompactReport`, `CompactDatabase`: order IDs interned, no `String` per unit) and
-/// give exactly the units `GoogleSource` builds from the staged rows.
+/// its rows parsed and folded into runs on another (`EarningsRunThread`), the runs added on this one, while a fourth
+/// thread, on its own connection, streams the database side of the period and its neighbours (`COPY … TO STDOUT`)
+/// and hashes the zip. Both sides are kept compact (`CompactReport`, `CompactDatabase`: order IDs interned, no
+/// `String` per unit) and give exactly the units `GoogleSource` builds from the staged rows.
 struct GoogleFileSource {
     let configuration: PostgresConfiguration
     /// Database rows recorded after this instant are left out.
@@ -34,9 +34,11 @@ struct GoogleFileSource {
         thread.stackSize = 1 << 22
         thread.start()
         var report = CompactReport(orders: orders)
-        let streamed = Result { try EarningsRowThread.read(path: path, file: file) { report.add($0) } }
+        let streamed = Result { try EarningsRunThread.read(path: path, file: file) { report.add($0) } }
         let database = worker.wait()
-        let rows = try streamed.get().rows
+        let outcome = try streamed.get()
+        report.texts = outcome.texts
+        let rows = outcome.rows
         let (units, sha256) = try database.get()
         guard let sha256 else { throw StoreReportError(file: file, line: 1, column: 1, reason: "cannot read the file") }
         return Read(report: report, database: units, sha256: sha256, rows: rows)
