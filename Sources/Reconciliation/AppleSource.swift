@@ -48,7 +48,7 @@ struct AppleSource {
                    b.currency_code, b.amount_micros, b.is_test, extract(epoch FROM b.effective_at)::int8 AS at
             FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
             WHERE b.provider = 'APPLE' AND b.amount_micros IS NOT NULL AND (b.amount_micros <> 0 OR \(Self.promoSQL))
-              AND b.event_type::text = ANY(\(MoneyEvents.sqlArray))
+              AND b.event_type = ANY(\(MoneyEvents.sqlArray))
               AND b.effective_at >= to_timestamp($1) AND b.effective_at < to_timestamp($2) AND b.recorded_at <= $3
             ORDER BY b.transaction_key
             """, [first, last, knownAt]).rows {
@@ -66,7 +66,7 @@ struct AppleSource {
     /// whose signed transaction named an offer code (`offer_type` 3, as the projection stored it). An introductory
     /// trial (`offer_type` 1) is left out whatever became of its subscription row, as Apple's report leaves it out.
     static let promoSQL = """
-        (b.amount_micros = 0 AND NOT b.is_test AND b.event_type::text = ANY(\(MoneyEvents.chargesSQLArray)) \
+        (b.amount_micros = 0 AND NOT b.is_test AND b.event_type = ANY(\(MoneyEvents.chargesSQLArray)) \
         AND b.offer_type = 3)
         """
 }

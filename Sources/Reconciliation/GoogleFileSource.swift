@@ -53,7 +53,7 @@ struct GoogleFileSource {
                    b.is_test, extract(epoch FROM b.effective_at)::int8
             FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
             WHERE b.provider = 'GOOGLE' AND b.order_id IS NOT NULL AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
-              AND b.event_type::text = ANY(\(MoneyEvents.sqlArray))
+              AND b.event_type = ANY(\(MoneyEvents.sqlArray))
               AND b.effective_at >= to_timestamp(\(first)) AND b.effective_at < to_timestamp(\(last))
               AND b.recorded_at <= '\(PostgresTimestamp.format(knownAt))'::timestamptz) TO STDOUT
             """

@@ -6,8 +6,9 @@ public enum MoneyEvents {
     public static let charges = ["PURCHASED", "RENEWED", "RECOVERED", "RESTARTED", "PRODUCT_CHANGED"]
     /// Charges and refunds.
     public static let all = charges + ["REFUNDED"]
-    /// `all` as an SQL array literal, for `event_type::text = ANY(…)`.
-    public static var sqlArray: String { "ARRAY[" + all.map { "'\($0)'" }.joined(separator: ",") + "]" }
-    /// `charges` as an SQL array literal.
-    public static var chargesSQLArray: String { "ARRAY[" + charges.map { "'\($0)'" }.joined(separator: ",") + "]" }
+    /// `all` as an SQL array of the column's own type, for `event_type = ANY(…)` (compared as the enum, not as text,
+    /// the condition can use the index on provider, event type and instant).
+    public static var sqlArray: String { "'{" + all.joined(separator: ",") + "}'::billing_event_type[]" }
+    /// `charges` as an SQL array of the column's own type.
+    public static var chargesSQLArray: String { "'{" + charges.joined(separator: ",") + "}'::billing_event_type[]" }
 }

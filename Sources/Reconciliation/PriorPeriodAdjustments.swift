@@ -31,7 +31,7 @@ struct PriorPeriodAdjustments {
                    extract(epoch FROM b.effective_at)::int8 AS at, b.recorded_at
             FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
             WHERE b.provider = $1::billing_provider AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
-              AND b.event_type::text = ANY(\(MoneyEvents.sqlArray))
+              AND b.event_type = ANY(\(MoneyEvents.sqlArray))
               AND b.effective_at < to_timestamp($2) AND b.recorded_at <= $3
               AND EXISTS (SELECT 1 FROM period_lock l JOIN period_close c ON c.id = l.close_id
                           WHERE c.reopened_at IS NULL AND l.provider = b.provider AND b.effective_at >= l.starts_at

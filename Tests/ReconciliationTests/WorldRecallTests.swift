@@ -120,7 +120,7 @@ import WorldGen
             let databaseRows = try harness.database.query("""
                 SELECT currency_code AS c, sum(amount_micros)::int8 AS n FROM billing_transaction
                 WHERE provider = $1::billing_provider AND amount_micros <> 0
-                  AND event_type::text = ANY(\(MoneyEvents.sqlArray)) AND ($1 = 'APPLE' OR order_id IS NOT NULL)
+                  AND event_type = ANY(\(MoneyEvents.sqlArray)) AND ($1 = 'APPLE' OR order_id IS NOT NULL)
                   AND effective_at >= to_timestamp($2) AND effective_at < to_timestamp($3) GROUP BY currency_code
                 """, [provider.databaseLabel, period.start, period.end]).rows
             for row in databaseRows {
