@@ -117,7 +117,7 @@ Floor: \`unzip -p\` of the zip to /dev/null and \`psql \\copy\` of the same SELE
 |---|---|---|---|---|---|---|---|---|
 $rows_table
 At the largest size: faster than DuckDB ($(verdict "$(ratio "${last[1]}" "${last[0]}")" ">=" 1)); ≥ 2.5× faster than pandas ($(verdict "$(ratio "${last[2]}" "${last[0]}")" ">=" 2.5));
-within 1.3× of the floor ($(verdict "$(ratio "${last[0]}" "${last[3]}")" "<=" 1.3)); peak RSS ≤ 300 MiB ($(verdict "${last[4]}" "<=" 300));
+within 1.3× of the floor ($(verdict "$(ratio "${last[0]}" "${last[3]}")" "<=" 1.3)); peak RSS ≤ 300 MB = 286.1 MiB ($(verdict "${last[4]}" "<=" 286.1));
 time per row across sizes within 1.3× (spread $spread×: $(verdict "$spread" "<=" 1.3)).
 CPU of the client processes at the largest size (PostgreSQL's own work not included on any side): DuckDB / ours
 $(ratio "${last[6]}" "${last[5]}")×, pandas / ours $(ratio "${last[7]}" "${last[5]}")×, ours / floor $(ratio "${last[5]}" "${last[8]}")×.

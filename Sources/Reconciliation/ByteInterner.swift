@@ -118,26 +118,34 @@ struct ByteInterner {
     /// to `numbers`. The batch's table slots are read first, then the values they hold, then each value is looked up:
     /// the cache misses of a million look-ups in a table of a million overlap instead of following one another.
     mutating func intern(_ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>], into numbers: inout [Int32]) {
-        var hashes: [Int] = []
-        hashes.reserveCapacity(ranges.count)
+        // Windows of `window` values: enough look-ups in flight to overlap, few enough that what was read ahead is
+        // still in the nearest caches when it is used.
+        let window = 32
+        var hashes = [Int](repeating: 0, count: window)
         var touched: Int32 = 0
-        slots.withUnsafeBufferPointer { table in
-            let mask = table.count - 1
-            for range in ranges {
-                let hash = Self.hash(UnsafeRawBufferPointer(rebasing: bytes[range]))
-                hashes.append(hash)
-                touched &+= table[hash & mask]
+        var first = 0
+        while first < ranges.count {
+            let last = Swift.min(first + window, ranges.count)
+            slots.withUnsafeBufferPointer { table in
+                let mask = table.count - 1
+                for index in first..<last {
+                    let hash = Self.hash(UnsafeRawBufferPointer(rebasing: bytes[ranges[index]]))
+                    hashes[index - first] = hash
+                    touched &+= table[hash & mask]
+                }
             }
-        }
-        for hash in hashes {
-            let held = slots[hash & (slots.count - 1)]
-            if held != 0 { touched &+= arena.firstByte(held - 1) }
+            let mask = slots.count - 1
+            for index in first..<last {
+                let held = slots[hashes[index - first] & mask]
+                if held != 0 { touched &+= arena.firstByte(held - 1) }
+            }
+            for index in first..<last {
+                let value = UnsafeRawBufferPointer(rebasing: bytes[ranges[index]])
+                numbers.append(value.count <= 8 ? intern(value) : internInTable(value, hash: hashes[index - first]))
+            }
+            first = last
         }
         self.touched &+= touched
-        for (index, range) in ranges.enumerated() {
-            let value = UnsafeRawBufferPointer(rebasing: bytes[range])
-            numbers.append(value.count <= 8 ? intern(value) : internInTable(value, hash: hashes[index]))
-        }
     }
 
     /// What the batch look-ups read ahead (kept so that the reads are not left out as unused).
@@ -263,7 +271,12 @@ struct ByteInterner {
 /// they met often enough to cost a second of futex waits and wakes at 3M rows).
 final class SharedOrders: @unchecked Sendable {
     private let lock = NSLock()
-    private var interner = ByteInterner(capacity: 1 << 16)
+    private var interner: ByteInterner
+
+    /// Shared orders sized for about `capacity` of them (the table doubles past it).
+    init(capacity: Int = 1 << 16) {
+        interner = ByteInterner(capacity: capacity)
+    }
 
     /// The number of `value`, interning it first when new.
     func intern(_ value: UnsafeRawBufferPointer) -> Int32 {

@@ -44,19 +44,21 @@ public enum ReconciliationCSV {
 
     /// Appends `number` in decimal, as `String(number)` spells it, without building the string.
     static func appendNumber(_ number: Int64, to bytes: inout [UInt8]) {
-        if number < 0 { bytes.append(0x2D) }
         var magnitude = number.magnitude
-        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                     UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
+        // Written from the end of a 24-byte scratch (a sign and at most 19 digits), then appended at once.
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { raw in
+            var start = raw.count
             repeat {
-                raw[count] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                start -= 1
+                raw[start] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
                 magnitude /= 10
-                count += 1
             } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(raw[index]) }
+            if number < 0 {
+                start -= 1
+                raw[start] = 0x2D
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[start...]))
         }
     }
 
