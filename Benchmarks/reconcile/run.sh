@@ -5,8 +5,9 @@
 #   pandas Benchmarks/peers/google_reconcile_pandas.py
 #   duckdb Benchmarks/peers/google_reconcile_duckdb.py
 #   floor  `unzip -p ZIP > /dev/null` and `psql \copy (the month's rows) TO /dev/null`, run at the same time
-# each under /usr/bin/time -v (wall, CPU, peak RSS). The three outputs must give the same items per category and
-# the same amount sums, and ours the generator's expected counts, or the run fails.
+# each under /usr/bin/time -v (wall, CPU, peak RSS); ours and the floor alternate RECONCILE_PAIRS times (default 5)
+# and their medians are compared. The three outputs must give the same items per category and the same amount sums,
+# and ours the generator's expected counts, or the run fails.
 # Sizes are orders per month (≈ 3.3 earnings rows and ≈ 1.02 database rows each): RECONCILE_ORDERS
 # (default "92000 306000 920000" ≈ 0.3M, 1M, 3M rows; "3000 10000" runs in well under a minute).
 # Inputs are built once and reused from .local/bench/reconcile (database iap_bench_reconcile, one month per size).
@@ -14,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ORDERS=${RECONCILE_ORDERS:-"92000 306000 920000"}
+PAIRS=${RECONCILE_PAIRS:-5}
 MONTHS=(2026-04 2026-07 2026-10 2026-05 2026-08)
 root=$PWD
 cache=$root/.local/bench/reconcile
@@ -68,11 +70,19 @@ measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib"
               END { printf "%.2f %.2f %.1f", w, c, r }' "$out/$label.time"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# The median of "wall cpu rss" triples, column by column (the largest RSS: it is a peak).
+median() {
+  printf '%s\n' "$@" | awk '{ w[NR] = $1; c[NR] = $2; if ($3 > r) r = $3 }
+    END { n = NR; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) { if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
+                                                                       if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t } }
+          m = int((n + 1) / 2); printf "%.2f %.2f %.1f", w[m], c[m], r }'
+}
 per_row() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.3f", t / n * 1000000 }'; }
 verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == "<=") ? v <= t : v >= t; print ok ? "met" : "**missed**" }'; }
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 rows_table=""
+runs_note=""
 ours_per_row=()
 summary_lines=""
 index=0
@@ -84,11 +94,19 @@ for orders in $ORDERS; do
   report_rows=$("$venv/bin/python" -c "import json; print(json.load(open('$dir/expected.json'))['report_rows'])")
   bounds=$("$venv/bin/python" -c "from google_reconcile_common import *; b = bounds('$month'); print(database_sql(b[0], b[3]))")
   db_rows=$(psql -qtA -c "SELECT count(*) FROM ($bounds) t")
-  psql -q -c "DELETE FROM reconciliation_item WHERE run_id IN (SELECT id FROM reconciliation_run WHERE provider = 'google' AND period = '$month')" \
-       -c "DELETE FROM reconciliation_run WHERE provider = 'google' AND period = '$month'"
-  rm -rf "$out/ours-$orders"
-  floor=$(measure "floor-$orders" bash -c "unzip -p '$zip' > /dev/null & psql -X -q -c \"\\copy ($bounds) TO '/dev/null'\"; wait")
-  ours=$(measure "ours-$orders" "$bin/reconcile" --provider google --period "$month" --file "$zip" --out "$out/ours-$orders" --log-format json)
+  # The floor and ours alternate PAIRS times and each side's median is taken: on a shared machine the speed of a
+  # core moves by a quarter from one run to the next, and a single pair could compare a fast moment with a slow one.
+  floors=() ourses=()
+  for pair in $(seq "$PAIRS"); do
+    psql -q -c "DELETE FROM reconciliation_item WHERE run_id IN (SELECT id FROM reconciliation_run WHERE provider = 'google' AND period = '$month')" \
+         -c "DELETE FROM reconciliation_run WHERE provider = 'google' AND period = '$month'"
+    rm -rf "$out/ours-$orders"
+    floors+=("$(measure "floor-$orders" bash -c "unzip -p '$zip' > /dev/null & psql -X -q -c \"\\copy ($bounds) TO '/dev/null'\"; wait")")
+    ourses+=("$(measure "ours-$orders" "$bin/reconcile" --provider google --period "$month" --file "$zip" --out "$out/ours-$orders" --log-format json)")
+  done
+  floor=$(median "${floors[@]}")
+  ours=$(median "${ourses[@]}")
+  runs_note+="$report_rows rows, ours (wall s): $(printf '%s\n' "${ourses[@]}" | cut -d' ' -f1 | tr '\n' ' ')| floor: $(printf '%s\n' "${floors[@]}" | cut -d' ' -f1 | tr '\n' ' ')"$'\n'
   pandas=$(measure "pandas-$orders" "$venv/bin/python" Benchmarks/peers/google_reconcile_pandas.py "$zip" "$month" "$out/pandas-$orders.csv")
   duck=$(measure "duckdb-$orders" "$venv/bin/python" Benchmarks/peers/google_reconcile_duckdb.py "$zip" "$month" "$out/duckdb-$orders.csv")
   items="$out/ours-$orders/reconciliation_google_$month.csv"
@@ -112,6 +130,7 @@ categorise, write the items CSV. Ours: \`reconcile --provider google --period M 
 stores the run and its items in \`reconciliation_run\` / \`reconciliation_item\`, as the job always does). Peers:
 pandas $("$venv/bin/python" -c 'import pandas; print(pandas.__version__)') and DuckDB $("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)') (\`Benchmarks/peers/google_reconcile_*.py\`), same inputs, same categories.
 Floor: \`unzip -p\` of the zip to /dev/null and \`psql \\copy\` of the same SELECT to /dev/null, at the same time.
+Ours and the floor: the median of $PAIRS runs each, alternating (peak RSS: the largest); the peers: one run each.
 
 | size | ours | DuckDB | pandas | floor | DuckDB / ours | pandas / ours | ours / floor | ours µs per row |
 |---|---|---|---|---|---|---|---|---|
@@ -125,5 +144,8 @@ Load average at the start: $load; at the end: $load_end (2 cores, shared).
 Items per category, equal on all three sides and equal to what the generator injected:
 \`\`\`
 $summary_lines\`\`\`
-Reproduce: \`Benchmarks/run.sh reconcile\` (\`RECONCILE_ORDERS\` to change the sizes).
+Each run's wall time:
+\`\`\`
+$runs_note\`\`\`
+Reproduce: \`Benchmarks/run.sh reconcile\` (\`RECONCILE_ORDERS\` to change the sizes, \`RECONCILE_PAIRS\` the runs).
 MD
