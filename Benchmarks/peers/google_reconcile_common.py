@@ -39,9 +39,12 @@ def bounds(label):
 def database_sql(first, last):
     events = ",".join(MONEY_EVENTS)
     return (f"SELECT b.transaction_key, b.order_id, b.amount_micros, b.currency_code, "
-            f"coalesce(b.country_code, c.country_code, '') AS country, coalesce(b.product_id, c.product_id, '') AS product, "
+            f"coalesce(b.country_code, (SELECT c.country_code FROM billing_transaction c "
+            f"WHERE c.transaction_key = b.refunded_transaction_key), '') AS country, "
+            f"coalesce(b.product_id, (SELECT c.product_id FROM billing_transaction c "
+            f"WHERE c.transaction_key = b.refunded_transaction_key), '') AS product, "
             f"b.is_test, extract(epoch FROM b.effective_at)::int8 AS at "
-            f"FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key "
+            f"FROM billing_transaction b "
             f"WHERE b.provider = 'GOOGLE' AND b.order_id IS NOT NULL AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0 "
             f"AND b.event_type = ANY('{{{events}}}'::billing_event_type[]) "
             f"AND b.effective_at >= to_timestamp({first}) AND b.effective_at < to_timestamp({last}) AND b.recorded_at <= now()")

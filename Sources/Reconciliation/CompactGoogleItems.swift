@@ -30,7 +30,7 @@ extension GoogleCategorizer {
             report.texts.currencies.withBytes(number) { database.texts.currencies.find($0) } ?? -1
         }
         var rows: [CompactMatch.SumKey: Int] = [:]
-        var scratch: [UInt8] = []
+        let scratch = LineScratch(), detail = LineScratch()
         for order in sorted {
             for side in 0..<2 {
                 guard report.has(order: order, side: side) || database.has(order: order, period: current, side: side) else { continue }
@@ -44,7 +44,7 @@ extension GoogleCategorizer {
                         try sink.addMatched(row: row, reportUnits: Int64(r.count), databaseUnits: Int64(d.count), reportGross: r.gross,
                                             databaseGross: d.gross, storeFee: r.fee, tax: r.tax) { bytes, line in
                             ReconciliationCSV.appendMatched(match, line: line, orders: orders, report: report.texts,
-                                                            database: database.texts, scratch: &scratch, to: &bytes)
+                                                            database: database.texts, scratch: scratch, detail: detail, to: &bytes)
                         }
                         continue
                     }

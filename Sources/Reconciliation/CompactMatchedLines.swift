@@ -29,50 +29,53 @@ extension ReconciliationCSV {
     static let noAdjustment = Array(",false,,".utf8)
 
     /// Appends the line of a matched unit, the bytes `append(_:line:to:)` writes for its item: texts from the
-    /// interners and the key arena, numbers formatted in place. `scratch` holds the detail (the database keys).
-    static func appendMatched(_ match: CompactMatch, line: Int, orders: ByteInterner, report: UnitTexts, database: UnitTexts,
-                              scratch: inout [UInt8], to bytes: inout [UInt8]) {
+    /// interners and the key arena, numbers formatted in place. The line is built in `scratch` and `detail` (the
+    /// database keys) and appended to `bytes` at once.
+    static func appendMatched(_ match: CompactMatch, line number: Int, orders: ByteInterner, report: UnitTexts, database: UnitTexts,
+                              scratch line: LineScratch, detail: LineScratch, to bytes: inout [UInt8]) {
         let r = match.report, d = match.database
-        appendNumber(Int64(line), to: &bytes)
-        bytes.append(contentsOf: match.side == 0 ? matchedCharge : matchedRefund)
-        orders.withBytes(match.order) { appendField($0, to: &bytes) }
-        bytes.append(0x2C)
-        report.products.withBytes(r.product) { appendField($0, to: &bytes) }
-        bytes.append(0x2C)
-        report.countries.withBytes(r.country) { appendField($0, to: &bytes) }
-        bytes.append(0x2C)
-        report.currencies.withBytes(r.currency) { appendField($0, to: &bytes) }
-        bytes.append(0x2C)
-        database.currencies.withBytes(d.currency) { appendField($0, to: &bytes) }
-        func number(_ value: Int64) {
-            bytes.append(0x2C)
-            appendNumber(value, to: &bytes)
+        line.clear()
+        line.appendNumber(Int64(number))
+        line.append(match.side == 0 ? matchedCharge : matchedRefund)
+        orders.withBytes(match.order) { line.appendField($0) }
+        line.append(0x2C)
+        report.products.withBytes(r.product) { line.appendField($0) }
+        line.append(0x2C)
+        report.countries.withBytes(r.country) { line.appendField($0) }
+        line.append(0x2C)
+        report.currencies.withBytes(r.currency) { line.appendField($0) }
+        line.append(0x2C)
+        database.currencies.withBytes(d.currency) { line.appendField($0) }
+        func amount(_ value: Int64) {
+            line.append(0x2C)
+            line.appendNumber(value)
         }
-        number(Int64(r.count))
-        number(Int64(d.count))
-        number(r.gross)
-        number(d.gross)
-        number(r.gross - d.gross)
-        number(r.fee)
-        number(r.tax)
-        number(r.gross + r.fee + r.tax)
-        bytes.append(contentsOf: noAdjustment)
+        amount(Int64(r.count))
+        amount(Int64(d.count))
+        amount(r.gross)
+        amount(d.gross)
+        amount(r.gross - d.gross)
+        amount(r.fee)
+        amount(r.tax)
+        amount(r.gross + r.fee + r.tax)
+        line.append(noAdjustment)
         // The detail: the database keys, each with its order when stored without it, space-separated, empty ones left out.
-        scratch.removeAll(keepingCapacity: true)
+        detail.clear()
         if d.firstKey >= 0 {
             for key in d.firstKey..<(d.firstKey + d.count) {
                 database.keys.withBytes(key) { text in
                     guard !text.isEmpty || d.keyEndsWithOrder else { return }
-                    if !scratch.isEmpty { scratch.append(0x20) }
-                    scratch.append(contentsOf: text)
+                    if detail.count > 0 { detail.append(0x20) }
+                    detail.append(text)
                     if d.keyEndsWithOrder {
-                        scratch.append(0x3A)
-                        orders.withBytes(match.order) { scratch.append(contentsOf: $0) }
+                        detail.append(0x3A)
+                        orders.withBytes(match.order) { detail.append($0) }
                     }
                 }
             }
         }
-        scratch.withUnsafeBytes { appendField($0, to: &bytes) }
-        bytes.append(0x0A)
+        line.appendField(detail.bytes)
+        line.append(0x0A)
+        bytes.append(contentsOf: line.bytes)
     }
 }

@@ -70,9 +70,12 @@ struct GoogleSource {
         var result: [String: [UnitKey: UnitSide]] = [:]
         let rows = try database.query("""
             SELECT b.transaction_key, b.order_id, b.amount_micros, b.currency_code,
-                   coalesce(b.country_code, c.country_code, '') AS country, coalesce(b.product_id, c.product_id, '') AS product,
+                   coalesce(b.country_code, (SELECT c.country_code FROM billing_transaction c
+                                             WHERE c.transaction_key = b.refunded_transaction_key), '') AS country,
+                   coalesce(b.product_id, (SELECT c.product_id FROM billing_transaction c
+                                           WHERE c.transaction_key = b.refunded_transaction_key), '') AS product,
                    b.is_test, extract(epoch FROM b.effective_at)::int8 AS at
-            FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
+            FROM billing_transaction b
             WHERE b.provider = 'GOOGLE' AND b.order_id IS NOT NULL AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
               AND b.event_type = ANY(\(MoneyEvents.sqlArray))
               AND b.effective_at >= to_timestamp($1) AND b.effective_at < to_timestamp($2) AND b.recorded_at <= $3
