@@ -28,15 +28,22 @@ final class BufferWriterThread: @unchecked Sendable {
 
     /// Queues `buffer` (waiting for room) and returns an empty buffer to fill next.
     func submit(_ buffer: [UInt8]) throws -> [UInt8] {
+        try enqueue(buffer)
+        condition.lock()
+        defer { condition.unlock() }
+        var next = spare.popLast() ?? []
+        next.reserveCapacity(buffer.capacity)
+        return next
+    }
+
+    /// Queues `buffer` (waiting for room).
+    func enqueue(_ buffer: [UInt8]) throws {
         condition.lock()
         defer { condition.unlock() }
         while waiting.count >= Self.depth, failure == nil { condition.wait() }
         if let failure { throw failure }
         waiting.append(buffer)
         condition.broadcast()
-        var next = spare.popLast() ?? []
-        next.reserveCapacity(buffer.capacity)
-        return next
     }
 
     /// Waits until every queued buffer is hashed and written.

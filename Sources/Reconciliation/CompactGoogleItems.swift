@@ -2,13 +2,29 @@
 /// the same items, in the same order, as `GoogleCategorizer.items` gives for the same units as dictionaries. Each
 /// unit becomes a `UnitSide` only for the moment it is categorised.
 extension GoogleCategorizer {
-    /// Hands each item of `period` to `body` in key order (order ID bytes, then charge before refund). The report
-    /// side of `period` is `report`; the neighbouring periods' report sides are `staged` (by period label), and every
-    /// period's database side is in `database`. Both sides number their orders in the same `SharedOrders`.
-    /// With a `sink`, a matched unit of a summed row the sink already holds goes to it without an item
-    /// (`CompactMatch`); every other unit still goes to `body`.
+    /// Orders per chunk of the items' writing (two threads write alternate chunks).
+    static let itemChunk = 2_048
+
+    /// The lines of one chunk of orders: the CSV bytes (with a sink), and per unit in order either a plain match
+    /// (`CompactMatch`, its item built only if needed) or the item categorised.
+    struct ChunkLines {
+        var bytes: [UInt8] = []
+        var lines = 0
+        /// Per unit in order: true for a plain match (the next of `matches`), false for an item (the next of `items`).
+        var kinds: [Bool] = []
+        var matches: [CompactMatch] = []
+        var items: [ReconciliationItem] = []
+    }
+
+    /// Hands each item of `period` in key order (order ID bytes, then charge before refund) to `sink` — its CSV line,
+    /// totals and stored row — or, without a sink, to `body`. The report side of `period` is `report`; the
+    /// neighbouring periods' report sides are `staged` (by period label), and every period's database side is in
+    /// `database`. Both sides number their orders in the same `SharedOrders`. The sorted orders are cut into chunks
+    /// of `chunkSize` that two threads categorise and format (`OrderedChunks`); lines are numbered from per-chunk
+    /// counts, and the sink takes the chunks in order. A plain match (`isPlainMatch`) is formatted straight from the
+    /// compact units and becomes an item only for the first unit of its summed stored row (or without a sink).
     func forEachItem(report: CompactReport, database: CompactDatabase, staged: [String: [UnitKey: UnitSide]],
-                     period: ReconciliationPeriod, sink: ReconciliationItemSink? = nil,
+                     period: ReconciliationPeriod, sink: ReconciliationItemSink? = nil, chunkSize: Int = itemChunk,
                      _ body: (ReconciliationItem) throws -> Void) throws {
         let previous = (period.previous ?? period).label, next = (period.next ?? period).label
         guard let current = database.periodIndex(period.label) else { return }
@@ -16,6 +32,18 @@ extension GoogleCategorizer {
         report.orders.releaseTable()
         let orders = report.orders.interned
         let sorted = Self.byteOrder(orders)
+        let entries = sorted.entries
+        let size = max(1, chunkSize)
+        let chunks = (entries.count + size - 1) / size
+        func range(_ chunk: Int) -> Range<Int> { (chunk * size)..<min(entries.count, (chunk + 1) * size) }
+        func present(_ order: Int32, _ side: Int) -> Bool {
+            report.has(order: order, side: side) || database.has(order: order, period: current, side: side)
+        }
+        // Lines before each chunk.
+        var before = [0]
+        try OrderedChunks<Int>.run(count: chunks, produce: { chunk in
+            range(chunk).reduce(0) { count, index in count + (present(entries[index].index, 0) ? 1 : 0) + (present(entries[index].index, 1) ? 1 : 0) }
+        }, consume: { before.append(before[before.count - 1] + $0) })
         func reportSide(_ label: String, _ key: UnitKey) -> UnitSide? {
             guard label == period.label else { return staged[label]?[key] }
             guard let number = sorted.find(key.order, in: orders) else { return nil }
@@ -29,42 +57,85 @@ extension GoogleCategorizer {
         let currencies = (0..<Int32(report.texts.currencies.count)).map { number in
             report.texts.currencies.withBytes(number) { database.texts.currencies.find($0) } ?? -1
         }
-        var rows: [CompactMatch.SumKey: Int] = [:]
-        let scratch = LineScratch(), detail = LineScratch()
-        for order in sorted {
-            for side in 0..<2 {
-                guard report.has(order: order, side: side) || database.has(order: order, period: current, side: side) else { continue }
-                var newRow: CompactMatch.SumKey?
-                if let sink, let r = report.unit(order: order, side: side),
-                   let d = database.unit(order: order, period: current, side: side),
-                   Self.isPlainMatch(isCharge: side == 0, sameCurrency: currencies[Int(r.currency)] == d.currency,
-                                     report: (Int64(r.count), r.gross), database: (Int64(d.count), d.gross)) {
-                    let match = CompactMatch(order: order, side: side, report: r, database: d)
-                    if let row = rows[match.sumKey] {
-                        try sink.addMatched(row: row, reportUnits: Int64(r.count), databaseUnits: Int64(d.count), reportGross: r.gross,
-                                            databaseGross: d.gross, storeFee: r.fee, tax: r.tax) { bytes, line in
+        let format = sink != nil
+        let firstLine = sink?.csv.count ?? 0
+        let produce = { (chunk: Int) -> ChunkLines in
+            var out = ChunkLines()
+            let units = before[chunk + 1] - before[chunk]
+            out.kinds.reserveCapacity(units)
+            out.matches.reserveCapacity(units)
+            if format { out.bytes.reserveCapacity(units * 256) }
+            let scratch = LineScratch(), detail = LineScratch()
+            var line = firstLine + before[chunk]
+            for index in range(chunk) {
+                let order = entries[index].index
+                for side in 0..<2 where present(order, side) {
+                    line += 1
+                    if let r = report.unit(order: order, side: side), let d = database.unit(order: order, period: current, side: side),
+                       Self.isPlainMatch(isCharge: side == 0, sameCurrency: currencies[Int(r.currency)] == d.currency,
+                                         report: (Int64(r.count), r.gross), database: (Int64(d.count), d.gross)) {
+                        let match = CompactMatch(order: order, side: side, report: r, database: d)
+                        if format {
                             ReconciliationCSV.appendMatched(match, line: line, orders: orders, report: report.texts,
-                                                            database: database.texts, scratch: scratch, detail: detail, to: &bytes)
+                                                            database: database.texts, scratch: scratch, detail: detail, to: &out.bytes)
                         }
+                        out.kinds.append(true)
+                        out.matches.append(match)
                         continue
                     }
-                    newRow = match.sumKey
-                }
-                let key = UnitKey(order: orders.string(order), side: side == 0 ? "charge" : "refund")
-                let reportUnit = report.side(order: order, side: side)
-                let databaseUnit = database.side(order: order, text: key.order, period: current, side: side)
-                let (category, detail) = categorize(key, report: reportUnit, database: databaseUnit, start: period.start,
-                                                    end: period.end) { neighbour, key in
-                    switch neighbour {
-                    case .previousReport: reportSide(previous, key)
-                    case .previousDatabase: databaseSide(previous, key)
-                    case .nextReport: reportSide(next, key)
-                    case .nextDatabase: databaseSide(next, key)
+                    let key = UnitKey(order: orders.string(order), side: side == 0 ? "charge" : "refund")
+                    let reportUnit = report.side(order: order, side: side)
+                    let databaseUnit = database.side(order: order, text: key.order, period: current, side: side)
+                    let (category, detail) = categorize(key, report: reportUnit, database: databaseUnit, start: period.start,
+                                                        end: period.end) { neighbour, key in
+                        switch neighbour {
+                        case .previousReport: reportSide(previous, key)
+                        case .previousDatabase: databaseSide(previous, key)
+                        case .nextReport: reportSide(next, key)
+                        case .nextDatabase: databaseSide(next, key)
+                        }
                     }
+                    let item = Self.item(key, report: reportUnit, database: databaseUnit, category: category, detail: detail)
+                    if format { ReconciliationCSV.append(item, line: line, to: &out.bytes) }
+                    out.kinds.append(false)
+                    out.items.append(item)
                 }
-                let item = Self.item(key, report: reportUnit, database: databaseUnit, category: category, detail: detail)
-                try body(item)
-                if let newRow, let sink, let row = sink.stored.summedIndex(of: item) { rows[newRow] = row }
+            }
+            out.lines = line - firstLine - before[chunk]
+            return out
+        }
+        // A plain match as its item (what `categorize` gives it: matched, no detail).
+        func matchedItem(_ match: CompactMatch) -> ReconciliationItem {
+            let key = UnitKey(order: orders.string(match.order), side: match.side == 0 ? "charge" : "refund")
+            return Self.item(key, report: report.texts.side(match.report, order: ""),
+                             database: database.texts.side(match.database, order: key.order), category: .matched, detail: "")
+        }
+        var rows: [CompactMatch.SumKey: Int] = [:]
+        try OrderedChunks<ChunkLines>.run(count: chunks, produce: produce) { out in
+            if let sink { try sink.csv.addFormatted(out.bytes, lines: out.lines) }
+            var nextMatch = 0, nextItem = 0
+            for isMatch in out.kinds {
+                guard isMatch else {
+                    let item = out.items[nextItem]
+                    nextItem += 1
+                    if let sink { sink.record(item) } else { try body(item) }
+                    continue
+                }
+                let match = out.matches[nextMatch]
+                nextMatch += 1
+                guard let sink else {
+                    try body(matchedItem(match))
+                    continue
+                }
+                if let row = rows[match.sumKey] {
+                    let r = match.report, d = match.database
+                    sink.recordMatched(row: row, reportUnits: Int64(r.count), databaseUnits: Int64(d.count), reportGross: r.gross,
+                                       databaseGross: d.gross, storeFee: r.fee, tax: r.tax)
+                    continue
+                }
+                let item = matchedItem(match)
+                sink.record(item)
+                if let row = sink.stored.summedIndex(of: item) { rows[match.sumKey] = row }
             }
         }
     }

@@ -103,14 +103,15 @@ public struct Reconciler {
     }
 
     func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String,
-                   sink: ReconciliationItemSink?, emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
+                   sink: ReconciliationItemSink?, itemChunk: Int = GoogleCategorizer.itemChunk,
+                   emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
         let previous = period.previous ?? period
         let next = period.next ?? period
         let read = try GoogleFileSource(configuration: database.configuration, knownAt: knownAt)
             .read(path: path, file: file, periods: [previous, period, next])
         let (neighbours, staged) = try GoogleSource(database: database, knownAt: knownAt).report([previous, next], only: nil)
         try GoogleCategorizer(windowSeconds: categorizerWindow).forEachItem(
-            report: read.report, database: read.database, staged: neighbours, period: period, sink: sink, emit)
+            report: read.report, database: read.database, staged: neighbours, period: period, sink: sink, chunkSize: itemChunk, emit)
         for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
         let zip = ReportFileRef(id: 0, kind: "googleEarningsFile", period: period.label, sha256: read.sha256)
         return ReconciliationRun(period: period, knownAt: knownAt, files: [zip] + staged.sorted())

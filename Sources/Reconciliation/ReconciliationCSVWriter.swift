@@ -47,11 +47,19 @@ public final class ReconciliationCSVWriter {
         if buffer.count >= Self.flushAt { try flush() }
     }
 
-    /// Appends the next item's line as `line` writes it (given the buffer and the line number).
-    func addLine(_ line: (inout [UInt8], Int) -> Void) throws {
-        count += 1
-        line(&buffer, count)
-        if buffer.count >= Self.flushAt { try flush() }
+    /// Appends `lines` lines already formatted (numbered from `count + 1` on) as `bytes`.
+    func addFormatted(_ bytes: [UInt8], lines: Int) throws {
+        count += lines
+        guard bytes.count >= Self.flushAt else {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Self.flushAt { try flush() }
+            return
+        }
+        // A chunk as large as a buffer goes to the writing thread as it is, after what is buffered.
+        try flush()
+        byteCount += bytes.count
+        if writer == nil { writer = BufferWriterThread(hasher: hasher, handle: handle) }
+        try writer!.enqueue(bytes)
     }
 
     private func flush() throws {

@@ -12,7 +12,7 @@ public final class ReconciliationItemSink {
     public private(set) var stored = StoredItems()
     /// Prior-period adjustments among the items.
     public private(set) var priorPeriodAdjustments = 0
-    /// The amounts of the matched units taken with `addMatched`, by summed row, not yet in `itemTotals`.
+    /// The amounts of the matched units taken with `recordMatched`, by summed row, not yet in `itemTotals`.
     private var pending: [MatchedAmounts] = []
 
     /// A sink writing the items CSV to `path` (nil: only its digest).
@@ -41,16 +41,20 @@ public final class ReconciliationItemSink {
     /// Takes the next item.
     public func add(_ item: ReconciliationItem) throws {
         try csv.add(item)
+        record(item)
+    }
+
+    /// Takes the next item whose CSV line was written already: its totals and stored row.
+    func record(_ item: ReconciliationItem) {
         itemTotals.add(item)
         stored.add(item)
         if item.priorPeriodAdjustment { priorPeriodAdjustments += 1 }
     }
 
-    /// Takes the next item, a matched unit of summed row `row` (in one currency), as its CSV line written by `line`
-    /// and its amounts: what `add` does with the unit's item, without the item.
-    func addMatched(row: Int, reportUnits: Int64, databaseUnits: Int64, reportGross: Int64, databaseGross: Int64,
-                    storeFee: Int64, tax: Int64, line: (inout [UInt8], Int) -> Void) throws {
-        try csv.addLine(line)
+    /// Takes the next item, a matched unit of summed row `row` (in one currency) whose CSV line was written already,
+    /// by its amounts: what `record` does with the unit's item, without the item.
+    func recordMatched(row: Int, reportUnits: Int64, databaseUnits: Int64, reportGross: Int64, databaseGross: Int64,
+                       storeFee: Int64, tax: Int64) {
         stored.addSummed(at: row, reportUnits: reportUnits, databaseUnits: databaseUnits, reportGross: reportGross,
                          databaseGross: databaseGross, storeFee: storeFee, tax: tax)
         while pending.count <= row { pending.append(MatchedAmounts()) }

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import JobKit
 import Postgres
-import Reconciliation
+@testable import Reconciliation
 import StoreExports
 import Testing
 
@@ -28,14 +28,23 @@ import Testing
             #expect(streamed.items == staged.items, "\(period)")
             #expect(ReconciliationCSV.items(streamed.items) == ReconciliationCSV.items(staged.items))
             #expect(streamed.files.first?.kind == "googleEarningsFile" && streamed.files.first?.id == 0)
-            // Into a sink (the job's way): matched units written without items, the same bytes, totals and rows.
-            let sink = try ReconciliationItemSink(csvPath: nil)
+            var chunked: [ReconciliationItem] = []
             _ = try Reconciler(database: harness.database)
-                .reconcile(period, knownAt: knownAt, earningsZip: earnings.appendingPathComponent(zip).path, file: zip, into: sink)
-            #expect(try sink.csv.finish() == SHA256Digest.hex(ReconciliationCSV.items(staged.items)), "\(period)")
-            #expect(sink.csv.count == staged.items.count)
-            #expect(sink.totals == ReconciliationTotals(staged.items))
-            #expect(sink.stored.stored == StoredItems(staged.items).stored)
+                .reconcile(period, knownAt: knownAt, earningsZip: earnings.appendingPathComponent(zip).path, file: zip, sink: nil,
+                           itemChunk: 3) { chunked.append($0) }
+            #expect(chunked == staged.items, "\(period), chunks of 3 orders")
+            // Into a sink (the job's way): matched units written without items, the same bytes, totals and rows,
+            // whether the orders are written as one chunk or as many on two threads.
+            for chunk in [1, 3, GoogleCategorizer.itemChunk] {
+                let sink = try ReconciliationItemSink(csvPath: nil)
+                _ = try Reconciler(database: harness.database)
+                    .reconcile(period, knownAt: knownAt, earningsZip: earnings.appendingPathComponent(zip).path, file: zip, sink: sink,
+                               itemChunk: chunk, emit: sink.add)
+                #expect(try sink.csv.finish() == SHA256Digest.hex(ReconciliationCSV.items(staged.items)), "\(period) chunk \(chunk)")
+                #expect(sink.csv.count == staged.items.count)
+                #expect(sink.totals == ReconciliationTotals(staged.items))
+                #expect(sink.stored.stored == StoredItems(staged.items).stored)
+            }
             compared += streamed.items.filter { $0.category != .matched }.count
         }
         #expect(compared > 0, "the world injected no Google difference")
