@@ -82,7 +82,9 @@ final class EarningsRunThread: @unchecked Sendable {
     private func result() throws -> Outcome {
         condition.lock()
         defer { condition.unlock() }
-        while outcome == nil { condition.wait() }
-        return try outcome!.get()
+        while true {
+            if let outcome { return try outcome.get() }
+            condition.wait()
+        }
     }
 }

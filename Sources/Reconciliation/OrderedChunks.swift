@@ -58,10 +58,13 @@ final class OrderedChunks<Output>: @unchecked Sendable {
     private func take(_ chunk: Int) -> Output {
         condition.lock()
         defer { condition.unlock() }
-        while ready[chunk] == nil { condition.wait() }
-        let output = ready.removeValue(forKey: chunk)!
-        condition.broadcast()
-        return output
+        while true {
+            if let output = ready.removeValue(forKey: chunk) {
+                condition.broadcast()
+                return output
+            }
+            condition.wait()
+        }
     }
 
     /// Stops the helper and waits until it has ended.

@@ -58,15 +58,21 @@ public final class ReconciliationCSVWriter {
         // A chunk as large as a buffer goes to the writing thread as it is, after what is buffered.
         try flush()
         byteCount += bytes.count
-        if writer == nil { writer = BufferWriterThread(hasher: hasher, handle: handle) }
-        try writer!.enqueue(bytes)
+        try writerThread().enqueue(bytes)
     }
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
         byteCount += buffer.count
-        if writer == nil { writer = BufferWriterThread(hasher: hasher, handle: handle) }
-        buffer = try writer!.submit(buffer)
+        buffer = try writerThread().submit(buffer)
+    }
+
+    /// The thread hashing and writing full buffers, started with the first of them.
+    private func writerThread() -> BufferWriterThread {
+        if let writer { return writer }
+        let started = BufferWriterThread(hasher: hasher, handle: handle)
+        writer = started
+        return started
     }
 
     /// Writes what is buffered and returns the file's SHA-256 (64 lower-case hex digits); the file is complete but
