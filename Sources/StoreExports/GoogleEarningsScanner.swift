@@ -25,7 +25,7 @@ public struct GoogleEarningsScanner {
     private var sawText = false
     /// A first record made only of blanks: the header error is raised only if text follows (else: empty file).
     private var blankHeader: (bytes: [UInt8], line: Int)?
-    private var cells: [Range<Int>] = []
+    private var cells = CellRanges()
     private var lastOrder: (bytes: [UInt8], text: String) = ([], "")
     private var lastProduct: (bytes: [UInt8], text: String) = ([], "")
     private var lastCountry: (bytes: [UInt8], text: String) = ([], "")
@@ -191,9 +191,10 @@ public struct GoogleEarningsScanner {
         if end > 0, raw[end - 1] == 0x0A { end -= 1 }
         if end > 0, raw[end - 1] == 0x0D { end -= 1 }
         let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<end])
-        cells.removeAll(keepingCapacity: true)
+        cells.count = 0
         var index = 0
-        var unusual = false
+        // Where the first byte of 0x80 or more (or a zero byte) is, if any: the row is checked as UTF-8 from there.
+        var unusual = -1
         while true {
             if index < end, bytes[index] == 0x22 {
                 // A quoted cell: closed by the next quote, which a separator or the end must follow.
@@ -204,7 +205,7 @@ public struct GoogleEarningsScanner {
                     let byte = bytes[close]
                     if byte == 0x22 { break }
                     if byte == 0x0A || byte == 0x0D { return nil }
-                    if byte >= 0x80 || byte == 0 { unusual = true }
+                    if unusual < 0, byte >= 0x80 || byte == 0 { unusual = close }
                     close += 1
                 }
                 cells.append((index + 1)..<close)
@@ -221,15 +222,16 @@ public struct GoogleEarningsScanner {
                 let byte = bytes[index]
                 if byte == 0x2C { break }
                 if byte == 0x22 || byte == 0x0D { return nil }
-                if byte >= 0x80 || byte == 0 { unusual = true }
+                if unusual < 0, byte >= 0x80 || byte == 0 { unusual = index }
                 index += 1
             }
             cells.append(start..<index)
             if index == end { break }
             index += 1
         }
-        // Non-ASCII cells are checked in place; the copying validation only places a defect.
-        if unusual, !ReportText.isValid(raw) { try validate(raw, line: line) }
+        // Non-ASCII cells are checked in place, from the first unusual byte (all before it is ASCII); the copying
+        // validation only places a defect.
+        if unusual >= 0, !ReportText.isValid(UnsafeRawBufferPointer(rebasing: raw[unusual...])) { try validate(raw, line: line) }
         guard let layout, cells.count == layout.width else { return nil }
         let c = columns
         func cell(_ index: Int) -> Range<Int> { ByteCells.trimmed(bytes, cells[index]) }
@@ -326,5 +328,39 @@ public struct GoogleEarningsScanner {
             amountBuyer = at("Amount (Buyer Currency)"); rate = at("Currency Conversion Rate")
             merchantCurrency = at("Merchant Currency"); amountMerchant = at("Amount (Merchant Currency)")
         }
+    }
+}
+
+/// The cells of one row as ranges of its bytes, kept in memory of their own that grows and is reused row after row
+/// (an array's append checks its storage each time: 26 cells × 3M rows of checks).
+final class CellRanges {
+    private var base: UnsafeMutablePointer<Range<Int>>
+    private var capacity: Int
+    /// Cells of the current row.
+    var count = 0
+
+    init(capacity: Int = 64) {
+        self.capacity = capacity
+        base = UnsafeMutablePointer<Range<Int>>.allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Adds the next cell.
+    func append(_ range: Range<Int>) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Range<Int>>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: range)
+        count += 1
+    }
+
+    subscript(index: Int) -> Range<Int> {
+        precondition(index < count, "cell \(index) of \(count)")
+        return base[index]
     }
 }
