@@ -52,41 +52,21 @@ final class LineScratch {
         bytes.withUnsafeBytes { append($0) }
     }
 
-    /// Appends `number` in decimal, as `String(number)` spells it.
+    /// Appends `number` in decimal (`ReconciliationCSV.appendNumber`).
     func appendNumber(_ number: Int64) {
-        reserve(20)
-        var magnitude = number.magnitude
-        var digits = 0
-        var probe = magnitude
-        repeat {
-            digits += 1
-            probe /= 10
-        } while probe > 0
-        if number < 0 {
-            base.storeBytes(of: 0x2D, toByteOffset: count, as: UInt8.self)
-            count += 1
-        }
-        var place = count + digits
-        repeat {
-            place -= 1
-            base.storeBytes(of: UInt8(truncatingIfNeeded: magnitude % 10) + 0x30, toByteOffset: place, as: UInt8.self)
-            magnitude /= 10
-        } while magnitude > 0
-        count += digits
+        var line = self
+        ReconciliationCSV.appendNumber(number, to: &line)
     }
 
-    /// Appends a field's UTF-8 bytes, quoted when they hold a comma, quote or line break (as
-    /// `ReconciliationCSV.appendField` writes them).
+    /// Appends a field's UTF-8 bytes, quoted when they hold a comma, quote or line break
+    /// (`ReconciliationCSV.appendField`).
     func appendField(_ utf8: UnsafeRawBufferPointer) {
-        guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
-            append(utf8)
-            return
-        }
-        append(0x22)
-        for byte in utf8 {
-            if byte == 0x22 { append(0x22) }
-            append(byte)
-        }
-        append(0x22)
+        var line = self
+        ReconciliationCSV.appendField(utf8, to: &line)
     }
+}
+
+extension LineScratch: CSVByteSink {
+    func appendByte(_ byte: UInt8) { append(byte) }
+    func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(bytes) }
 }

@@ -43,7 +43,7 @@ public enum ReconciliationCSV {
     }
 
     /// Appends `number` in decimal, as `String(number)` spells it, without building the string.
-    static func appendNumber(_ number: Int64, to bytes: inout [UInt8]) {
+    static func appendNumber<Sink: CSVByteSink>(_ number: Int64, to bytes: inout Sink) {
         var magnitude = number.magnitude
         // Written from the end of a 24-byte scratch (a sign and at most 19 digits), then appended at once.
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -58,7 +58,7 @@ public enum ReconciliationCSV {
                 start -= 1
                 raw[start] = 0x2D
             }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[start...]))
+            bytes.appendBytes(UnsafeRawBufferPointer(rebasing: raw[start...]))
         }
     }
 
@@ -69,17 +69,17 @@ public enum ReconciliationCSV {
     }
 
     /// Appends the UTF-8 bytes of a field, quoted when they hold a comma, quote or line break.
-    static func appendField(_ utf8: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+    static func appendField<Sink: CSVByteSink>(_ utf8: UnsafeRawBufferPointer, to bytes: inout Sink) {
         guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
-            bytes.append(contentsOf: utf8)
+            bytes.appendBytes(utf8)
             return
         }
-        bytes.append(0x22)
+        bytes.appendByte(0x22)
         for byte in utf8 {
-            if byte == 0x22 { bytes.append(0x22) }
-            bytes.append(byte)
+            if byte == 0x22 { bytes.appendByte(0x22) }
+            bytes.appendByte(byte)
         }
-        bytes.append(0x22)
+        bytes.appendByte(0x22)
     }
 
     /// The totals file: per currency one `total` line, then one line per category with its share of the variance.
@@ -97,4 +97,18 @@ public enum ReconciliationCSV {
         }
         return Array(text.utf8)
     }
+}
+
+/// Where the items CSV's fields are appended: the file's buffer (`[UInt8]`) or a line being built (`LineScratch`).
+/// `ReconciliationCSV.appendField` and `appendNumber` write to either, so a field is spelled one way only.
+protocol CSVByteSink {
+    /// Appends one byte.
+    mutating func appendByte(_ byte: UInt8)
+    /// Appends bytes as they are.
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension Array: CSVByteSink where Element == UInt8 {
+    mutating func appendByte(_ byte: UInt8) { append(byte) }
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
 }
