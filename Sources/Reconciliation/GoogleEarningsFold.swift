@@ -43,17 +43,6 @@ public enum GoogleEarningsFold {
         if side == "refund", !line.refundType.isEmpty { units[key]?.refundType = line.refundType }
     }
 
-    /// Adds a streamed earnings row to its unit in `units`, exactly as `add(_:to:)` adds the same row read back
-    /// from the staging table.
-    public static func add(_ entry: GoogleEarningsEntry, to units: inout [UnitKey: UnitSide]) {
-        let (side, part, countDelta) = classify(entry.transactionType, refundType: entry.refundType)
-        let key = UnitKey(order: entry.orderID, side: side)
-        add(part: part, countDelta: countDelta, amount: entry.amountBuyerMicros, currency: entry.buyerCurrency,
-            productId: entry.productID, country: entry.buyerCountry, at: entry.transactionEpochSeconds,
-            to: &units[key, default: UnitSide()])
-        if side == "refund", let refundType = entry.refundType { units[key]?.refundType = refundType.rawValue }
-    }
-
     static func add(part: Part, countDelta: Int64, amount: Int64, currency: String, productId: String, country: String,
                     at: Int64, to unit: inout UnitSide) {
         switch part {

@@ -4,10 +4,10 @@ import Foundation
 import StoreExports
 import Testing
 
-/// An earnings file folded into runs on its own thread and absorbed by the report side gives the units
-/// `GoogleEarningsFold` gives for the same rows — an order's rows spread over the file, refunds full and partial, a
-/// rebill set, several tax rows, whatever the batch size — and a defective row is thrown after the runs of every row
-/// before it, as the stream gives them without the thread.
+/// An earnings file folded into runs on its own thread and absorbed by the report side gives the units the staged
+/// path's `GoogleEarningsFold` gives for the same rows — an order's rows spread over the file, refunds full and
+/// partial, a rebill set, several tax rows, whatever the batch size — and a defective row is thrown after the runs
+/// of every row before it, as the stream gives them without the thread.
 @Suite struct EarningsRunThreadTests {
     static let header = "Description,Transaction Date,Transaction Time,Tax Type,Transaction Type,Refund Type,Product Title,"
         + "Product id,Product Type,Sku Id,Hardware,Buyer Country,Buyer State,Buyer Postal Code,Buyer Currency,"
@@ -61,7 +61,14 @@ import Testing
         let path = try Self.zip(rows)
         defer { try? FileManager.default.removeItem(atPath: path) }
         var expected: [UnitKey: UnitSide] = [:]
-        try GoogleEarningsStream.read(path: path, file: "runs.zip") { GoogleEarningsFold.add($0, to: &expected) }
+        // The staged path's fold of the same rows, as they would be read back from the staging table.
+        try GoogleEarningsStream.read(path: path, file: "runs.zip") { entry in
+            GoogleEarningsFold.add(GoogleEarningsLine(order: entry.orderID, transactionType: entry.transactionType.raw,
+                                                      refundType: entry.refundType?.rawValue ?? "", productId: entry.productID,
+                                                      country: entry.buyerCountry, currency: entry.buyerCurrency,
+                                                      amountMicros: entry.amountBuyerMicros, at: entry.transactionEpochSeconds),
+                                   to: &expected)
+        }
         let orders = SharedOrders()
         var report = CompactReport(orders: orders)
         var batches = 0
