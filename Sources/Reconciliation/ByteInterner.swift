@@ -7,17 +7,23 @@ import Darwin
 
 /// Byte strings kept end to end in blocks (1 MiB by default), each after its length (7 bits a byte), numbered from 0
 /// in order of arrival: a million order IDs or transaction keys as a few blocks instead of a million `String`s, no
-/// block ever copied to grow, and a value read with one look-up of where it is.
+/// block ever copied to grow, and a value read with one look-up of where it is. The blocks are raw memory
+/// (`RawBlocks`, shared by copies until one changes): a read touches no reference count.
 struct ByteArena {
     /// Bytes per block (a longer value has a block of its own).
     let blockSize: Int
-    private var blocks: [[UInt8]] = []
+    private var owner = RawBlocks(alignment: 16)
+    /// `owner.table`, kept here so a read touches no class.
+    private var table: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    /// Bytes used and held by the last block.
+    private var used = 0, size = 0
     /// Where each value's length is: block << 32 | offset in the block.
     private var places = BlockArray<Int>()
 
     /// An empty arena of `blockSize`-byte blocks.
     init(blockSize: Int = 1 << 20) {
         self.blockSize = blockSize
+        table = owner.table
     }
 
     /// Values stored.
@@ -26,21 +32,30 @@ struct ByteArena {
     /// Stores `value`; returns its number.
     @discardableResult
     mutating func append(_ value: UnsafeRawBufferPointer) -> Int32 {
-        let needed = value.count + 10
-        if blocks.isEmpty || blocks[blocks.count - 1].count + needed > blocks[blocks.count - 1].capacity {
-            var block: [UInt8] = []
-            block.reserveCapacity(max(blockSize, needed))
-            blocks.append(block)
+        if !isKnownUniquelyReferenced(&owner) {
+            owner = owner.copy()
+            table = owner.table
         }
-        let last = blocks.count - 1
-        places.append(last << 32 | blocks[last].count)
+        let needed = value.count + 10
+        if owner.count == 0 || used + needed > size {
+            size = max(blockSize, needed)
+            _ = owner.add(bytes: size)
+            table = owner.table
+            used = 0
+        }
+        let last = owner.count - 1
+        places.append(last << 32 | used)
+        let block = table[last]
         var length = UInt(value.count)
         while length >= 0x80 {
-            blocks[last].append(UInt8(truncatingIfNeeded: length) | 0x80)
+            block.storeBytes(of: UInt8(truncatingIfNeeded: length) | 0x80, toByteOffset: used, as: UInt8.self)
+            used += 1
             length >>= 7
         }
-        blocks[last].append(UInt8(length))
-        blocks[last].append(contentsOf: value)
+        block.storeBytes(of: UInt8(length), toByteOffset: used, as: UInt8.self)
+        used += 1
+        if let source = value.baseAddress, !value.isEmpty { (block + used).copyMemory(from: source, byteCount: value.count) }
+        used += value.count
         return Int32(places.count - 1)
     }
 
@@ -52,25 +67,30 @@ struct ByteArena {
     /// The first byte stored for value `index` (its length's first byte): a read that brings the value into cache.
     func firstByte(_ index: Int32) -> Int32 {
         let place = places[Int(index)]
-        return blocks[place >> 32].withUnsafeBufferPointer { Int32($0[place & 0xFFFF_FFFF]) }
+        return Int32(UnsafeRawPointer(table[place >> 32]).load(fromByteOffset: place & 0xFFFF_FFFF, as: UInt8.self))
+    }
+
+    /// The bytes of value `index`, valid while this arena is neither changed nor gone.
+    @inline(__always)
+    func bytes(_ index: Int32) -> UnsafeRawBufferPointer {
+        let place = places[Int(index)]
+        let block = UnsafeRawPointer(table[place >> 32])
+        var offset = place & 0xFFFF_FFFF
+        var length = 0
+        var shift = 0
+        while true {
+            let byte = block.load(fromByteOffset: offset, as: UInt8.self)
+            offset += 1
+            length |= Int(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        return UnsafeRawBufferPointer(start: block + offset, count: length)
     }
 
     /// Calls `body` with the bytes of value `index`.
     func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let place = places[Int(index)]
-        return try blocks[place >> 32].withUnsafeBytes { block in
-            var offset = place & 0xFFFF_FFFF
-            var length = 0
-            var shift = 0
-            while true {
-                let byte = block[offset]
-                offset += 1
-                length |= Int(byte & 0x7F) << shift
-                if byte < 0x80 { break }
-                shift += 7
-            }
-            return try body(UnsafeRawBufferPointer(rebasing: block[offset..<(offset + length)]))
-        }
+        try withExtendedLifetime(owner) { try body(bytes(index)) }
     }
 }
 

@@ -35,7 +35,7 @@ final class EarningsRunThread: @unchecked Sendable {
         let thread = Thread {
             var folder = EarningsRunFolder(batchSize: batchSize)
             let read = Result {
-                try GoogleEarningsStream.read(path: path, file: file) { entry in
+                try GoogleEarningsStream.readFields(path: path, file: file) { entry in
                     if let full = folder.add(entry) { try queue.put(full) }
                 }
             }

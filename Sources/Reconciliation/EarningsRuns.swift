@@ -1,3 +1,4 @@
+import Foundation
 import StoreExports
 
 /// A batch of an earnings file's rows folded into runs, ready for the report side: each run is the rows of one
@@ -26,12 +27,19 @@ struct EarningsRunFolder {
     /// The texts the units' numbers refer to (handed to the report side at the end).
     private(set) var texts = UnitTexts()
     private var batch = EarningsRuns()
-    private var runOrder: String?
+    /// Where the current run's order ID is in `batch.orderBytes` (nil before the first row).
+    private var runOrder: Range<Int>?
     private var runSide: UInt8 = 0
     private var run = CompactUnit()
-    /// The last texts numbered (a file repeats an order's product, country and currency row after row).
-    private var last = (product: "", productNumber: Int32(0), country: "", countryNumber: Int32(0),
-                        currency: "", currencyNumber: Int32(0))
+    /// The last texts numbered (a file repeats an order's product, country and currency row after row); at first
+    /// the empty text, number 0.
+    private var last = (product: LastText(), country: LastText(), currency: LastText())
+
+    /// A text's bytes and its number.
+    private struct LastText {
+        var bytes: [UInt8] = []
+        var number: Int32 = 0
+    }
 
     /// A folder handing over batches of `batchSize` runs.
     init(batchSize: Int = 2048) {
@@ -39,7 +47,7 @@ struct EarningsRunFolder {
     }
 
     /// Folds the next row; returns a full batch when one is ready.
-    mutating func add(_ entry: GoogleEarningsEntry) -> EarningsRuns? {
+    mutating func add(_ entry: GoogleEarningsFields) -> EarningsRuns? {
         let (sideName, part, countDelta) = GoogleEarningsFold.classify(entry.transactionType, refundType: entry.refundType)
         let side: UInt8 = sideName == "charge" ? 0 : 1
         var row = CompactUnit()
@@ -49,21 +57,23 @@ struct EarningsRunFolder {
         case .gross:
             row.gross = entry.amountBuyerMicros
             row.count = Int32(countDelta)
-            row.currency = Self.number(entry.buyerCurrency, &last.currency, &last.currencyNumber, in: &texts.currencies)
+            row.currency = Self.number(entry.buyerCurrency, &last.currency, in: &texts.currencies)
         case .fee: row.fee = entry.amountBuyerMicros
         case .tax: row.tax = entry.amountBuyerMicros
         }
-        row.product = Self.number(entry.productID, &last.product, &last.productNumber, in: &texts.products)
-        row.country = Self.number(entry.buyerCountry, &last.country, &last.countryNumber, in: &texts.countries)
+        row.product = Self.number(entry.productID, &last.product, in: &texts.products)
+        row.country = Self.number(entry.buyerCountry, &last.country, in: &texts.countries)
         if side == 1, let refundType = entry.refundType {
             row.refundType = UInt8(truncatingIfNeeded: texts.refundTypes.intern(refundType.rawValue))
         }
         var full: EarningsRuns?
-        if let runOrder, runOrder == entry.orderID, runSide == side {
+        if let runOrder, runSide == side, Self.equal(batch.orderBytes, runOrder, entry.orderID) {
             run.absorb(row)
         } else {
             full = endRun()
-            runOrder = entry.orderID
+            let start = batch.orderBytes.count
+            batch.orderBytes.append(contentsOf: entry.orderID)
+            runOrder = start..<batch.orderBytes.count
             runSide = side
             run = row
         }
@@ -78,12 +88,10 @@ struct EarningsRunFolder {
         return batch.rows > 0 || !batch.units.isEmpty ? batch : nil
     }
 
-    /// Adds the current run to the batch; returns the batch when it is full.
+    /// Adds the current run (its order ID already in the batch) to the batch; returns the batch when it is full.
     private mutating func endRun() -> EarningsRuns? {
-        guard var order = runOrder else { return nil }
-        let start = batch.orderBytes.count
-        order.withUTF8 { batch.orderBytes.append(contentsOf: $0) }
-        batch.orders.append(start..<batch.orderBytes.count)
+        guard let order = runOrder else { return nil }
+        batch.orders.append(order)
         batch.sides.append(runSide)
         batch.units.append(run)
         runOrder = nil
@@ -92,13 +100,23 @@ struct EarningsRunFolder {
         return batch
     }
 
-    /// The number of `text` in `table`, the last one asked for kept aside (at first: the empty text, number 0).
-    private static func number(_ text: String, _ lastText: inout String, _ lastNumber: inout Int32,
-                               in table: inout ByteInterner) -> Int32 {
-        if text == lastText { return lastNumber }
-        lastText = text
-        lastNumber = table.intern(text)
-        return lastNumber
+    /// Whether `held[range]` and `bytes` are the same bytes.
+    private static func equal(_ held: [UInt8], _ range: Range<Int>, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard range.count == bytes.count else { return false }
+        guard let source = bytes.baseAddress, !range.isEmpty else { return true }
+        return held.withUnsafeBytes { held in
+            guard let start = held.baseAddress else { return false }
+            return memcmp(start + range.lowerBound, source, range.count) == 0
+        }
+    }
+
+    /// The number of `text` in `table`, the last one asked for kept aside.
+    private static func number(_ text: UnsafeRawBufferPointer, _ last: inout LastText, in table: inout ByteInterner) -> Int32 {
+        if equal(last.bytes, 0..<last.bytes.count, text) { return last.number }
+        last.bytes.removeAll(keepingCapacity: true)
+        last.bytes.append(contentsOf: text)
+        last.number = table.intern(text)
+        return last.number
     }
 }
 

@@ -4,12 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a Google Play earnings CSV as a stream of byte chunks and emits one `GoogleEarningsEntry` per row, without
-/// building a string per field or holding the file: a plain row (quoted cells without quotes or line breaks inside,
-/// the plain spellings) is read straight from its bytes; any other row — and every defective row — is read by
-/// `GoogleEarningsParser`'s own row reader, so it is accepted or rejected exactly as the whole-file parser does, with
-/// the same file, line, column and reason. One difference in what is reported: the whole-file parser checks the
-/// encoding and the quoting of every line before any field, this scanner reports the first defect in file order.
+/// Reads a Google Play earnings CSV as a stream of byte chunks and emits one row at a time, without building a
+/// string per field or holding the file: a plain row (quoted cells without quotes or line breaks inside, the plain
+/// spellings) is read straight from its bytes, in one pass that also finds where it ends; any other row — and
+/// every defective row — is read by `GoogleEarningsParser`'s own row reader, so it is accepted or rejected exactly
+/// as the whole-file parser does, with the same file, line, column and reason. One difference in what is reported:
+/// the whole-file parser checks the encoding and the quoting of every line before any field, this scanner reports
+/// the first defect in file order.
 public struct GoogleEarningsScanner {
     /// The file name for errors (`archive.zip/member.csv`).
     public let file: String
@@ -26,10 +27,11 @@ public struct GoogleEarningsScanner {
     /// A first record made only of blanks: the header error is raised only if text follows (else: empty file).
     private var blankHeader: (bytes: [UInt8], line: Int)?
     private var cells = CellRanges()
-    private var lastOrder: (bytes: [UInt8], text: String) = ([], "")
-    private var lastProduct: (bytes: [UInt8], text: String) = ([], "")
-    private var lastCountry: (bytes: [UInt8], text: String) = ([], "")
-    private var lastCurrency: (bytes: [UInt8], text: String) = ([], "")
+    /// The last date, time, rate and product type read (an order's rows repeat them): their bytes are compared
+    /// instead of read again.
+    private var lastDate = CellMemo<CalendarDate?>(nil)
+    private var lastTime = CellMemo(Int64(0))
+    private var lastChecked = (rate: CellMemo(()), productType: CellMemo(()))
     /// Rows emitted.
     public private(set) var rows = 0
 
@@ -50,6 +52,16 @@ public struct GoogleEarningsScanner {
 
     /// Reads the records completed by `chunk`; `emit` receives each row.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (GoogleEarningsEntry) throws -> Void) throws {
+        try feedFields(chunk) { try emit(GoogleEarningsEntry($0)) }
+    }
+
+    /// Reads the last record (a file need not end with a newline) and checks the file was not empty.
+    public mutating func finish(_ emit: (GoogleEarningsEntry) throws -> Void) throws {
+        try finishFields { try emit(GoogleEarningsEntry($0)) }
+    }
+
+    /// Reads the records completed by `chunk`; `emit` receives each row's fields, lent for the call.
+    public mutating func feedFields(_ chunk: UnsafeRawBufferPointer, _ emit: (GoogleEarningsFields) throws -> Void) throws {
         if !started {
             pending.append(contentsOf: chunk)
             guard pending.count >= 3 else { return }
@@ -60,6 +72,11 @@ public struct GoogleEarningsScanner {
         let count = chunk.count
         guard let base = chunk.baseAddress else { return }
         while start < count {
+            // A plain row that ends in this chunk is split, checked and read in one pass.
+            if pending.isEmpty, layout != nil, let next = try plainRow(chunk, from: start, line: line, needsNewline: true, emit) {
+                start = next
+                continue
+            }
             // The next newline outside quotes; a quote anywhere on the way toggles the state.
             guard let found = memchr(base + start, 0x0A, count - start) else { break }
             let newline = base.distance(to: UnsafeRawPointer(found))
@@ -92,8 +109,9 @@ public struct GoogleEarningsScanner {
         }
     }
 
-    /// Reads the last record (a file need not end with a newline) and checks the file was not empty.
-    public mutating func finish(_ emit: (GoogleEarningsEntry) throws -> Void) throws {
+    /// Reads the last record (a file need not end with a newline) and checks the file was not empty; `emit`
+    /// receives the fields of the rows read.
+    public mutating func finishFields(_ emit: (GoogleEarningsFields) throws -> Void) throws {
         if !started {
             guard !pending.isEmpty else { throw StoreReportError(file: file, line: 1, column: 1, reason: "empty file") }
             try begin(emit)
@@ -109,7 +127,7 @@ public struct GoogleEarningsScanner {
     }
 
     /// Checks the first bytes (UTF-16, a UTF-8 byte-order mark) and reads what has been held back for them.
-    private mutating func begin(_ emit: (GoogleEarningsEntry) throws -> Void) throws {
+    private mutating func begin(_ emit: (GoogleEarningsFields) throws -> Void) throws {
         started = true
         if pending.starts(with: [0xFF, 0xFE]) || pending.starts(with: [0xFE, 0xFF]) {
             throw StoreReportError(file: file, line: 1, column: 1,
@@ -118,19 +136,13 @@ public struct GoogleEarningsScanner {
         if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
         let carried = pending
         pending = []
-        try carried.withUnsafeBytes { try feed($0, emit) }
+        try carried.withUnsafeBytes { try feedFields($0, emit) }
     }
 
     /// One record's bytes, with its newline when it has one.
-    private mutating func record(_ bytes: UnsafeRawBufferPointer, _ emit: (GoogleEarningsEntry) throws -> Void) throws {
+    private mutating func record(_ bytes: UnsafeRawBufferPointer, _ emit: (GoogleEarningsFields) throws -> Void) throws {
         let recordLine = line
-        if layout != nil, let entry = try plainRow(bytes, line: recordLine) {
-            if bytes.last == 0x0A { line += 1 }
-            sawText = true
-            rows += 1
-            try emit(entry)
-            return
-        }
+        if layout != nil, try plainRow(bytes, from: 0, line: recordLine, needsNewline: false, emit) != nil { return }
         var ascii = true
         var newlines = 0
         var blank = true
@@ -166,12 +178,12 @@ public struct GoogleEarningsScanner {
     }
 
     /// The record read by the whole-file parser's reader (exact acceptance and messages).
-    private func ordinaryRows(_ bytes: UnsafeRawBufferPointer, line: Int, _ emit: (GoogleEarningsEntry) throws -> Void) throws {
+    private func ordinaryRows(_ bytes: UnsafeRawBufferPointer, line: Int, _ emit: (GoogleEarningsFields) throws -> Void) throws {
         guard let layout else { return }
         let records = try DelimitedReader(separator: UInt8(ascii: ","), quoting: true, firstLine: line)
             .records(Array(bytes)[...], file: file)
         for record in records {
-            try emit(GoogleEarningsEntry(try GoogleEarningsParser.row(RowCells(record, layout, file: file))))
+            try GoogleEarningsEntry(try GoogleEarningsParser.row(RowCells(record, layout, file: file))).withFields(emit)
         }
     }
 
@@ -184,81 +196,89 @@ public struct GoogleEarningsScanner {
         }
     }
 
-    /// The row read straight from its bytes, or nil when it is not plain (the ordinary reader then decides); throws
-    /// only when the row is not UTF-8 text.
-    private mutating func plainRow(_ raw: UnsafeRawBufferPointer, line: Int) throws -> GoogleEarningsEntry? {
-        var end = raw.count
-        if end > 0, raw[end - 1] == 0x0A { end -= 1 }
-        if end > 0, raw[end - 1] == 0x0D { end -= 1 }
-        let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<end])
-        cells.count = 0
-        var index = 0
+    /// Reads the plain row at `chunk[start...]`, emits its fields and returns the offset after it; nil — with
+    /// nothing emitted and nothing changed — when the row is not plain or, with `needsNewline`, does not end in
+    /// `chunk`, or (without it) ends before `chunk` does: the ordinary reader then decides. Throws only when the row
+    /// is not UTF-8 text.
+    private mutating func plainRow(_ chunk: UnsafeRawBufferPointer, from start: Int, line: Int, needsNewline: Bool,
+                                   _ emit: (GoogleEarningsFields) throws -> Void) throws -> Int? {
+        guard let layout else { return nil }
+        let cellsAt = cells.prepare(layout.width)
         // Where the first byte of 0x80 or more (or a zero byte) is, if any: the row is checked as UTF-8 from there.
         var unusual = -1
-        while true {
-            if index < end, bytes[index] == 0x22 {
-                // A quoted cell: closed by the next quote, which a separator or the end must follow.
+        guard let next = Self.split(chunk, from: start, needsNewline: needsNewline, width: layout.width, into: cellsAt,
+                                    unusual: &unusual),
+              needsNewline || next == chunk.count else { return nil }
+        // Non-ASCII cells are checked in place, from the first unusual byte (all before it is ASCII); the copying
+        // validation only places a defect.
+        if unusual >= 0, !ReportText.isValid(UnsafeRawBufferPointer(rebasing: chunk[unusual..<next])) {
+            try validate(UnsafeRawBufferPointer(rebasing: chunk[start..<next]), line: line)
+        }
+        guard let fields = fields(chunk, cellsAt, line: line) else { return nil }
+        if next > start, chunk[next - 1] == 0x0A { self.line += 1 }
+        sawText = true
+        rows += 1
+        try emit(fields)
+        return next
+    }
+
+    /// Splits the plain row at `bytes[start...]` into `width` cells at `cells`: unquoted cells, or quoted ones
+    /// without quotes or line breaks inside, separated by commas and ended by a line end (LF or CRLF) or, without
+    /// `needsNewline`, by the bytes' end. Returns the offset after the row, or nil when the row is not plain, has
+    /// another number of cells, or does not end as it must. `unusual` becomes the offset of the first byte of 0x80
+    /// or more, or zero, if there is one.
+    @inline(__always)
+    static func split(_ bytes: UnsafeRawBufferPointer, from start: Int, needsNewline: Bool, width: Int,
+                      into cells: UnsafeMutablePointer<Range<Int>>, unusual: inout Int) -> Int? {
+        let limit = bytes.count
+        var index = start, count = 0
+        while count < width {
+            let cellStart: Int, cellEnd: Int
+            if index < limit, bytes[index] == 0x22 {
+                // A quoted cell: closed by the next quote, which a separator or the line's end must follow.
                 var close = index + 1
                 while true {
-                    close = Self.skipPlain(bytes, from: close, to: end, comma: false)
-                    guard close < end else { return nil }
+                    close = skipPlain(bytes, from: close, to: limit, comma: false)
+                    guard close < limit else { return nil }
                     let byte = bytes[close]
                     if byte == 0x22 { break }
                     if byte == 0x0A || byte == 0x0D { return nil }
-                    if unusual < 0, byte >= 0x80 || byte == 0 { unusual = close }
+                    if unusual < 0 { unusual = close }
                     close += 1
                 }
-                cells.append((index + 1)..<close)
+                cellStart = index + 1
+                cellEnd = close
                 index = close + 1
-                if index == end { break }
-                guard bytes[index] == 0x2C else { return nil }
-                index += 1
-                continue
+            } else {
+                cellStart = index
+                while true {
+                    index = skipPlain(bytes, from: index, to: limit, comma: true)
+                    guard index < limit else { break }
+                    let byte = bytes[index]
+                    if byte == 0x2C || byte == 0x0A || byte == 0x0D { break }
+                    if byte == 0x22 { return nil }
+                    if unusual < 0 { unusual = index }
+                    index += 1
+                }
+                cellEnd = index
             }
-            let start = index
-            while true {
-                index = Self.skipPlain(bytes, from: index, to: end, comma: true)
-                guard index < end else { break }
-                let byte = bytes[index]
-                if byte == 0x2C { break }
-                if byte == 0x22 || byte == 0x0D { return nil }
-                if unusual < 0, byte >= 0x80 || byte == 0 { unusual = index }
+            cells[count] = cellStart..<cellEnd
+            count += 1
+            guard index < limit else { return !needsNewline && count == width ? limit : nil }
+            switch bytes[index] {
+            case 0x2C:
                 index += 1
+            case 0x0A:
+                return count == width ? index + 1 : nil
+            case 0x0D:
+                if index + 1 == limit { return !needsNewline && count == width ? limit : nil }
+                return bytes[index + 1] == 0x0A && count == width ? index + 2 : nil
+            default:
+                return nil
             }
-            cells.append(start..<index)
-            if index == end { break }
-            index += 1
         }
-        // Non-ASCII cells are checked in place, from the first unusual byte (all before it is ASCII); the copying
-        // validation only places a defect.
-        if unusual >= 0, !ReportText.isValid(UnsafeRawBufferPointer(rebasing: raw[unusual...])) { try validate(raw, line: line) }
-        guard let layout, cells.count == layout.width else { return nil }
-        let c = columns
-        func cell(_ index: Int) -> Range<Int> { ByteCells.trimmed(bytes, cells[index]) }
-        let order = cell(c.order), type = cell(c.type), refund = cell(c.refund), product = cell(c.product)
-        let buyerCurrency = cell(c.buyerCurrency), merchantCurrency = cell(c.merchantCurrency)
-        guard !order.isEmpty, !type.isEmpty, !product.isEmpty,
-              let date = ByteCells.monthNameDayYear(bytes, cell(c.date)),
-              let epoch = ByteCells.transactionTime(bytes, cell(c.time), on: date),
-              ByteCells.isCurrency(bytes, buyerCurrency), ByteCells.isCurrency(bytes, merchantCurrency),
-              let amount = ByteCells.micros(bytes, cell(c.amountBuyer)), ByteCells.micros(bytes, cell(c.amountMerchant)) != nil,
-              ByteCells.decimal(bytes, cell(c.rate)) != nil, ByteCells.wholeNumber(bytes, cell(c.productType)) != nil else { return nil }
-        let refundType: GoogleRefundType?
-        if refund.isEmpty {
-            refundType = nil
-        } else if ByteCells.equals(bytes, refund, "Full") {
-            refundType = .full
-        } else if ByteCells.equals(bytes, refund, "Partial") {
-            refundType = .partial
-        } else {
-            return nil
-        }
-        return GoogleEarningsEntry(
-            line: line, orderID: Self.interned(bytes, order, &lastOrder), transactionType: Self.transactionType(bytes, type),
-            refundType: refundType, productID: Self.interned(bytes, product, &lastProduct),
-            buyerCountry: Self.interned(bytes, cell(c.country), &lastCountry),
-            buyerCurrency: Self.interned(bytes, buyerCurrency, &lastCurrency),
-            amountBuyerMicros: amount, transactionEpochSeconds: epoch)
+        // A comma after the last cell the header has.
+        return nil
     }
 
     /// The first position from `index` (before `end`) of a byte a cell's reading must look at — a quote, a line
@@ -287,29 +307,68 @@ public struct GoogleEarningsScanner {
         return end
     }
 
-    static func text(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-
-    /// The cell's text, sharing the previous row's string when the bytes repeat (an order's rows are adjacent, and
-    /// carry one product, country and currency).
-    static func interned(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ last: inout (bytes: [UInt8], text: String)) -> String {
-        let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
-        let same = last.bytes.count == slice.count && last.bytes.withUnsafeBytes { held in
-            guard let a = held.baseAddress, let b = slice.baseAddress else { return true }
-            return memcmp(a, b, slice.count) == 0
+    /// The fields of the row whose cells `split` found at `cells`, or nil when one is not in its plain spelling.
+    private mutating func fields(_ bytes: UnsafeRawBufferPointer, _ cells: UnsafeMutablePointer<Range<Int>>,
+                                 line: Int) -> GoogleEarningsFields? {
+        let c = columns
+        func cell(_ index: Int) -> Range<Int> { ByteCells.trimmed(bytes, cells[index]) }
+        let order = cell(c.order), type = cell(c.type), refund = cell(c.refund), product = cell(c.product)
+        let buyerCurrency = cell(c.buyerCurrency), merchantCurrency = cell(c.merchantCurrency)
+        guard !order.isEmpty, !type.isEmpty, !product.isEmpty,
+              let epoch = instant(bytes, date: cell(c.date), time: cell(c.time)),
+              ByteCells.isCurrency(bytes, buyerCurrency), ByteCells.isCurrency(bytes, merchantCurrency),
+              let amount = ByteCells.micros(bytes, cell(c.amountBuyer)), ByteCells.micros(bytes, cell(c.amountMerchant)) != nil,
+              lastChecked.rate.check(bytes, cell(c.rate), { ByteCells.decimal($0, $1) != nil }),
+              lastChecked.productType.check(bytes, cell(c.productType), { ByteCells.wholeNumber($0, $1) != nil }) else { return nil }
+        let refundType: GoogleRefundType?
+        if refund.isEmpty {
+            refundType = nil
+        } else if ByteCells.equals(bytes, refund, "Full") {
+            refundType = .full
+        } else if ByteCells.equals(bytes, refund, "Partial") {
+            refundType = .partial
+        } else {
+            return nil
         }
-        if same { return last.text }
-        last = (Array(slice), String(decoding: slice, as: UTF8.self))
-        return last.text
+        func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[range]) }
+        return GoogleEarningsFields(
+            line: line, orderID: slice(order), transactionType: Self.transactionType(bytes, type), refundType: refundType,
+            productID: slice(product), buyerCountry: slice(cell(c.country)), buyerCurrency: slice(buyerCurrency),
+            amountBuyerMicros: amount, transactionEpochSeconds: epoch)
     }
 
+    /// `Transaction Date` and `Transaction Time` as epoch seconds; the last ones read are remembered, since an
+    /// order's rows repeat them.
+    private mutating func instant(_ bytes: UnsafeRawBufferPointer, date dateCell: Range<Int>, time timeCell: Range<Int>) -> Int64? {
+        let date: CalendarDate
+        if lastDate.holds(bytes, dateCell), let remembered = lastDate.value {
+            if lastTime.holds(bytes, timeCell) { return lastTime.value }
+            date = remembered
+        } else {
+            guard let read = ByteCells.monthNameDayYear(bytes, dateCell) else { return nil }
+            lastDate.remember(bytes, dateCell, as: read)
+            lastTime.forget()
+            date = read
+        }
+        guard let epoch = ByteCells.transactionTime(bytes, timeCell, on: date) else { return nil }
+        lastTime.remember(bytes, timeCell, as: epoch)
+        return epoch
+    }
+
+    /// The `Transaction Type` at `range`, read without a string for the names the stores write.
     static func transactionType(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> GoogleTransactionType {
+        func named(_ name: StaticString) -> Bool { ByteCells.equals(bytes, range, name) }
         switch range.count {
-        case 6 where ByteCells.equals(bytes, range, "Charge"): return .charge
-        case 10 where ByteCells.equals(bytes, range, "Google fee"): return .googleFee
-        case 3 where ByteCells.equals(bytes, range, "Tax"): return .tax
-        default: return GoogleTransactionType(raw: text(bytes, range))
+        case 3 where named("Tax"): return .tax
+        case 6 where named("Charge"): return .charge
+        case 10 where named("Google fee"): return .googleFee
+        case 10 where named("Tax refund"): return .taxRefund
+        case 10 where named("Tax rebill"): return .taxRebill
+        case 13 where named("Charge refund"): return .chargeRefund
+        case 13 where named("Charge rebill"): return .chargeRebill
+        case 17 where named("Google fee refund"): return .googleFeeRefund
+        case 17 where named("Google fee rebill"): return .googleFeeRebill
+        default: return GoogleTransactionType(raw: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))
         }
     }
 
@@ -331,36 +390,74 @@ public struct GoogleEarningsScanner {
     }
 }
 
-/// The cells of one row as ranges of its bytes, kept in memory of their own that grows and is reused row after row
-/// (an array's append checks its storage each time: 26 cells × 3M rows of checks).
+/// The cells of one row as ranges of its bytes, in memory of their own that grows to the header's width and is
+/// reused row after row (an array's append checks its storage each time: 26 cells × 3M rows of checks).
 final class CellRanges {
     private var base: UnsafeMutablePointer<Range<Int>>
     private var capacity: Int
-    /// Cells of the current row.
-    var count = 0
 
     init(capacity: Int = 64) {
         self.capacity = capacity
         base = UnsafeMutablePointer<Range<Int>>.allocate(capacity: capacity)
+        base.initialize(repeating: 0..<0, count: capacity)
     }
 
     deinit { base.deallocate() }
 
-    /// Adds the next cell.
-    func append(_ range: Range<Int>) {
-        if count == capacity {
-            let grown = UnsafeMutablePointer<Range<Int>>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: base, count: count)
+    /// Room for `width` cells.
+    func prepare(_ width: Int) -> UnsafeMutablePointer<Range<Int>> {
+        if width > capacity {
             base.deallocate()
-            base = grown
-            capacity *= 2
+            base = UnsafeMutablePointer<Range<Int>>.allocate(capacity: width)
+            base.initialize(repeating: 0..<0, count: width)
+            capacity = width
         }
-        (base + count).initialize(to: range)
-        count += 1
+        return base
+    }
+}
+
+/// The bytes a cell last held and what they were read as: a row that repeats them is not read again (an order's
+/// rows repeat their date, time and exchange rate).
+struct CellMemo<Value> {
+    private var held: [UInt8] = []
+    private var valid = false
+    /// What the remembered bytes were read as.
+    private(set) var value: Value
+
+    /// Nothing remembered yet; `value` until then.
+    init(_ value: Value) {
+        self.value = value
     }
 
-    subscript(index: Int) -> Range<Int> {
-        precondition(index < count, "cell \(index) of \(count)")
-        return base[index]
+    /// Whether the bytes at `range` are the ones remembered.
+    func holds(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        guard valid, held.count == range.count else { return false }
+        guard let source = bytes.baseAddress, !range.isEmpty else { return true }
+        return held.withUnsafeBytes { held in
+            guard let start = held.baseAddress else { return false }
+            return memcmp(start, source + range.lowerBound, range.count) == 0
+        }
+    }
+
+    /// Remembers the bytes at `range` as `value`.
+    mutating func remember(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, as value: Value) {
+        held.removeAll(keepingCapacity: true)
+        held.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+        self.value = value
+        valid = true
+    }
+
+    /// Forgets what was remembered.
+    mutating func forget() { valid = false }
+}
+
+extension CellMemo where Value == Void {
+    /// Whether the bytes at `range` pass `isValid`, asked only when they differ from the last ones that passed.
+    mutating func check(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>,
+                        _ isValid: (UnsafeRawBufferPointer, Range<Int>) -> Bool) -> Bool {
+        if holds(bytes, range) { return true }
+        guard isValid(bytes, range) else { return false }
+        remember(bytes, range, as: ())
+        return true
     }
 }

@@ -10,6 +10,14 @@ public enum GoogleEarningsStream {
     @discardableResult
     public static func read(path: String, file: String, limits: ArchiveLimits = .standard,
                             _ emit: (GoogleEarningsEntry) throws -> Void) throws -> (member: String, rows: Int) {
+        try readFields(path: path, file: file, limits: limits) { try emit(GoogleEarningsEntry($0)) }
+    }
+
+    /// Streams the earnings rows of the zip at `path` (named `file` in errors) to `emit` as fields lent for the
+    /// call; returns the member's name and the number of rows.
+    @discardableResult
+    public static func readFields(path: String, file: String, limits: ArchiveLimits = .standard,
+                                  _ emit: (GoogleEarningsFields) throws -> Void) throws -> (member: String, rows: Int) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreReportError(file: file, line: 1, column: 1, reason: "cannot open the file")
         }
@@ -41,9 +49,9 @@ public enum GoogleEarningsStream {
                 first = name
                 scanner = GoogleEarningsScanner(file: file + "/" + name)
             }, chunk: { bytes in
-                try scanner?.feed(bytes, emit)
+                try scanner?.feedFields(bytes, emit)
             })
-            try scanner?.finish(emit)
+            try scanner?.finishFields(emit)
             return (member.name, scanner?.rows ?? 0)
         } catch let failure as CompressedReader.Failure {
             let position = failure.member != nil ? scanner?.position ?? (1, 1) : (1, 1)
