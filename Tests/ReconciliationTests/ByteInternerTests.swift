@@ -48,6 +48,29 @@ import Testing
         #expect(arena.count == keys.count && keys.indices.map { arena.string(Int32($0)) } == keys)
     }
 
+    /// The arena and the block array keep their values in shared raw blocks until a copy changes: a copy then gets
+    /// blocks of its own, and neither sees the other's later values or changes.
+    @Test func copiesChangeIndependently() {
+        var arena = ByteArena(blockSize: 16)
+        func add(_ text: String, to arena: inout ByteArena) { var text = text; text.withUTF8 { arena.append(UnsafeRawBufferPointer($0)) } }
+        for index in 0..<40 { add("value \(index)", to: &arena) }
+        var copy = arena
+        add("only in the copy", to: &copy)
+        add("only in the original", to: &arena)
+        #expect(copy.count == 41 && arena.count == 41)
+        #expect(copy.string(40) == "only in the copy" && arena.string(40) == "only in the original")
+        #expect((0..<40).allSatisfy { copy.string(Int32($0)) == "value \($0)" && arena.string(Int32($0)) == "value \($0)" })
+
+        var numbers = BlockArray<Int>()
+        for index in 0..<70_000 { numbers.append(index) }
+        var changed = numbers
+        changed[5] = -5
+        changed.append(-1)
+        numbers[69_999] = 0
+        #expect(numbers[5] == 5 && changed[5] == -5 && changed[69_999] == 69_999 && numbers[69_999] == 0)
+        #expect(numbers.count == 70_000 && changed.count == 70_001 && changed[70_000] == -1)
+    }
+
     @Test func theCategorisersOrderIsStringOrder() {
         var interner = ByteInterner()
         var values = ["", "G", "GPA.1", "GPA.1..0", "GPA.1..10", "GPA.3000-2791-0000-00000..5", "GPA.3000-2791-0000-00000..20",

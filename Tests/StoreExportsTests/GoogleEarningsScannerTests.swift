@@ -54,6 +54,39 @@ import Archive
         }
     }
 
+    /// The scanner remembers the last date, time, rate and product type and reads a repeated one from memory: rows
+    /// that repeat or change each of them, every transaction type the stores write, and a bad time after a good one
+    /// on the same date are read as the parser reads them (the bad one rejected with the parser's message).
+    @Test func repeatedAndChangedDatesTimesRatesAndTypesReadAsTheParserReadsThem() throws {
+        let header = GoogleEarningsParser.columns.filter(\.required).map(\.name).joined(separator: ",")
+        func row(_ date: String, _ time: String, _ type: String, rate: String = "1.0812", productType: String = "1") -> String {
+            let refund = type.hasSuffix("refund") ? "Full" : ""
+            return ["GPA.1", "\"\(date)\"", time, "", type, refund, "Pro", "com.example.app", productType, "pro", "Pixel", "DE", "",
+                    "", "EUR", "9.99", rate, "USD", "1.00"].joined(separator: ",")
+        }
+        let types = ["Charge", "Google fee", "Tax", "Charge refund", "Google fee refund", "Tax refund", "Charge rebill",
+                     "Google fee rebill", "Tax rebill", "Tax reversal"]
+        var rows = [header]
+        for (index, type) in types.enumerated() {
+            rows.append(row("Jul 3, 2026", "3:29:44 AM PDT", type))
+            rows.append(row("Jul 3, 2026", "3:29:45 AM PDT", type, rate: index % 2 == 0 ? "1.0812" : "1.0813"))
+            rows.append(row("Jul 4, 2026", "3:29:45 AM PDT", type, productType: index % 3 == 0 ? "1" : "2"))
+            rows.append(row("Jul 4, 2026", "3:29:45 PM PST", type))
+            rows.append(row("Nov 1, 2026", "1:30:00 AM PDT", type))
+            rows.append(row("Nov 1, 2026", "1:30:00 AM PST", type))
+        }
+        let bytes = Array((rows.joined(separator: "\n") + "\n").utf8)
+        let expected = try GoogleEarningsParser.parse(bytes, file: "m.csv").map(GoogleEarningsEntry.init)
+        #expect(expected.count == types.count * 6)
+        #expect(Set(expected.map(\.transactionEpochSeconds)).count == 6)
+        for size in [1, 9, 1 << 16] {
+            #expect(try Self.scan(bytes, file: "m.csv", chunk: size) == expected, "chunk \(size)")
+        }
+        let bad = Array((rows[0...2].joined(separator: "\n") + "\n" + row("Jul 3, 2026", "13:29:44 AM PDT", "Charge") + "\n").utf8)
+        let parsed = try #require(rejection { try GoogleEarningsParser.parse(bad, file: "m.csv") })
+        #expect(try #require(rejection { try Self.scan(bad, file: "m.csv", chunk: 1 << 16) }) == parsed)
+    }
+
     static let malformed = MalformedCorpusTests.corpus.filter { $0.1 == .ge }.map(\.0)
 
     @Test(arguments: malformed) func sameRejectionAsTheParser(_ name: String) throws {
