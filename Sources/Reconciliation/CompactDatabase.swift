@@ -169,10 +169,14 @@ struct CompactDatabase {
 
     /// The unit number of order number `number` in period `period` on `side`, when it has one.
     private func unitNumber(order number: Int32, period: Int, side: Int) -> Int? {
-        let index = Int(number) * 2 + side
-        guard index < unitOf[period].count else { return nil }
-        let unit = unitOf[period][index]
+        let unit: Int32 = unitNumber(order: number, period: period, side: side)
         return unit >= 0 ? Int(unit) : nil
+    }
+
+    /// The unit number of order number `number` in period `period` on `side` (-1: none).
+    func unitNumber(order number: Int32, period: Int, side: Int) -> Int32 {
+        let index = Int(number) * 2 + side
+        return unitOf.withUnsafeBufferPointer { tables in index < tables[period].count ? tables[period][index] : -1 }
     }
 
     /// The unit of order number `number` (spelled `text`), in period `period`, on `side` (0 charge, 1 refund), as a

@@ -8,12 +8,14 @@ extension GoogleCategorizer {
     /// The lines of one chunk of orders: the CSV bytes (with a sink), and per unit in order either a plain match
     /// (`CompactMatch`, its item built only if needed) or the item categorised.
     struct ChunkLines {
-        var bytes: [UInt8] = []
+        var bytes = LineScratch(capacity: 1 << 16)
         var lines = 0
         /// Per unit in order: true for a plain match (the next of `matches`), false for an item (the next of `items`).
         var kinds: [Bool] = []
         var matches: [CompactMatch] = []
         var items: [ReconciliationItem] = []
+        /// What the unit look-ups read ahead (`UnitBatch.touched`).
+        var touched: Int32 = 0
     }
 
     /// Hands each item of `period` in key order (order ID bytes, then charge before refund) to `sink` — its CSV line,
@@ -64,43 +66,55 @@ extension GoogleCategorizer {
             let units = before[chunk + 1] - before[chunk]
             out.kinds.reserveCapacity(units)
             out.matches.reserveCapacity(units)
-            if format { out.bytes.reserveCapacity(units * 256) }
-            let scratch = LineScratch(), detail = LineScratch()
+            if format { out.bytes.reserve(units * 256) }
+            let detail = LineScratch()
             var line = firstLine + before[chunk]
-            for index in range(chunk) {
-                let order = entries[index].index
-                for side in 0..<2 where present(order, side) {
-                    line += 1
-                    if let r = report.unit(order: order, side: side), let d = database.unit(order: order, period: current, side: side),
-                       Self.isPlainMatch(isCharge: side == 0, sameCurrency: currencies[Int(r.currency)] == d.currency,
-                                         report: (Int64(r.count), r.gross), database: (Int64(d.count), d.gross)) {
-                        let match = CompactMatch(order: order, side: side, report: r, database: d)
-                        if format {
-                            ReconciliationCSV.appendMatched(match, line: line, orders: orders, report: report.texts,
-                                                            database: database.texts, scratch: scratch, detail: detail, to: &out.bytes)
+            let batch = UnitBatch()
+            let orderRange = range(chunk)
+            var batchStart = orderRange.lowerBound
+            while batchStart < orderRange.upperBound {
+                let batchEnd = min(batchStart + UnitBatch.size, orderRange.upperBound)
+                batch.load(entries[batchStart..<batchEnd], report: report, database: database, period: current, orderIDs: orders)
+                for index in batchStart..<batchEnd {
+                    let order = entries[index].index
+                    for side in 0..<2 {
+                        let reportCompact = batch.reportUnit(index - batchStart, side)
+                        let databaseCompact = batch.databaseUnit(index - batchStart, side)
+                        guard reportCompact != nil || databaseCompact != nil else { continue }
+                        line += 1
+                        if let r = reportCompact, let d = databaseCompact,
+                           Self.isPlainMatch(isCharge: side == 0, sameCurrency: currencies[Int(r.currency)] == d.currency,
+                                             report: (Int64(r.count), r.gross), database: (Int64(d.count), d.gross)) {
+                            let match = CompactMatch(order: order, side: side, report: r, database: d)
+                            if format {
+                                ReconciliationCSV.appendMatched(match, line: line, orders: orders, report: report.texts,
+                                                                database: database.texts, detail: detail, to: out.bytes)
+                            }
+                            out.kinds.append(true)
+                            out.matches.append(match)
+                            continue
                         }
-                        out.kinds.append(true)
-                        out.matches.append(match)
-                        continue
-                    }
-                    let key = UnitKey(order: orders.string(order), side: side == 0 ? "charge" : "refund")
-                    let reportUnit = report.side(order: order, side: side)
-                    let databaseUnit = database.side(order: order, text: key.order, period: current, side: side)
-                    let (category, detail) = categorize(key, report: reportUnit, database: databaseUnit, start: period.start,
-                                                        end: period.end) { neighbour, key in
-                        switch neighbour {
-                        case .previousReport: reportSide(previous, key)
-                        case .previousDatabase: databaseSide(previous, key)
-                        case .nextReport: reportSide(next, key)
-                        case .nextDatabase: databaseSide(next, key)
+                        let key = UnitKey(order: orders.string(order), side: side == 0 ? "charge" : "refund")
+                        let reportUnit = report.side(order: order, side: side)
+                        let databaseUnit = database.side(order: order, text: key.order, period: current, side: side)
+                        let (category, detail) = categorize(key, report: reportUnit, database: databaseUnit, start: period.start,
+                                                            end: period.end) { neighbour, key in
+                            switch neighbour {
+                            case .previousReport: reportSide(previous, key)
+                            case .previousDatabase: databaseSide(previous, key)
+                            case .nextReport: reportSide(next, key)
+                            case .nextDatabase: databaseSide(next, key)
+                            }
                         }
+                        let item = Self.item(key, report: reportUnit, database: databaseUnit, category: category, detail: detail)
+                        if format { ReconciliationCSV.append(item, line: line, to: &out.bytes) }
+                        out.kinds.append(false)
+                        out.items.append(item)
                     }
-                    let item = Self.item(key, report: reportUnit, database: databaseUnit, category: category, detail: detail)
-                    if format { ReconciliationCSV.append(item, line: line, to: &out.bytes) }
-                    out.kinds.append(false)
-                    out.items.append(item)
                 }
+                batchStart = batchEnd
             }
+            out.touched = batch.touched
             out.lines = line - firstLine - before[chunk]
             return out
         }
@@ -112,7 +126,7 @@ extension GoogleCategorizer {
         }
         var rows: [CompactMatch.SumKey: Int] = [:]
         try OrderedChunks<ChunkLines>.run(count: chunks, produce: produce) { out in
-            if let sink { try sink.csv.addFormatted(out.bytes, lines: out.lines) }
+            if let sink { try sink.csv.addFormatted(out.bytes.array, lines: out.lines) }
             var nextMatch = 0, nextItem = 0
             for isMatch in out.kinds {
                 guard isMatch else {

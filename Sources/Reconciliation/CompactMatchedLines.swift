@@ -27,25 +27,27 @@ extension ReconciliationCSV {
     static let matchedCharge = Array(",matched,charge,".utf8)
     static let matchedRefund = Array(",matched,refund,".utf8)
     static let noAdjustment = Array(",false,,".utf8)
+    /// The detail's separators: a space between keys, a colon before a key's order.
+    private static let separators: StaticString = " :"
 
     /// Appends the line of a matched unit, the bytes `append(_:line:to:)` writes for its item: texts from the
-    /// interners and the key arena, numbers formatted in place. The line is built in `scratch` and `detail` (the
-    /// database keys) and appended to `bytes` at once.
+    /// interners and the key arena, numbers formatted in place, straight into `line` (the chunk's bytes); the
+    /// detail (the database keys) is built in `detail` first, to be quoted as a whole if it must.
     static func appendMatched(_ match: CompactMatch, line number: Int, orders: ByteInterner, report: UnitTexts, database: UnitTexts,
-                              scratch line: LineScratch, detail: LineScratch, to bytes: inout [UInt8]) {
+                              detail: LineScratch, to line: LineScratch) {
         let r = match.report, d = match.database
-        line.clear()
+        let order = orders.arena.bytes(match.order)
         line.appendNumber(Int64(number))
         line.append(match.side == 0 ? matchedCharge : matchedRefund)
-        orders.withBytes(match.order) { line.appendField($0) }
+        line.appendField(order)
         line.append(0x2C)
-        report.products.withBytes(r.product) { line.appendField($0) }
+        line.appendField(report.products.arena.bytes(r.product))
         line.append(0x2C)
-        report.countries.withBytes(r.country) { line.appendField($0) }
+        line.appendField(report.countries.arena.bytes(r.country))
         line.append(0x2C)
-        report.currencies.withBytes(r.currency) { line.appendField($0) }
+        line.appendField(report.currencies.arena.bytes(r.currency))
         line.append(0x2C)
-        database.currencies.withBytes(d.currency) { line.appendField($0) }
+        line.appendField(database.currencies.arena.bytes(d.currency))
         func amount(_ value: Int64) {
             line.append(0x2C)
             line.appendNumber(value)
@@ -59,23 +61,35 @@ extension ReconciliationCSV {
         amount(r.tax)
         amount(r.gross + r.fee + r.tax)
         line.append(noAdjustment)
-        // The detail: the database keys, each with its order when stored without it, space-separated, empty ones left out.
-        detail.clear()
-        if d.firstKey >= 0 {
-            for key in d.firstKey..<(d.firstKey + d.count) {
-                database.keys.withBytes(key) { text in
-                    guard !text.isEmpty || d.keyEndsWithOrder else { return }
-                    if detail.count > 0 { detail.append(0x20) }
-                    detail.append(text)
-                    if d.keyEndsWithOrder {
-                        detail.append(0x3A)
-                        orders.withBytes(match.order) { detail.append($0) }
-                    }
+        // The detail: the database keys, each with its order when stored without it, space-separated, empty ones left
+        // out; written straight into the line unless a piece needs the field quoted, then built first and quoted.
+        let keys = d.firstKey >= 0 ? d.firstKey..<(d.firstKey + d.count) : 0..<0
+        let space = UnsafeRawBufferPointer(start: separators.utf8Start, count: 1)
+        let colon = UnsafeRawBufferPointer(start: separators.utf8Start + 1, count: 1)
+        func forEachPiece(_ body: (UnsafeRawBufferPointer) -> Void) {
+            var first = true
+            for key in keys {
+                let text = database.keys.bytes(key)
+                guard !text.isEmpty || d.keyEndsWithOrder else { continue }
+                if !first { body(space) }
+                first = false
+                body(text)
+                if d.keyEndsWithOrder {
+                    body(colon)
+                    body(order)
                 }
             }
         }
-        line.appendField(detail.bytes)
+        var quoted = false
+        forEachPiece { if needsQuotes($0) { quoted = true } }
+        if quoted {
+            detail.clear()
+            forEachPiece { detail.append($0) }
+            line.appendField(detail.bytes)
+        } else {
+            forEachPiece { line.append($0) }
+        }
         line.append(0x0A)
-        bytes.append(contentsOf: line.bytes)
+        withExtendedLifetime((orders, report, database)) {}
     }
 }

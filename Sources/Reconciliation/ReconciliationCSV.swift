@@ -23,54 +23,65 @@ public enum ReconciliationCSV {
     }
 
     /// Appends one item's line (`line` counts items from 1).
-    static func append(_ item: ReconciliationItem, line: Int, to bytes: inout [UInt8]) {
+    static func append<Sink: CSVByteSink>(_ item: ReconciliationItem, line: Int, to bytes: inout Sink) {
         appendNumber(Int64(line), to: &bytes)
         for field in [item.category.rawValue, item.side, item.grainKey, item.productId, item.country, item.currency,
                       item.databaseCurrency ?? ""] {
-            bytes.append(0x2C)
+            bytes.appendByte(0x2C)
             append(field, to: &bytes)
         }
         for number in [item.reportUnits, item.databaseUnits, item.reportGross, item.databaseGross, item.variance, item.storeFee,
                        item.tax, item.net] {
-            bytes.append(0x2C)
+            bytes.appendByte(0x2C)
             appendNumber(number, to: &bytes)
         }
         for field in [item.priorPeriodAdjustment ? "true" : "false", item.adjustmentPeriod ?? "", item.detail] {
-            bytes.append(0x2C)
+            bytes.appendByte(0x2C)
             append(field, to: &bytes)
         }
-        bytes.append(0x0A)
+        bytes.appendByte(0x0A)
     }
 
     /// Appends `number` in decimal, as `String(number)` spells it, without building the string.
     static func appendNumber<Sink: CSVByteSink>(_ number: Int64, to bytes: inout Sink) {
-        var magnitude = number.magnitude
-        // Written from the end of a 24-byte scratch (a sign and at most 19 digits), then appended at once.
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &scratch) { raw in
-            var start = raw.count
-            repeat {
-                start -= 1
-                raw[start] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
-                magnitude /= 10
-            } while magnitude > 0
-            if number < 0 {
-                start -= 1
-                raw[start] = 0x2D
-            }
-            bytes.appendBytes(UnsafeRawBufferPointer(rebasing: raw[start...]))
+            guard let start = raw.baseAddress else { return }
+            bytes.appendBytes(UnsafeRawBufferPointer(start: start, count: writeNumber(number, at: start)))
         }
     }
 
+    /// Writes `number` in decimal at `target` (room for 20 bytes: a sign and at most 19 digits) and returns the
+    /// bytes written: the digits counted first, then written from the last.
+    @inline(__always)
+    static func writeNumber(_ number: Int64, at target: UnsafeMutableRawPointer) -> Int {
+        var magnitude = number.magnitude
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 19, magnitude >= bound {
+            digits += 1
+            bound &*= 10
+        }
+        let length = digits + (number < 0 ? 1 : 0)
+        var at = length
+        repeat {
+            at -= 1
+            target.storeBytes(of: UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30, toByteOffset: at, as: UInt8.self)
+            magnitude /= 10
+        } while magnitude > 0
+        if number < 0 { target.storeBytes(of: 0x2D, toByteOffset: 0, as: UInt8.self) }
+        return length
+    }
+
     /// Appends `field`, quoted when it holds a comma, quote or line break.
-    static func append(_ field: String, to bytes: inout [UInt8]) {
+    static func append<Sink: CSVByteSink>(_ field: String, to bytes: inout Sink) {
         var field = field
         field.withUTF8 { appendField(UnsafeRawBufferPointer($0), to: &bytes) }
     }
 
     /// Appends the UTF-8 bytes of a field, quoted when they hold a comma, quote or line break.
     static func appendField<Sink: CSVByteSink>(_ utf8: UnsafeRawBufferPointer, to bytes: inout Sink) {
-        guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+        guard needsQuotes(utf8) else {
             bytes.appendBytes(utf8)
             return
         }
@@ -80,6 +91,29 @@ public enum ReconciliationCSV {
             bytes.appendByte(byte)
         }
         bytes.appendByte(0x22)
+    }
+
+    /// Whether `utf8` holds a comma, quote or line break: eight bytes at a time (a byte's high bit is set where it
+    /// equals one of them, exact for the lowest such byte, which is all the question needs).
+    @inline(__always)
+    static func needsQuotes(_ utf8: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func equal(_ word: UInt64, _ byte: UInt64) -> UInt64 {
+            let x = word ^ (ones &* byte)
+            return (x &- ones) & ~x & high
+        }
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = UInt64(littleEndian: utf8.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            if equal(word, 0x2C) | equal(word, 0x22) | equal(word, 0x0A) | equal(word, 0x0D) != 0 { return true }
+            index += 8
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The totals file: per currency one `total` line, then one line per category with its share of the variance.

@@ -43,11 +43,11 @@ import Testing
                                           database: databaseTexts.side(database, order: order), category: .matched, detail: "")
         var expected: [UInt8] = []
         ReconciliationCSV.append(item, line: 42, to: &expected)
-        var bytes: [UInt8] = []
+        let line = LineScratch(capacity: 8)
         ReconciliationCSV.appendMatched(CompactMatch(order: number, side: side, report: report, database: database), line: 42,
-                                        orders: orders, report: reportTexts, database: databaseTexts, scratch: LineScratch(capacity: 8),
-                                        detail: LineScratch(capacity: 4), to: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+                                        orders: orders, report: reportTexts, database: databaseTexts, detail: LineScratch(capacity: 4),
+                                        to: line)
+        #expect(String(decoding: line.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         #expect(item.detail == keys.filter { !$0.isEmpty }.joined(separator: " "))
     }
 }
