@@ -40,13 +40,11 @@ struct CompactDatabase {
             (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
         var count = 0
         var start = 0
-        var escaped = false
-        for index in 0...bytes.count {
-            if index < bytes.count {
-                let byte = bytes[index]
-                if byte == 0x5C { escaped = true }
-                if byte != 0x09 { continue }
-            }
+        var index = 0
+        while true {
+            index = Self.nextTabOrBackslash(bytes, from: index)
+            // An escaped row (a backslash: `\t`, `\n`, `\\`, …) is read by the general row reader.
+            if index < bytes.count, bytes[index] == 0x5C { return try add(GoogleFileSource.row(from: bytes)) }
             switch count {
             case 0: fields.0 = start..<index
             case 1: fields.1 = start..<index
@@ -59,9 +57,10 @@ struct CompactDatabase {
             default: break
             }
             count += 1
-            start = index + 1
+            guard index < bytes.count else { break }
+            index += 1
+            start = index
         }
-        guard !escaped else { return try add(GoogleFileSource.row(from: bytes)) }
         guard count == 8, let amount = Self.integer(bytes, fields.2), let at = Self.integer(bytes, fields.7) else {
             throw PostgresError(.copy, message: "unexpected COPY row '\(String(decoding: bytes, as: UTF8.self))'")
         }
@@ -193,6 +192,26 @@ struct CompactDatabase {
     /// Whether order number `order` has a unit in period `period` on `side`.
     func has(order number: Int32, period: Int, side: Int) -> Bool {
         unitNumber(order: number, period: period, side: side) != nil
+    }
+
+    /// The first tab or backslash of `bytes` from `index`, or the end: eight bytes at a time.
+    @inline(__always)
+    static func nextTabOrBackslash(_ bytes: UnsafeRawBufferPointer, from index: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        // A byte's high bit is set where it equals `byte` (exact for the lowest such byte, which is all we use).
+        @inline(__always) func equal(_ word: UInt64, _ byte: UInt64) -> UInt64 {
+            let x = word ^ (ones &* byte)
+            return (x &- ones) & ~x & high
+        }
+        var index = index
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let found = equal(word, 0x09) | equal(word, 0x5C)
+            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < bytes.count, bytes[index] != 0x09, bytes[index] != 0x5C { index += 1 }
+        return index
     }
 
     /// A COPY integer field.

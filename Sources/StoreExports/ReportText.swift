@@ -48,6 +48,15 @@ enum ReportText {
         var index = 0
         let count = bytes.count
         while index < count {
+            // Eight ASCII bytes (none zero, none of 0x80 or more) at a time.
+            if index + 8 <= count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let high: UInt64 = 0x8080_8080_8080_8080
+                if word & high == 0, (word &- 0x0101_0101_0101_0101) & ~word & high == 0 {
+                    index += 8
+                    continue
+                }
+            }
             let lead = bytes[index]
             let length: Int
             switch lead {
