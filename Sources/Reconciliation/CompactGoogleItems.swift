@@ -162,7 +162,7 @@ extension GoogleCategorizer {
         for index in 0..<Int32(orders.count) {
             orders.withBytes(index) { bytes in entries.append(ByteOrder.Entry(bytes, index: index)) }
         }
-        InPlaceSort.sort(&entries) { a, b in
+        InPlaceSort.sort(&entries, twoThreads: true) { a, b in
             if a.high != b.high { return a.high < b.high }
             if a.low != b.low { return a.low < b.low }
             return orders.less(a.index, b.index)
@@ -180,6 +180,12 @@ struct ByteOrder: Sequence {
 
         /// The entry of value `index`, whose bytes are `bytes`: their first 12 as two big-endian numbers.
         init(_ bytes: UnsafeRawBufferPointer, index: Int32) {
+            if bytes.count >= 12 {
+                high = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+                low = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                self.index = index
+                return
+            }
             var words: (UInt64, UInt32) = (0, 0)
             withUnsafeMutableBytes(of: &words) { raw in
                 for offset in 0..<Swift.min(12, bytes.count) { raw[offset < 8 ? 7 - offset : 19 - offset] = bytes[offset] }

@@ -1,16 +1,51 @@
+import Foundation
+
 /// An unstable sort that takes no memory beyond the elements (the standard library's stable sort borrows a buffer
 /// of half the elements: 8 MB for the million order entries of a month-end file, at the run's peak of memory):
 /// introsort — quicksort on a median of three, insertion sort for short ranges, heapsort below `depthLimit` levels.
+/// With `twoThreads`, the two sides of the first partition are sorted at the same time, one on a helper thread.
 enum InPlaceSort {
-    /// Sorts `elements` by `less` (a strict weak order); `depthLimit` (default 2·log2 n) is where heapsort takes over.
-    static func sort<Element>(_ elements: inout [Element], depthLimit: Int? = nil, by less: (Element, Element) -> Bool) {
+    /// Sorts `elements` by `less` (a strict weak order); `depthLimit` (default 2·log2 n) is where heapsort takes over;
+    /// with `twoThreads` (and more than `twoThreadMinimum` elements) a helper thread sorts one side of the first
+    /// partition while the caller sorts the other (`less` is then called on both threads).
+    static func sort<Element>(_ elements: inout [Element], depthLimit: Int? = nil, twoThreads: Bool = false,
+                              by less: (Element, Element) -> Bool) {
         let count = elements.count
         guard count > 1 else { return }
         let limit = depthLimit ?? 2 * (Int.bitWidth - count.leadingZeroBitCount)
         elements.withUnsafeMutableBufferPointer { buffer in
-            introsort(buffer, 0, count, limit, less)
+            guard twoThreads, count > twoThreadMinimum, limit > 0 else { return introsort(buffer, 0, count, limit, less) }
+            let pivot = partition(buffer, 0, count, less)
+            withoutActuallyEscaping(less) { less in
+                let sides = TwoSides(elements: buffer, pivot: pivot, depth: limit - 1, less: less)
+                DispatchQueue.concurrentPerform(iterations: 2) { side in sides.sort(side) }
+            }
         }
     }
+
+    /// The two sides of a partition, each sorted on its own thread (they share no element).
+    private final class TwoSides<Element>: @unchecked Sendable {
+        let elements: UnsafeMutableBufferPointer<Element>
+        let pivot: Int
+        let depth: Int
+        let less: (Element, Element) -> Bool
+
+        init(elements: UnsafeMutableBufferPointer<Element>, pivot: Int, depth: Int, less: @escaping (Element, Element) -> Bool) {
+            (self.elements, self.pivot, self.depth, self.less) = (elements, pivot, depth, less)
+        }
+
+        /// Sorts side 0 (before the pivot) or 1 (after it).
+        func sort(_ side: Int) {
+            if side == 0 {
+                introsort(elements, 0, pivot, depth, less)
+            } else {
+                introsort(elements, pivot + 1, elements.count, depth, less)
+            }
+        }
+    }
+
+    /// Below this many elements a second thread costs more than it saves.
+    static let twoThreadMinimum = 1 << 14
 
     private static func introsort<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int, _ depth: Int,
                                            _ less: (Element, Element) -> Bool) {
