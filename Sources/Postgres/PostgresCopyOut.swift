@@ -7,6 +7,18 @@ extension PostgresConnection {
     /// (a failing row of the SELECT) is thrown with its SQLSTATE.
     @discardableResult
     public func copyOut(_ sql: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        try copyOutMessages(sql) { message in
+            var length = message.count
+            if length > 0, message[length - 1] == 10 { length -= 1 }
+            try body(UnsafeRawBufferPointer(rebasing: message[0..<length]))
+        }
+    }
+
+    /// Runs `COPY (…) TO STDOUT` in any format and hands each message the server sends (a row; in binary format
+    /// the first also carries the file header, and the last is the trailer: `BinaryCopyReader` reads them) to
+    /// `body` as it is. Returns the number of messages. Failures as `copyOut`.
+    @discardableResult
+    public func copyOutMessages(_ sql: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         let handle = try liveHandle()
         try flushQueue()
         _ = try PostgresResult.checked(PQexec(handle, sql), connection: handle, statement: sql)
@@ -23,10 +35,8 @@ extension PostgresConnection {
             }
             defer { PQfreemem(buffer) }
             guard failure == nil else { continue }
-            var length = Int(count)
-            if length > 0, buffer[length - 1] == 10 { length -= 1 }
             do {
-                try body(UnsafeRawBufferPointer(start: buffer, count: length))
+                try body(UnsafeRawBufferPointer(start: buffer, count: Int(count)))
                 rows += 1
             } catch {
                 failure = error

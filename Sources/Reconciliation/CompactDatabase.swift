@@ -1,6 +1,6 @@
 import Postgres
 
-/// The database side of a Google month and its neighbours, compact, built from `COPY … TO STDOUT` rows arriving
+/// The database side of a Google month and its neighbours, compact, built from binary `COPY … TO STDOUT` rows arriving
 /// in any order: each order ID once in an interner, each unit a `CompactUnit` found by order number, period and
 /// side, its transaction keys in one arena. A unit of several rows is folded again in transaction-key order at the
 /// end, so every unit equals the one `GoogleSource.database` builds from rows in key order.
@@ -20,6 +20,8 @@ struct CompactDatabase {
     private var pendingOrders: [UInt8] = []
     private var pendingRanges: [Range<Int>] = []
     private var numbers: [Int32] = []
+    /// The binary COPY's reader (its header comes with the first tuple).
+    private var copy = BinaryCopyReader()
     /// Rows per batch.
     let batch: Int
 
@@ -34,36 +36,24 @@ struct CompactDatabase {
     /// The position of `label` among the periods (the first, when a period is there twice).
     func periodIndex(_ label: String) -> Int? { periods.firstIndex { $0.label == label } }
 
-    /// Adds one COPY text row: transaction key, order, amount, currency, country, product, is_test, epoch seconds.
-    mutating func add(copyRow bytes: UnsafeRawBufferPointer) throws {
-        var fields: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) =
-            (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
-        var count = 0
-        var start = 0
-        var index = 0
-        while true {
-            index = Self.nextTabOrBackslash(bytes, from: index)
-            // An escaped row (a backslash: `\t`, `\n`, `\\`, …) is read by the general row reader.
-            if index < bytes.count, bytes[index] == 0x5C { return try add(GoogleFileSource.row(from: bytes)) }
-            switch count {
-            case 0: fields.0 = start..<index
-            case 1: fields.1 = start..<index
-            case 2: fields.2 = start..<index
-            case 3: fields.3 = start..<index
-            case 4: fields.4 = start..<index
-            case 5: fields.5 = start..<index
-            case 6: fields.6 = start..<index
-            case 7: fields.7 = start..<index
-            default: break
-            }
-            count += 1
-            guard index < bytes.count else { break }
-            index += 1
-            start = index
+    /// Adds one message of the binary COPY (`GoogleFileSource.copyStatement`): a tuple of transaction key, order,
+    /// amount, currency, country, product, is_test and `effective_at` — or the header alone, or the trailer.
+    mutating func add(copyMessage bytes: UnsafeRawBufferPointer) throws {
+        guard try copy.read(bytes) else { return }
+        let columns = copy.fields
+        func unexpected(_ reason: String) -> PostgresError {
+            PostgresError(.copy, message: "unexpected COPY row (\(reason)): \(columns.count) fields, \(bytes.count) bytes")
         }
-        guard count == 8, let amount = Self.integer(bytes, fields.2), let at = Self.integer(bytes, fields.7) else {
-            throw PostgresError(.copy, message: "unexpected COPY row '\(String(decoding: bytes, as: UTF8.self))'")
+        guard columns.count == 8 else { throw unexpected("not 8 fields") }
+        func field(_ index: Int) throws -> Range<Int> {
+            guard let field = columns[index] else { throw unexpected("NULL in field \(index + 1)") }
+            return field
         }
+        let fields = (try field(0), try field(1), try field(2), try field(3), try field(4), try field(5), try field(6), try field(7))
+        guard let amount = BinaryCopyReader.int64(bytes, fields.2) else { throw unexpected("amount is not an int8") }
+        guard let micros = BinaryCopyReader.int64(bytes, fields.7),
+              let at = BinaryCopyReader.epochSeconds(postgresMicroseconds: micros) else { throw unexpected("effective_at is not a timestamptz") }
+        guard fields.6.count == 1 else { throw unexpected("is_test is not a bool") }
         guard let period = periods.firstIndex(where: { $0.contains(at) }) else { return }
         var unit = CompactUnit()
         unit.gross = amount
@@ -74,7 +64,7 @@ struct CompactDatabase {
         unit.country = country.count == 2 ? texts.countries.intern(country)
             : texts.countries.intern(CountryCodes.alpha2(String(decoding: country, as: UTF8.self)))
         unit.at = at
-        unit.isTest = fields.6.count == 1 && bytes[fields.6.lowerBound] == UInt8(ascii: "t")
+        unit.isTest = bytes[fields.6.lowerBound] != 0
         // The key without its ending ':' + order when it has one (most of a key's bytes are the token and the order).
         var key = fields.0
         let orderBytes = fields.1.count
@@ -113,22 +103,6 @@ struct CompactDatabase {
         pending.removeAll(keepingCapacity: true)
         pendingOrders.removeAll(keepingCapacity: true)
         pendingRanges.removeAll(keepingCapacity: true)
-    }
-
-    /// Adds a row read as text (an escaped row).
-    mutating func add(_ row: GoogleDatabaseRow) throws {
-        placePending()
-        guard let period = periods.firstIndex(where: { $0.contains(row.at) }) else { return }
-        let order = orders.intern(row.order)
-        let slot = self.slot(order: order, period: period, side: row.amount > 0 ? 0 : 1)
-        if self[slot] < 0 {
-            var side = UnitSide()
-            GoogleSource.fold(row, into: &side)
-            self[slot] = Int32(units.count)
-            units.append(texts.unit(side))
-            return
-        }
-        addFurther(row, slot: slot)
     }
 
     /// Keeps a unit's further row (and its first, rebuilt from the unit) to fold again in key order at the end.
@@ -192,44 +166,5 @@ struct CompactDatabase {
     /// Whether order number `order` has a unit in period `period` on `side`.
     func has(order number: Int32, period: Int, side: Int) -> Bool {
         unitNumber(order: number, period: period, side: side) != nil
-    }
-
-    /// The first tab or backslash of `bytes` from `index`, or the end: eight bytes at a time.
-    @inline(__always)
-    static func nextTabOrBackslash(_ bytes: UnsafeRawBufferPointer, from index: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        // A byte's high bit is set where it equals `byte` (exact for the lowest such byte, which is all we use).
-        @inline(__always) func equal(_ word: UInt64, _ byte: UInt64) -> UInt64 {
-            let x = word ^ (ones &* byte)
-            return (x &- ones) & ~x & high
-        }
-        var index = index
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let found = equal(word, 0x09) | equal(word, 0x5C)
-            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
-            index += 8
-        }
-        while index < bytes.count, bytes[index] != 0x09, bytes[index] != 0x5C { index += 1 }
-        return index
-    }
-
-    /// A COPY integer field.
-    static func integer(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int64? {
-        guard !range.isEmpty else { return nil }
-        var index = range.lowerBound
-        let negative = bytes[index] == 0x2D
-        if negative { index += 1 }
-        guard index < range.upperBound, range.upperBound - index <= 18 else {
-            return Int64(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-        }
-        var value: Int64 = 0
-        while index < range.upperBound {
-            let digit = bytes[index] &- 0x30
-            guard digit < 10 else { return nil }
-            value = value * 10 + Int64(digit)
-            index += 1
-        }
-        return negative ? -value : value
     }
 }

@@ -47,7 +47,10 @@ struct GoogleFileSource {
         return Read(report: report, database: units, sha256: sha256, rows: rows)
     }
 
-    /// `GoogleSource.database`'s statement as a COPY (no order: `CompactDatabase` restores key order where it matters).
+    /// `GoogleSource.database`'s statement as a binary COPY (no order: `CompactDatabase` restores key order where it
+    /// matters). `effective_at` goes as the server holds it, microseconds, and becomes epoch seconds as
+    /// `extract(epoch …)::int8` would round them (`BinaryCopyReader.epochSeconds`): in binary the server formats
+    /// nothing, no number, no timestamp, no escaped text, which takes about a quarter off its time at a million rows.
     /// A refund without its own country or product takes its charge's, looked up only then (a subquery on the unique
     /// key rather than a join every row pays for: a fifth of the server's time at a million rows).
     func copyStatement(_ periods: [ReconciliationPeriod]) -> String {
@@ -58,12 +61,12 @@ struct GoogleFileSource {
                                              WHERE c.transaction_key = b.refunded_transaction_key), ''),
                    coalesce(b.product_id, (SELECT c.product_id FROM billing_transaction c
                                            WHERE c.transaction_key = b.refunded_transaction_key), ''),
-                   b.is_test, extract(epoch FROM b.effective_at)::int8
+                   b.is_test, b.effective_at
             FROM billing_transaction b
             WHERE b.provider = 'GOOGLE' AND b.order_id IS NOT NULL AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
               AND b.event_type = ANY(\(MoneyEvents.sqlArray))
               AND b.effective_at >= to_timestamp(\(first)) AND b.effective_at < to_timestamp(\(last))
-              AND b.recorded_at <= '\(PostgresTimestamp.format(knownAt))'::timestamptz) TO STDOUT
+              AND b.recorded_at <= '\(PostgresTimestamp.format(knownAt))'::timestamptz) TO STDOUT (FORMAT binary)
             """
     }
 }
@@ -96,7 +99,7 @@ final class DatabaseReader: @unchecked Sendable {
             // would take the cores the file's inflating and parsing threads need.
             try connection.execute("SET max_parallel_workers_per_gather = 0")
             var units = CompactDatabase(periods: periods, orders: orders)
-            try connection.copyOut(sql) { try units.add(copyRow: $0) }
+            try connection.copyOutMessages(sql) { try units.add(copyMessage: $0) }
             units.finish()
             return (units, SHA256Digest.hex(fileAt: zipPath))
         }
@@ -107,54 +110,5 @@ final class DatabaseReader: @unchecked Sendable {
     func wait() -> Result<(CompactDatabase, String?), Error> {
         done.wait()
         return outcome
-    }
-}
-
-extension GoogleFileSource {
-    /// A COPY text row: transaction key, order, amount, currency, country, product, is_test, epoch seconds.
-    static func row(from bytes: UnsafeRawBufferPointer) throws -> GoogleDatabaseRow {
-        var fields: [Substring] = []
-        fields.reserveCapacity(8)
-        var start = 0
-        let text = { (range: Range<Int>) -> Substring in
-            let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
-            let plain = String(decoding: raw, as: UTF8.self)
-            return raw.contains(0x5C) ? Substring(unescape(plain)) : Substring(plain)
-        }
-        for index in 0..<bytes.count where bytes[index] == 0x09 {
-            fields.append(text(start..<index))
-            start = index + 1
-        }
-        fields.append(text(start..<bytes.count))
-        guard fields.count == 8, let amount = Int64(fields[2]), let at = Int64(fields[7]) else {
-            throw PostgresError(.copy, message: "unexpected COPY row '\(String(decoding: bytes, as: UTF8.self))'")
-        }
-        return GoogleDatabaseRow(key: String(fields[0]), order: String(fields[1]), amount: amount, currency: String(fields[3]),
-                                 country: String(fields[4]), product: String(fields[5]), isTest: fields[6] == "t", at: at)
-    }
-
-    /// COPY text escapes (`\\`, `\t`, `\n`, `\r`, …) undone.
-    static func unescape(_ text: String) -> String {
-        var result = ""
-        var escaped = false
-        for character in text {
-            if escaped {
-                switch character {
-                case "t": result.append("\t")
-                case "n": result.append("\n")
-                case "r": result.append("\r")
-                case "b": result.append("\u{08}")
-                case "f": result.append("\u{0C}")
-                case "v": result.append("\u{0B}")
-                default: result.append(character)
-                }
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else {
-                result.append(character)
-            }
-        }
-        return result
     }
 }
