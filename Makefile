@@ -8,13 +8,14 @@ PG := Tests/Harness/pg-cluster.sh
 PGENV = eval "$$($(PG) env)"
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: help deps db-up db-down build test demo bench clean
+.PHONY: help deps db-up db-down build release test demo bench clean
 
 help:
 	@echo "make demo    run the nightly pipeline on the embedded default and print what it did"
 	@echo "make test    run the test suite against a private PostgreSQL"
 	@echo "make deps    install missing Debian packages (apt-get)"
 	@echo "make db-up / db-down   start / stop the private PostgreSQL under .local/pg"
+	@echo "make release build the jobs for installing: optimised, the Swift runtime linked in (.build/release)"
 	@echo "make bench   run the benchmarks and update Benchmarks/results.md"
 
 deps:
@@ -33,6 +34,10 @@ db-down:
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
+
+# As Benchmarks/release-flags.sh: what the benchmarks measure is what is installed.
+release: deps
+	swift build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 
 test: db-up
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)

@@ -4,6 +4,7 @@
 # Needs the PG* variables of the embedded cluster (`make bench` sets them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/release-flags.sh
 WHICH=${1:-all}
 ROWS=${ROWS:-1000000}
 HISTORIES=${HISTORIES:-100000}
@@ -17,8 +18,8 @@ if [ "$WHICH" = all ] || [ "$WHICH" = jws ]; then
   venv="$out/venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/python" -c 'import appstoreserverlibrary' 2>/dev/null || "$venv/bin/pip" install --quiet app-store-server-library
-  swift build -c release --product bench-jws >/dev/null
-  jws_bin=$(swift build -c release --show-bin-path)
+  swift build "${RELEASE_FLAGS[@]}" --product bench-jws >/dev/null
+  jws_bin=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
   "$jws_bin/bench-jws" generate "$out/jws" "$JWS_COUNT"
   # CPU time (USER_HZ ticks) used by the whole machine, and by this script's finished children.
   cpu_all() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
@@ -71,8 +72,8 @@ if [ "$WHICH" = all ] || [ "$WHICH" = xlsx ]; then
   if [ -n "${XLSX_BIN:-}" ]; then # a prebuilt release folder holding bench-xlsx
     xlsx_bin=$XLSX_BIN
   else
-    swift build -c release --product bench-xlsx >/dev/null
-    xlsx_bin=$(swift build -c release --show-bin-path)
+    swift build "${RELEASE_FLAGS[@]}" --product bench-xlsx >/dev/null
+    xlsx_bin=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
   fi
   cc -O2 -o "$out/xlsx_floor" Benchmarks/peers/xlsx_floor.c -lxlsxwriter
   measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib"
@@ -176,8 +177,8 @@ stop_simulator() { # prints the simulator's counters line
 AS_OF=${AS_OF:-$(date -u +%F)}
 if [ "$WHICH" = simulator ] || [ "$WHICH" = requery ]; then
   products="store-simulator world migrate"; [ "$WHICH" = simulator ] || products="$products requery-at-risk"
-  for product in $products; do swift build -c release --product "$product" >/dev/null; done
-  rbin=$(swift build -c release --show-bin-path)
+  for product in $products; do swift build "${RELEASE_FLAGS[@]}" --product "$product" >/dev/null; done
+  rbin=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
   bench_venv
   bench_keys
   trap 'stop_simulator; [ -z "${nginx_conf:-}" ] || nginx -c "$nginx_conf" -s stop 2>/dev/null || true' EXIT
@@ -430,10 +431,10 @@ MD
   exit 0
 fi
 
-swift build -c release --product bench-copy-load >/dev/null
-swift build -c release --product bench-projection >/dev/null
-swift build -c release --product migrate >/dev/null
-bin=$(swift build -c release --show-bin-path)
+swift build "${RELEASE_FLAGS[@]}" --product bench-copy-load >/dev/null
+swift build "${RELEASE_FLAGS[@]}" --product bench-projection >/dev/null
+swift build "${RELEASE_FLAGS[@]}" --product migrate >/dev/null
+bin=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
 
 fresh_database() { # name: drop, create, migrate, seed one account, plan and Apple product mapping
   export PGDATABASE=$1

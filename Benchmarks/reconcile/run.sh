@@ -14,6 +14,7 @@
 # Needs the PG* variables of the embedded cluster (`make db-up`, then `eval "$(Tests/Harness/pg-cluster.sh env)"`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source Benchmarks/release-flags.sh
 ORDERS=${RECONCILE_ORDERS:-"92000 306000 920000"}
 PAIRS=${RECONCILE_PAIRS:-5}
 MONTHS=(2026-04 2026-07 2026-10 2026-05 2026-08)
@@ -25,9 +26,9 @@ export PYTHONPATH=$root/Benchmarks/peers
 mkdir -p "$cache" "$out"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -c 'import pandas, duckdb' 2>/dev/null || "$venv/bin/pip" install --quiet pandas duckdb
-swift build -c release --product reconcile >/dev/null
-swift build -c release --product migrate >/dev/null
-bin=$(swift build -c release --show-bin-path)
+swift build "${RELEASE_FLAGS[@]}" --product reconcile >/dev/null
+swift build "${RELEASE_FLAGS[@]}" --product migrate >/dev/null
+bin=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
 export PGDATABASE=iap_bench_reconcile
 subscription=00000000-0000-4000-8000-000000000014
 

@@ -10,6 +10,7 @@
 # names the same sizes (REPORT_REBUILD=1 rebuilds it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source Benchmarks/release-flags.sh
 REPORT_SUBS=${REPORT_SUBS:-1000000}
 BASE_SUBS=${BASE_SUBS:-100000}
 REPORT_MONTHS=${REPORT_MONTHS:-24}
@@ -22,8 +23,8 @@ copies=$(( (REPORT_SUBS + BASE_SUBS - 1) / BASE_SUBS ))
 if [ -n "${REPORT_BIN:-}" ]; then # a prebuilt release folder holding world, migrate and build-reports
   bin=$REPORT_BIN
 else
-  for product in world migrate build-reports; do swift build -c release --product "$product" >/dev/null; done
-  bin=$(swift build -c release --show-bin-path)
+  for product in world migrate build-reports; do swift build "${RELEASE_FLAGS[@]}" --product "$product" >/dev/null; done
+  bin=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
 fi
 now() { date +%s.%N; }
 stamp="base=$BASE_SUBS copies=$copies months=$REPORT_MONTHS as_of=$AS_OF migrations=$(ls SQL/migrations | tail -n 1)"

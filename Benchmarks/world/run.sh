@@ -5,6 +5,7 @@
 # payloads, no foreign keys, so it loads alone into a fresh migrated database with the same indexes).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source Benchmarks/release-flags.sh
 SUBS=${SUBS:-1000000}
 MONTHS=${MONTHS:-12}
 FAULTS=${FAULTS:-all=0.02}
@@ -15,9 +16,9 @@ mkdir -p "$out"
 if [ -n "${WORLD_BIN:-}" ]; then # a prebuilt release folder holding `world` (and `migrate`, else psql applies SQL/migrations)
   bin=$WORLD_BIN
 else
-  swift build -c release --product world >/dev/null
-  swift build -c release --product migrate >/dev/null
-  bin=$(swift build -c release --show-bin-path)
+  swift build "${RELEASE_FLAGS[@]}" --product world >/dev/null
+  swift build "${RELEASE_FLAGS[@]}" --product migrate >/dev/null
+  bin=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
 fi
 fresh() { # database name: drop, create, migrate
   psql -q -d postgres -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CREATE DATABASE $1" 2>/dev/null
