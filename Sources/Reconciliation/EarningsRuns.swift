@@ -1,4 +1,3 @@
-import Foundation
 import StoreExports
 
 /// A batch of an earnings file's rows folded into runs, ready for the report side: each run is the rows of one
@@ -31,15 +30,8 @@ struct EarningsRunFolder {
     private var runOrder: Range<Int>?
     private var runSide: UInt8 = 0
     private var run = CompactUnit()
-    /// The last texts numbered (a file repeats an order's product, country and currency row after row); at first
-    /// the empty text, number 0.
-    private var last = (product: LastText(), country: LastText(), currency: LastText())
-
-    /// A text's bytes and its number.
-    private struct LastText {
-        var bytes: [UInt8] = []
-        var number: Int32 = 0
-    }
+    /// The last texts numbered (a file repeats an order's product, country and currency row after row).
+    private var last = (product: CellMemo(Int32(0)), country: CellMemo(Int32(0)), currency: CellMemo(Int32(0)))
 
     /// A folder handing over batches of `batchSize` runs.
     init(batchSize: Int = 2048) {
@@ -67,7 +59,8 @@ struct EarningsRunFolder {
             row.refundType = UInt8(truncatingIfNeeded: texts.refundTypes.intern(refundType.rawValue))
         }
         var full: EarningsRuns?
-        if let runOrder, runSide == side, Self.equal(batch.orderBytes, runOrder, entry.orderID) {
+        if let runOrder, runSide == side,
+           batch.orderBytes.withUnsafeBytes({ ByteInterner.equal(UnsafeRawBufferPointer(rebasing: $0[runOrder]), entry.orderID) }) {
             run.absorb(row)
         } else {
             full = endRun()
@@ -100,23 +93,13 @@ struct EarningsRunFolder {
         return batch
     }
 
-    /// Whether `held[range]` and `bytes` are the same bytes.
-    private static func equal(_ held: [UInt8], _ range: Range<Int>, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard range.count == bytes.count else { return false }
-        guard let source = bytes.baseAddress, !range.isEmpty else { return true }
-        return held.withUnsafeBytes { held in
-            guard let start = held.baseAddress else { return false }
-            return memcmp(start + range.lowerBound, source, range.count) == 0
-        }
-    }
-
     /// The number of `text` in `table`, the last one asked for kept aside.
-    private static func number(_ text: UnsafeRawBufferPointer, _ last: inout LastText, in table: inout ByteInterner) -> Int32 {
-        if equal(last.bytes, 0..<last.bytes.count, text) { return last.number }
-        last.bytes.removeAll(keepingCapacity: true)
-        last.bytes.append(contentsOf: text)
-        last.number = table.intern(text)
-        return last.number
+    private static func number(_ text: UnsafeRawBufferPointer, _ last: inout CellMemo<Int32>, in table: inout ByteInterner) -> Int32 {
+        let whole = 0..<text.count
+        if last.holds(text, whole) { return last.value }
+        let number = table.intern(text)
+        last.remember(text, whole, as: number)
+        return number
     }
 }
 
