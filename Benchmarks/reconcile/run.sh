@@ -5,8 +5,8 @@
 #   pandas Benchmarks/peers/google_reconcile_pandas.py
 #   duckdb Benchmarks/peers/google_reconcile_duckdb.py
 #   floor  `unzip -p ZIP > /dev/null` and `psql \copy (the month's rows) TO /dev/null`, run at the same time
-# each under /usr/bin/time -v (wall, CPU, peak RSS); ours and the floor alternate RECONCILE_PAIRS times (default 5)
-# and their medians are compared. The three outputs must give the same items per category and the same amount sums,
+# each under /usr/bin/time -v (wall, CPU, peak RSS); ours and the floor alternate RECONCILE_PAIRS times (default 5),
+# the sizes taking turns in each round, and their medians are compared. The three outputs must give the same items per category and the same amount sums,
 # and ours the generator's expected counts, or the run fails.
 # Sizes are orders per month (≈ 3.3 earnings rows and ≈ 1.02 database rows each): RECONCILE_ORDERS
 # (default "92000 306000 920000" ≈ 0.3M, 1M, 3M rows; "3000 10000" runs in well under a minute).
@@ -86,25 +86,38 @@ rows_table=""
 runs_note=""
 ours_per_row=()
 summary_lines=""
+# Each size's inputs and the statement both sides read.
+declare -A month_of zip_of rows_of bounds_of dbrows_of floor_runs ours_runs
 index=0
 for orders in $ORDERS; do
   month=${MONTHS[$index]}
   index=$((index + 1))
   dir="$cache/$orders-$month"
-  zip=$(ls "$dir"/earnings_*.zip)
-  report_rows=$("$venv/bin/python" -c "import json; print(json.load(open('$dir/expected.json'))['report_rows'])")
-  bounds=$("$venv/bin/python" -c "from google_reconcile_common import *; b = bounds('$month'); print(database_sql(b[0], b[3]))")
-  db_rows=$(psql -qtA -c "SELECT count(*) FROM ($bounds) t")
-  # The floor and ours alternate PAIRS times and each side's median is taken: on a shared machine the speed of a
-  # core moves by a quarter from one run to the next, and a single pair could compare a fast moment with a slow one.
-  floors=() ourses=()
-  for pair in $(seq "$PAIRS"); do
+  month_of[$orders]=$month
+  zip_of[$orders]=$(ls "$dir"/earnings_*.zip)
+  rows_of[$orders]=$("$venv/bin/python" -c "import json; print(json.load(open('$dir/expected.json'))['report_rows'])")
+  bounds_of[$orders]=$("$venv/bin/python" -c "from google_reconcile_common import *; b = bounds('$month'); print(database_sql(b[0], b[3]))")
+  dbrows_of[$orders]=$(psql -qtA -c "SELECT count(*) FROM (${bounds_of[$orders]}) t")
+done
+# The floor and ours alternate PAIRS times per size and each side's median is taken: on a shared machine the speed
+# of a core moves by a quarter from one run to the next, and a single pair could compare a fast moment with a slow
+# one. The sizes take turns within each round (not one size after the other), so that a slow spell of the machine
+# lasting minutes falls on every size alike and the time per row compares sizes, not moments.
+for pair in $(seq "$PAIRS"); do
+  for orders in $ORDERS; do
+    month=${month_of[$orders]} zip=${zip_of[$orders]} bounds=${bounds_of[$orders]}
     psql -q -c "DELETE FROM reconciliation_item WHERE run_id IN (SELECT id FROM reconciliation_run WHERE provider = 'google' AND period = '$month')" \
          -c "DELETE FROM reconciliation_run WHERE provider = 'google' AND period = '$month'"
     rm -rf "$out/ours-$orders"
-    floors+=("$(measure "floor-$orders" bash -c "unzip -p '$zip' > /dev/null & psql -X -q -c \"\\copy ($bounds) TO '/dev/null'\"; wait")")
-    ourses+=("$(measure "ours-$orders" "$bin/reconcile" --provider google --period "$month" --file "$zip" --out "$out/ours-$orders" --log-format json)")
+    floor_runs[$orders]+="$(measure "floor-$orders" bash -c "unzip -p '$zip' > /dev/null & psql -X -q -c \"\\copy ($bounds) TO '/dev/null'\"; wait")"$'\n'
+    ours_runs[$orders]+="$(measure "ours-$orders" "$bin/reconcile" --provider google --period "$month" --file "$zip" --out "$out/ours-$orders" --log-format json)"$'\n'
   done
+done
+for orders in $ORDERS; do
+  month=${month_of[$orders]} zip=${zip_of[$orders]} report_rows=${rows_of[$orders]} db_rows=${dbrows_of[$orders]}
+  dir="$cache/$orders-$month"
+  mapfile -t floors < <(printf '%s' "${floor_runs[$orders]}")
+  mapfile -t ourses < <(printf '%s' "${ours_runs[$orders]}")
   floor=$(median "${floors[@]}")
   ours=$(median "${ourses[@]}")
   runs_note+="$report_rows rows, ours (wall s): $(printf '%s\n' "${ourses[@]}" | cut -d' ' -f1 | tr '\n' ' ')| floor: $(printf '%s\n' "${floors[@]}" | cut -d' ' -f1 | tr '\n' ' ')"$'\n'
@@ -131,7 +144,8 @@ categorise, write the items CSV. Ours: \`reconcile --provider google --period M 
 stores the run and its items in \`reconciliation_run\` / \`reconciliation_item\`, as the job always does). Peers:
 pandas $("$venv/bin/python" -c 'import pandas; print(pandas.__version__)') and DuckDB $("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)') (\`Benchmarks/peers/google_reconcile_*.py\`), same inputs, same categories.
 Floor: \`unzip -p\` of the zip to /dev/null and \`psql \\copy\` of the same SELECT to /dev/null, at the same time.
-Ours and the floor: the median of $PAIRS runs each, alternating (peak RSS: the largest); the peers: one run each.
+Ours and the floor: the median of $PAIRS runs each, alternating, the sizes taking turns (peak RSS: the largest); the
+peers: one run each.
 
 | size | ours | DuckDB | pandas | floor | DuckDB / ours | pandas / ours | ours / floor | ours µs per row |
 |---|---|---|---|---|---|---|---|---|
