@@ -71,7 +71,12 @@ import WorldGen
         let db = harness.database
         let chain = NightlyChainRun(harness: harness, asOf: options.asOf)
         let first = chain.run(runKey: "run")
-        for step in first { #expect([.succeeded, .failed].contains(step.code), "\(step.name): \(step.summary)") }
+        // A step that completed but left items for the next run ends with exit 3 (`FailedItems`): under these faults an
+        // item can fail every attempt (seen in CI: one re-query of 1,045 answered with a bad signature each time). The
+        // rerun below must finish it.
+        for step in first {
+            #expect([.succeeded, .failed, .thresholdBreached].contains(step.code), "\(step.name): \(step.summary)")
+        }
         let injected = harness.injectedFaults
         for kind in ["5xx", "timeout", "signature", "truncated"] {
             #expect((injected[kind] ?? 0) > 0, "the simulator injected no \(kind): \(injected)")
