@@ -140,31 +140,20 @@ struct CompactDatabase {
         set { unitOf[slot >> 40][slot & 0xFF_FFFF_FFFF] = newValue }
     }
 
-    /// The unit number of order number `number` in period `period` on `side`, when it has one.
-    private func unitNumber(order number: Int32, period: Int, side: Int) -> Int? {
-        let unit: Int32 = unitNumber(order: number, period: period, side: side)
-        return unit >= 0 ? Int(unit) : nil
-    }
-
-    /// The unit number of order number `number` in period `period` on `side` (-1: none).
+    /// The unit number of order number `number` in period `period` on `side` (0 charge, 1 refund; -1: none).
     func unitNumber(order number: Int32, period: Int, side: Int) -> Int32 {
         let index = Int(number) * 2 + side
         return unitOf.withUnsafeBufferPointer { tables in index < tables[period].count ? tables[period][index] : -1 }
     }
 
-    /// The unit of order number `number` (spelled `text`), in period `period`, on `side` (0 charge, 1 refund), as a
-    /// `UnitSide`.
+    /// The unit of order number `number` (spelled `text`), in period `period`, on `side`, as a `UnitSide`.
     func side(order number: Int32, text: String, period: Int, side: Int) -> UnitSide? {
-        unitNumber(order: number, period: period, side: side).map { texts.side(units[$0], order: text) }
-    }
-
-    /// The unit of order number `number` in period `period` on `side` (0 charge, 1 refund).
-    func unit(order number: Int32, period: Int, side: Int) -> CompactUnit? {
-        unitNumber(order: number, period: period, side: side).map { units[$0] }
+        let unit = unitNumber(order: number, period: period, side: side)
+        return unit >= 0 ? texts.side(units[Int(unit)], order: text) : nil
     }
 
     /// Whether order number `order` has a unit in period `period` on `side`.
     func has(order number: Int32, period: Int, side: Int) -> Bool {
-        unitNumber(order: number, period: period, side: side) != nil
+        unitNumber(order: number, period: period, side: side) >= 0
     }
 }

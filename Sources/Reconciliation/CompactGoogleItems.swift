@@ -2,7 +2,7 @@
 /// the same items, in the same order, as `GoogleCategorizer.items` gives for the same units as dictionaries. Each
 /// unit becomes a `UnitSide` only for the moment it is categorised.
 extension GoogleCategorizer {
-    /// Orders per chunk of the items' writing (two threads write alternate chunks).
+    /// Orders per chunk of the items' writing (two threads take the chunks as they come free).
     static let itemChunk = 2_048
 
     /// The lines of one chunk of orders: the CSV bytes (with a sink), and per unit in order either a plain match
@@ -67,7 +67,7 @@ extension GoogleCategorizer {
             out.kinds.reserveCapacity(units)
             out.matches.reserveCapacity(units)
             if format { out.bytes.reserve(units * 256) }
-            let detail = LineScratch()
+            let keysScratch = LineScratch()
             var line = firstLine + before[chunk]
             let batch = UnitBatch()
             let orderRange = range(chunk)
@@ -88,15 +88,15 @@ extension GoogleCategorizer {
                             let match = CompactMatch(order: order, side: side, report: r, database: d)
                             if format {
                                 ReconciliationCSV.appendMatched(match, line: line, orders: orders, report: report.texts,
-                                                                database: database.texts, detail: detail, to: out.bytes)
+                                                                database: database.texts, detail: keysScratch, to: out.bytes)
                             }
                             out.kinds.append(true)
                             out.matches.append(match)
                             continue
                         }
                         let key = UnitKey(order: orders.string(order), side: side == 0 ? "charge" : "refund")
-                        let reportUnit = report.side(order: order, side: side)
-                        let databaseUnit = database.side(order: order, text: key.order, period: current, side: side)
+                        let reportUnit = reportCompact.map { report.texts.side($0, order: "") }
+                        let databaseUnit = databaseCompact.map { database.texts.side($0, order: key.order) }
                         let (category, detail) = categorize(key, report: reportUnit, database: databaseUnit, start: period.start,
                                                             end: period.end) { neighbour, key in
                             switch neighbour {

@@ -90,6 +90,5 @@ extension ReconciliationCSV {
             forEachPiece { line.append($0) }
         }
         line.append(0x0A)
-        withExtendedLifetime((orders, report, database)) {}
     }
 }

@@ -112,23 +112,20 @@ struct CompactReport {
         }
     }
 
+    /// The unit number of order number `order` on `side` (0 charge, 1 refund; -1: none).
+    func unitNumber(order: Int32, side: Int) -> Int32 {
+        let slot = Int(order) * 2 + side
+        return slot < unitOf.count ? unitOf[slot] : -1
+    }
+
     /// Whether order number `order` has a unit on `side`.
     func has(order: Int32, side: Int) -> Bool {
-        let slot = Int(order) * 2 + side
-        return slot < unitOf.count && unitOf[slot] >= 0
+        unitNumber(order: order, side: side) >= 0
     }
 
-    /// The unit of order number `order` on `side` (0 charge, 1 refund).
-    func unit(order: Int32, side: Int) -> CompactUnit? {
-        let slot = Int(order) * 2 + side
-        guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
-        return units[Int(unitOf[slot])]
-    }
-
-    /// The unit of order number `order` on `side` (0 charge, 1 refund), as a `UnitSide`.
+    /// The unit of order number `order` on `side`, as a `UnitSide`.
     func side(order: Int32, side: Int) -> UnitSide? {
-        let slot = Int(order) * 2 + side
-        guard slot < unitOf.count, unitOf[slot] >= 0 else { return nil }
-        return texts.side(units[Int(unitOf[slot])], order: "")
+        let unit = unitNumber(order: order, side: side)
+        return unit >= 0 ? texts.side(units[Int(unit)], order: "") : nil
     }
 }

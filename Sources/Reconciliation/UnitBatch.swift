@@ -61,11 +61,3 @@ final class UnitBatch {
         self.touched = touched
     }
 }
-
-extension CompactReport {
-    /// The unit number of order number `order` on `side` (-1: none).
-    func unitNumber(order: Int32, side: Int) -> Int32 {
-        let slot = Int(order) * 2 + side
-        return slot < unitOf.count ? unitOf[slot] : -1
-    }
-}
