@@ -33,10 +33,11 @@ struct GoogleFacts {
     var isVoidOfLatestOrder: Bool { voided != nil && voided?.orderId == orderId(primary) }
 
     /// False in grace, on hold and after a billing failure: expiryTime is then the end of the access Google extends
-    /// beyond the paid period, and the paid period itself is not in the answer.
+    /// beyond the paid period, and the paid period itself is not in the answer. False while pending and for a
+    /// cancelled pending purchase: nothing was paid, whatever `expiryTime` a line item carries.
     var showsPaidPeriod: Bool {
         switch purchase.subscriptionStateValue {
-        case .inGracePeriod?, .onHold?: return false
+        case .inGracePeriod?, .onHold?, .pending?, .pendingPurchaseCanceled?: return false
         case .expired?: return purchase.canceledStateContext?.systemInitiatedCancellation == nil
         default: return true
         }

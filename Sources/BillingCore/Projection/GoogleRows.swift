@@ -15,7 +15,7 @@ struct GoogleRows {
     /// A line item's price that does not convert exactly throws `ProjectionError.invalidAmount` (never a nil amount).
     func records(decision: GoogleDecision, current: SubscriptionSnapshot?) throws(ProjectionError) -> [BillingTransactionRecord] {
         var rows: [BillingTransactionRecord] = []
-        if snapshot.status != .pending, facts.showsPaidPeriod {
+        if facts.showsPaidPeriod {
             for item in facts.purchase.items {
                 guard let key = facts.chargeKey(item) else { continue }
                 let fallback: BillingEventType = facts.isRenewal(item) ? .renewed : .purchased
