@@ -44,9 +44,11 @@ public struct ReportIdentity: Sendable, Equatable {
             }
         case .applePayments:
             // The title's period names the report; without one a file can only be matched by its content.
+            // The period is stored as the financial reports have it (the fiscal `reportDate` named after the
+            // title's month); the title text stays in the key.
             let label = paymentsLabel ?? ""
             return ReportIdentity(kind: kind, key: label.isEmpty ? stem + " #" + contentSHA256 : "financial_report (\(label))",
-                                  period: label, region: "", vendor: "")
+                                  period: paymentsFiscalPeriod(label)?.reportDate ?? label, region: "", vendor: "")
         case .appleSubscriber, .appleSummarySales:
             // Subscriber_<vendor>_<YYYYMMDD>…, S_D_<vendor>_<YYYYMMDD>
             if let dateIndex = parts.lastIndex(where: { $0.count == 8 && $0.allSatisfy(\.isNumber) }), dateIndex > 0 {
@@ -63,5 +65,15 @@ public struct ReportIdentity: Sendable, Equatable {
             }
         }
         return ReportIdentity(kind: kind, key: stem, period: "", region: "", vendor: "")
+    }
+
+    /// The fiscal period a payments summary's title month names (`September, 2014` → FY2014 P12), nil when the
+    /// title has no English month.
+    static func paymentsFiscalPeriod(_ label: String) -> FiscalPeriod? {
+        let months = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+                      "october", "november", "december"]
+        let parts = label.split(whereSeparator: { $0 == "," || $0 == " " })
+        guard parts.count == 2, let index = months.firstIndex(of: parts[0].lowercased()), let year = Int(parts[1]) else { return nil }
+        return FiscalPeriod(namedMonth: index + 1, year: year)
     }
 }

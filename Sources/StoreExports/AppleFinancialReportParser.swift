@@ -27,7 +27,9 @@ public enum AppleFinancialReportParser {
         }
         let tail = try AppleFinancialFooter.parse(records[index...], file: file, lastLine: records.last?.line ?? 1)
         try verify(tail.totals, against: rows, file: file)
-        return AppleFinancialReport(file: file, name: AppleReportFileName(file), rows: rows,
+        let name = AppleReportFileName(file)
+        if let name { try checkDates(rows, layout: layout, against: name, file: file) }
+        return AppleFinancialReport(file: file, name: name, rows: rows,
                                     totals: tail.totals.totals, countrySummary: tail.summary)
     }
 
@@ -55,6 +57,17 @@ public enum AppleFinancialReportParser {
             isanOtherIdentifier: cells.text("ISAN/Other Identifier"), countryOfSale: try cells.required("Country Of Sale"),
             preOrderFlag: cells.text("Pre-order Flag"), promoCode: cells.text("Promo Code"),
             customerPriceMicros: try cells.micros("Customer Price"), customerCurrency: try cells.currency("Customer Currency"))
+    }
+
+    /// Every row's `Start Date` … `End Date` must lie inside the fiscal period the file name's `MMYY` names: a file
+    /// renamed to another month is refused at its first row, not imported into the wrong period.
+    static func checkDates(_ rows: [AppleFinancialRow], layout: HeaderLayout, against name: AppleReportFileName, file: String) throws {
+        let period = AppleFiscalCalendar.dates(of: name.period)
+        for row in rows where !(period.contains(row.startDate) && period.contains(row.endDate)) {
+            let column = (layout.positions[period.contains(row.startDate) ? "End Date" : "Start Date"] ?? 0) + 1
+            throw StoreReportError(file: file, line: row.line, column: column,
+                                   reason: "row dated \(row.startDate)…\(row.endDate) is outside \(name.period) (\(period.lowerBound)…\(period.upperBound)), the period the file name's MMYY '\(name.period.fileMMYY)' names")
+        }
     }
 
     /// Checks `Total_Rows`, `Total_Amount` (sum of Extended Partner Share) and `Total_Units` (sale units only).

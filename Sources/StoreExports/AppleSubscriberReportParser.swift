@@ -1,10 +1,11 @@
-/// Reads Apple's Subscriber report (tab-separated, columns by name; `Promotional Offer Name` accepted for
-/// `Promotional Offer ID`; the last line may lack its newline).
+/// Reads Apple's Subscriber report (tab-separated, columns by name; the last line may lack its newline).
+/// Layout 1_3 and earlier call `Subscription Offer Name` `Promotional Offer Name` and carry `Promotional Offer ID`
+/// beside it (a real 1_3 file has both, columns 8 and 9): the old name is an alias of the offer *name*, never of the ID.
 public enum AppleSubscriberReportParser {
     static let columns: [ColumnSpec] = [
         .required("Event Date"), .required("App Name"), .required("App Apple ID"), .required("Subscription Name"),
         .required("Subscription Apple ID"), .optional("Subscription Group ID"), .optional("Standard Subscription Duration"),
-        .optional("Subscription Offer Name"), .optional("Promotional Offer ID", "Promotional Offer Name"),
+        .optional("Subscription Offer Name", "Promotional Offer Name"), .optional("Promotional Offer ID"),
         .optional("Subscription Offer Type"), .optional("Subscription Offer Duration"), .optional("Marketing Opt-In Duration"),
         .required("Customer Price"), .required("Customer Currency"), .required("Developer Proceeds"),
         .required("Proceeds Currency"), .optional("Preserved Pricing"), .optional("Proceeds Reason"), .optional("Client"),

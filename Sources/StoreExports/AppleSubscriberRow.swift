@@ -17,9 +17,9 @@ public struct AppleSubscriberRow: Sendable, Equatable {
     public let subscriptionGroupID: String
     /// `Standard Subscription Duration` (`1 Month`, `1 Year`, …).
     public let standardSubscriptionDuration: String
-    /// `Subscription Offer Name`.
+    /// `Subscription Offer Name` (`Promotional Offer Name` in layout 1_3 and earlier).
     public let subscriptionOfferName: String
-    /// `Promotional Offer ID` (`Promotional Offer Name` in older versions).
+    /// `Promotional Offer ID` (the promotional offer's reference name, when a row used one).
     public let promotionalOfferID: String
     /// `Subscription Offer Type`.
     public let subscriptionOfferType: String

@@ -1,4 +1,6 @@
-/// Reads Apple's Summary Sales report (tab-separated, columns by name in any order).
+/// Reads Apple's Summary Sales report (tab-separated, columns by name in any order). As real files have them:
+/// `Units` written as a decimal (`12.00`, documented DECIMAL(18,2); a fraction that is not zero is refused), and
+/// free rows (`Developer Proceeds` 0) whose `Currency of Proceeds` is blank.
 public enum AppleSummarySalesParser {
     static let extraColumns = ["Category", "CMB", "Device", "Supported Platforms", "Proceeds Reason",
                                "Preserved Pricing", "Client", "Order Type"]
@@ -22,18 +24,25 @@ public enum AppleSummarySalesParser {
             let begin = try c.requiredDate("Begin Date", .monthDayYear)
             let end = try c.requiredDate("End Date", .monthDayYear)
             guard begin <= end else { throw c.failure("End Date", "'End Date' \(end) is before 'Begin Date' \(begin)") }
+            let proceeds = try c.micros("Developer Proceeds")
             var extra: [String: String] = [:]
             for name in extraColumns where layout.has(name) { extra[name] = c.text(name) }
             return AppleSummarySalesRow(
                 line: record.line, provider: c.text("Provider"), providerCountry: c.text("Provider Country"),
                 sku: try c.required("SKU"), developer: c.text("Developer"), title: c.text("Title"), version: c.text("Version"),
-                productTypeIdentifier: try c.required("Product Type Identifier"), units: try c.integer("Units"),
-                developerProceedsMicros: try c.micros("Developer Proceeds"), beginDate: begin, endDate: end,
+                productTypeIdentifier: try c.required("Product Type Identifier"), units: try c.wholeDecimal("Units"),
+                developerProceedsMicros: proceeds, beginDate: begin, endDate: end,
                 customerCurrency: try c.currency("Customer Currency"), countryCode: try c.required("Country Code"),
-                currencyOfProceeds: try c.currency("Currency of Proceeds"), appleIdentifier: try c.required("Apple Identifier"),
+                currencyOfProceeds: try proceedsCurrency(c, proceeds: proceeds), appleIdentifier: try c.required("Apple Identifier"),
                 customerPriceMicros: try c.micros("Customer Price"), promoCode: c.text("Promo Code"),
                 parentIdentifier: c.text("Parent Identifier"), subscription: c.text("Subscription"), period: c.text("Period"),
                 extra: extra)
         }
+    }
+
+    /// The proceeds currency; a blank cell is accepted only on a row without proceeds (Apple's free rows).
+    static func proceedsCurrency(_ c: RowCells, proceeds: Int64) throws -> String? {
+        if c.text("Currency of Proceeds").isEmpty, proceeds == 0 { return nil }
+        return try c.currency("Currency of Proceeds")
     }
 }

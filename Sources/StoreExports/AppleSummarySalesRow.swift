@@ -29,8 +29,8 @@ public struct AppleSummarySalesRow: Sendable, Equatable {
     public let customerCurrency: String
     /// `Country Code`.
     public let countryCode: String
-    /// `Currency of Proceeds`.
-    public let currencyOfProceeds: String
+    /// `Currency of Proceeds`; nil on a free row (proceeds 0), where Apple leaves the cell blank.
+    public let currencyOfProceeds: String?
     /// `Apple Identifier`.
     public let appleIdentifier: String
     /// `Customer Price` per unit, micros of `customerCurrency`.

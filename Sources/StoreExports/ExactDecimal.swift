@@ -12,7 +12,8 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
         self.scale = scale
     }
 
-    /// Parses optional sign, digits (with `,` groups of three when the style allows) and decimals.
+    /// Parses optional sign, digits (with `,` groups of three when the style allows) and decimals. The integer
+    /// digits may be left out before a decimal point (`.70`, `-.5`), as Apple's own samples and older files write.
     public static func parse(_ text: Substring, style: Micros.Style = .plain) -> Result<ExactDecimal, AmountProblem> {
         var bytes = Array(text.utf8)[...]
         var negative = false
@@ -30,7 +31,7 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
             }
             integer = ArraySlice(groups.joined())
         }
-        guard !integer.isEmpty, point == nil || !fraction.isEmpty else { return .failure(.notANumber(String(text))) }
+        guard !integer.isEmpty || !fraction.isEmpty, point == nil || !fraction.isEmpty else { return .failure(.notANumber(String(text))) }
         var value: Int64 = 0
         for byte in integer + fraction {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .failure(.notANumber(String(text))) }
@@ -58,6 +59,16 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
             scale += 1
         }
         return .success(value)
+    }
+
+    /// The value as an integer when every decimal is zero (`12.00` → 12), else nil.
+    public var wholeValue: Int64? {
+        var value = unscaled
+        for _ in 0..<scale {
+            guard value % 10 == 0 else { return nil }
+            value /= 10
+        }
+        return value
     }
 
     /// The number as written, normalised (`-0.14937`).

@@ -72,6 +72,15 @@ struct RowCells {
         return decimal.unscaled
     }
 
+    /// A count written as a decimal (`12.00`, `3`): its whole value; a fraction that is not zero is refused.
+    func wholeDecimal(_ name: String) throws -> Int64 {
+        let value = text(name)
+        guard case .success(let decimal) = ExactDecimal.parse(Substring(value)), let whole = decimal.wholeValue else {
+            throw failure(name, "'\(name)': '\(value)' is not a whole number of units")
+        }
+        return whole
+    }
+
     /// A date in `format`; nil when empty and `optional`.
     func date(_ name: String, _ format: CalendarDateFormat, optional: Bool = false) throws -> CalendarDate? {
         let value = text(name)

@@ -31,6 +31,11 @@ import Testing
             SELECT count(*) AS n FROM report_file WHERE report_key = '45545510_0914_CH.txt' AND period = '2014-12' AND region = 'CH'
             """) == 1)
         #expect(try harness.scalar("SELECT count(*) AS n FROM fx_rate WHERE source = 'apple_payments' AND month = '2014-09-01'") > 0)
+        // The payments summary's period is the fiscal reportDate its title's month names; the title stays in the key.
+        #expect(try harness.scalar("""
+            SELECT count(*) AS n FROM report_file
+            WHERE kind = 'applePayments' AND period = '2014-12' AND report_key = 'financial_report (September, 2014)'
+            """) == 1)
         // Typed money: micros with their currency.
         #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_row WHERE amount_merchant_micros % 10000 <> 0") == 0)
     }

@@ -23,6 +23,16 @@ import Testing
         #expect(report.countrySummary.isEmpty)
     }
 
+    /// A financial report renamed to another month would import into the wrong fiscal period: its rows' dates are
+    /// checked against the period the name's MMYY names.
+    @Test func rowsOutsideTheFileNamesFiscalPeriodAreRefused() throws {
+        let bytes = try ReportFixtures.bytes("apple/45545510_0914_CH.txt")
+        #expect(try AppleFinancialReportParser.parse(bytes, file: "45545510_0914_CH.txt").rows.count == 6)
+        let error = try #require(rejection { try AppleFinancialReportParser.parse(bytes, file: "45545510_0814_CH.txt") })
+        #expect(error.line == 2 && error.column == 1, "\(error)")
+        #expect(error.reason.contains("outside FY2014 P11") && error.reason.contains("'0814'"), "\(error)")
+    }
+
     @Test func integerTotalAmount() throws {
         let file = "85000000_0125_JP.txt"
         let report = try AppleFinancialReportParser.parse(try ReportFixtures.bytes("apple/" + file), file: file)

@@ -17,10 +17,35 @@ import Testing
         #expect(report.rows[2].proceedsReason == "Rate After One Year")
     }
 
-    @Test func olderSubscriberReportNamesPromotionalOfferName() throws {
+    @Test func olderSubscriberReportNamesTheOfferNamePromotionalOfferName() throws {
         let file = "Subscriber_85000000_20190405.txt"
         let report = try AppleSubscriberReportParser.parse(try ReportFixtures.bytes("apple/" + file), file: file)
-        #expect(report.rows.first?.promotionalOfferID == "winback50" && report.rows.first?.client == "")
+        let row = try #require(report.rows.first)
+        #expect(row.subscriptionOfferName == "winback50" && row.promotionalOfferID == "" && row.client == "")
+    }
+
+    /// The 1_3 layout carries both `Promotional Offer Name` (the offer's name) and `Promotional Offer ID`; the
+    /// landed parser took the name for another spelling of the ID and refused every such file at its header.
+    @Test func subscriberReport13LayoutWithBothOfferColumnsAndDecimalsWithoutLeadingZero() throws {
+        let file = "Subscriber_85000000_20200612.txt"
+        let report = try AppleSubscriberReportParser.parse(try ReportFixtures.bytes("apple/" + file), file: file)
+        #expect(report.rows.count == 2)
+        #expect(report.rows[0].subscriptionOfferName == "Summer Winback" && report.rows[0].promotionalOfferID == "winback50")
+        #expect(report.rows[0].client == "App Store" && report.rows[0].customerPriceMicros == 4_990_000)
+        let refund = report.rows[1]
+        #expect(refund.customerPriceMicros == 990_000 && refund.developerProceedsMicros == 700_000 && refund.isRefund)
+        let purchased = try ReportFixtures.date("2020-05-30")
+        #expect(refund.subscriptionOfferName == "" && refund.purchaseDate == purchased)
+    }
+
+    /// Summary Sales as real files have it: `Units` written as a decimal, a free row whose proceeds currency is blank.
+    @Test func summarySalesDecimalUnitsAndFreeRowWithoutProceedsCurrency() throws {
+        let file = "S_D_85000000_20201005.txt"
+        let rows = try AppleSummarySalesParser.parse(try ReportFixtures.bytes("apple/" + file), file: file)
+        #expect(rows.map(\.units) == [12, 40])
+        #expect(rows[0].developerProceedsMicros == 700_000 && rows[0].customerPriceMicros == 990_000)
+        #expect(rows[0].currencyOfProceeds == "USD")
+        #expect(rows[1].currencyOfProceeds == nil && rows[1].developerProceedsMicros == 0 && rows[1].productTypeIdentifier == "1")
     }
 
     @Test func summarySalesReport() throws {

@@ -48,6 +48,8 @@ import Archive
         ("sub-extra-field.txt", .sub, 3, 27, "row has 27 fields, the header has 26"),
         ("sub-non-numeric-price.txt", .sub, 4, 13, "'Customer Price': '9,99' is not a number"),
         ("ss-non-numeric-units.txt", .ss, 2, 8, "'Units': 'three' is not a whole number"),
+        ("ss-units-fraction.txt", .ss, 3, 8, "'Units': '1.50' is not a whole number of units"),
+        ("ss-proceeds-without-currency.txt", .ss, 2, 14, "empty 'Currency of Proceeds'"),
         ("ss-end-before-begin.txt", .ss, 3, 11, "'End Date' 2025-11-02 is before 'Begin Date' 2025-11-03"),
         ("ge-unterminated-quote.csv", .ge, 10, 2, "quoted field never closed"),
         ("ge-bad-time.csv", .ge, 3, 3, "'Transaction Time': '13:29:44 AM PDT' is not h:mm:ss AM/PM [zone]"),

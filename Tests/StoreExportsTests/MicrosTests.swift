@@ -6,7 +6,7 @@ import Testing
     @Test(arguments: [
         ("0", Int64(0)), ("179", 179_000_000), ("-4.00", -4_000_000), ("22.96", 22_960_000), ("0.14937", 149_370),
         ("1.000000", 1_000_000), ("-0.70", -700_000), ("+3.5", 3_500_000), ("12.3456780", 12_345_678),
-        ("9223372036854.775807", Int64.max),
+        ("9223372036854.775807", Int64.max), (".70", 700_000), (".7", 700_000), ("-.5", -500_000), (".99", 990_000),
     ])
     func plain(_ row: (String, Int64)) {
         #expect(Micros.parse(Substring(row.0)) == .success(row.1))
@@ -20,7 +20,7 @@ import Testing
         #expect(Micros.parse("1234,567", style: .grouped) == .failure(.notANumber("1234,567")))
     }
 
-    @Test(arguments: ["", "abc", "1.2.3", "-", ".5", "5.", "1e3", "12 34", "NaN", "١٢"])
+    @Test(arguments: ["", "abc", "1.2.3", "-", ".", "-.", "5.", "1e3", "12 34", "NaN", "١٢"])
     func notNumbers(_ text: String) {
         #expect(Micros.parse(Substring(text)) == .failure(.notANumber(text)))
     }
