@@ -81,10 +81,15 @@ public enum FXRateSources {
 
     /// `September, 2014` → `2014-09-01`.
     static func namedMonth(_ label: String) -> String? {
+        titleMonth(label).map { monthStart($0.year, $0.month) }
+    }
+
+    /// The calendar month a payments summary's title names (`September, 2014` → (2014, 9)); nil without an English month.
+    static func titleMonth(_ label: String) -> (year: Int, month: Int)? {
         let parts = label.split(whereSeparator: { $0 == "," || $0 == " " })
         guard parts.count == 2, let index = monthNames.firstIndex(of: parts[0].lowercased()), let year = Int(parts[1]),
               (1900...9999).contains(year) else { return nil }
-        return monthStart(year, index + 1)
+        return (year, index + 1)
     }
 
     static func monthStart(_ year: Int, _ month: Int) -> String {

@@ -70,10 +70,7 @@ public struct ReportIdentity: Sendable, Equatable {
     /// The fiscal period a payments summary's title month names (`September, 2014` → FY2014 P12), nil when the
     /// title has no English month.
     static func paymentsFiscalPeriod(_ label: String) -> FiscalPeriod? {
-        let months = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-                      "october", "november", "december"]
-        let parts = label.split(whereSeparator: { $0 == "," || $0 == " " })
-        guard parts.count == 2, let index = months.firstIndex(of: parts[0].lowercased()), let year = Int(parts[1]) else { return nil }
-        return FiscalPeriod(namedMonth: index + 1, year: year)
+        guard let (year, month) = FXRateSources.titleMonth(label) else { return nil }
+        return FiscalPeriod(namedMonth: month, year: year)
     }
 }
