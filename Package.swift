@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "StoreClientTests", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "StoreSimulator", "StoreTruth", "HTTP",
                                                             "HTTPServer", "Crypto", "StoreAuth", "RateLimiting", "BillingCore", "SimulatorFixtures", "Postgres", "TestSupport", "TestCertificates"]),
         .testTarget(name: "WorldGenTests", dependencies: ["WorldGen", "StoreTruth", "BillingCore", "Postgres", "ProjectionStore", "TestSupport", "Archive"]),
-        .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess", "StoreCalls", "RateLimiting", "TestCertificates", "NotificationCheck", "Monitoring"]),
+        .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess", "StoreCalls", "RateLimiting", "TestCertificates", "NotificationCheck", "Monitoring", "Reconciliation", "Reporting", "ReportImport"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
         .testTarget(name: "PackageGraphTests"),
         .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports", "Archive"], resources: [.copy("Fixtures")]),

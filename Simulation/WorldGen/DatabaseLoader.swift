@@ -165,14 +165,14 @@ struct DatabaseLoader {
                 s.lastStoreStateAt.map(date), ts(rows.createdMs), ts(rows.updatedMs), s.productId]
     }
 
-    /// The history columns of a row: what a charge bought, the refund's details, when it was learned (the record's
-    /// own instant, else the world instant the row was written: the webhook's arrival) and whether it was derived.
+    /// The history columns of a row: what a charge bought, the refund's details, when it was learned (the world
+    /// instant the row was written: the webhook's arrival) and whether it was derived.
     private func historyColumns(_ r: BillingTransactionRecord, recordedMs: Int64) -> [String?] {
         let refund = r.refund
         return [r.charge?.productId, r.charge?.planId, r.charge?.billingPeriod, r.charge?.startAt.map(date), r.charge?.endAt.map(date),
                 refund?.refundedTransactionKey, refund?.kind.rawValue, refund?.appleRevocationReason.map(String.init),
                 refund?.appleRevocationType, refund?.googleVoidedSource.map(String.init), refund?.googleVoidedReason.map(String.init),
-                r.recordedAt.map(date) ?? ts(recordedMs), r.isDerived ? "t" : "f"]
+                ts(recordedMs), r.isDerived ? "t" : "f"]
     }
 
     /// Whether the public table `table` has the column `column`.

@@ -10,6 +10,22 @@ struct JobRunRecorder {
         try database.query("SELECT to_regclass('job_run') IS NOT NULL AS present").first?.decode(Bool.self, "present") ?? false
     }
 
+    /// Marks `running` rows whose connection is gone as `abandoned` (finished now, with the reason in `error`): no
+    /// backend with the row's `backend_pid` has been alive since the run started, so its process was killed or the
+    /// server restarted under it. Returns how many rows it marked; 0 before the status exists (migration 0021).
+    func markAbandoned() throws -> Int {
+        guard try database.query("""
+            SELECT pg_get_constraintdef(oid) LIKE '%abandoned%' AS known FROM pg_constraint WHERE conname = 'job_run_status_check'
+            """).first?.decode(Bool.self, "known") == true else { return 0 }
+        return try database.execute("""
+            UPDATE job_run r SET status = 'abandoned', finished_at = clock_timestamp(),
+                   error = 'abandoned: its database connection (backend ' || r.backend_pid || ') ended without the run finishing; '
+                           || 'the process was killed or the server restarted'
+            WHERE r.status = 'running'
+              AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = r.backend_pid AND a.backend_start <= r.started_at)
+            """)
+    }
+
     /// Inserts the running row and returns its id.
     func start(job: String, startedAt: Date, asOf: Date, arguments: [String], host: String, pid: Int32) throws -> Int64 {
         let sql = """

@@ -73,6 +73,11 @@ public enum JobRunner {
         let conflictRetriesBefore = PostgresConflictRetries.total
         do {
             if !arguments.dryRun, !definition.queryTool, try recorder.isAvailable() {
+                let abandoned = try recorder.markAbandoned()
+                if abandoned > 0 {
+                    context.note("runs_marked_abandoned", String(abandoned))
+                    logger.warning("marked \(abandoned) job_run row(s) abandoned: their process ended without finishing")
+                }
                 context.runID = try recorder.start(job: definition.name, startedAt: started, asOf: asOf,
                                                    arguments: rawArguments, host: host, pid: pid)
             }

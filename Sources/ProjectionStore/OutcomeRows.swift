@@ -123,8 +123,10 @@ struct OutcomeRows {
     /// not backfilled) gains it when a notification of that transaction is projected again (replayed or recovered). The final
     /// rows then do not depend on which job saw the event first.
     ///
-    /// `recorded_at`: the record's own instant (a world loader's webhook arrival), else the arrival of the webhook
-    /// the row came from, else the trigger's instant.
+    /// `recorded_at` is left to the column's default, the database clock when the row is inserted (migration 0018):
+    /// the instant we learned of the row, whichever job or path wrote it and whatever `--as-of` it ran with. The
+    /// webhook's arrival is not knowledge of the row: a stored event that was projected after a month-end close is a
+    /// prior-period adjustment, not a row the closed month knew.
     ///
     /// Queued: the rows are sent with COMMIT. `existing` (read under the subscription's lock, which every writer of its
     /// history holds) says which keys exist; a row that exists and carries no new evidence needs no statement.
@@ -146,21 +148,19 @@ struct OutcomeRows {
                 charge?.productId, charge?.planId, charge?.billingPeriod, charge?.startAt, charge?.endAt,
                 refund?.refundedTransactionKey, refund?.kind.rawValue, refund?.appleRevocationReason.map(Int64.init),
                 refund?.appleRevocationType, refund?.googleVoidedSource.map(Int64.init), refund?.googleVoidedReason.map(Int64.init),
-                record.recordedAt, trigger.now, record.isDerived,
-                record.signupPromotionType?.rawValue, record.signupPromotionCode,
+                record.isDerived, record.signupPromotionType?.rawValue, record.signupPromotionCode,
                 record.offerType.flatMap { Int16(exactly: $0) }.map(Int32.init), record.offerDiscountType.flatMap { $0.isEmpty ? nil : $0 },
             ]
             try database.enqueue(PostgresStatement("""
                 INSERT INTO billing_transaction AS b (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
                   order_id, amount_micros, currency_code, country_code, is_test, reason, inbound_event_id, raw_payload,
                   product_id, plan_id, billing_period, period_start_at, period_end_at, refunded_transaction_key, refund_kind,
-                  revocation_reason, revocation_type, voided_source, voided_reason, recorded_at, is_derived,
+                  revocation_reason, revocation_type, voided_source, voided_reason, is_derived,
                   signup_promotion_type, signup_promotion_code, offer_type, offer_discount_type)
                 VALUES ($1::uuid, $2::billing_provider, $3::billing_event_type, $4, $5, $6, $7, $8, $9, $10, $11, $12,
                         (SELECT id FROM inbound_webhook_event WHERE id = $13::uuid), $14::jsonb,
                         $15, $16::uuid, $17, $18, $19, $20, $21::refund_kind, $22::int, $23, $24::int, $25::int,
-                        COALESCE($26::timestamptz, (SELECT received_at FROM inbound_webhook_event WHERE id = $13::uuid), $27::timestamptz),
-                        $28, $29, $30, $31::int2, $32)
+                        $26, $27, $28, $29::int2, $30)
                 ON CONFLICT (transaction_key) DO UPDATE
                   SET inbound_event_id = COALESCE(b.inbound_event_id, EXCLUDED.inbound_event_id),
                       raw_payload = CASE WHEN b.inbound_event_id IS NULL AND EXCLUDED.inbound_event_id IS NOT NULL
@@ -208,26 +208,26 @@ struct OutcomeRows {
 
     /// Keeps the subscription's entitlement as intervals: an entitled projection records (or extends) the interval of
     /// its period; any projection ends the subscription's open intervals that it no longer grants at `endedAt` (the
-    /// store's instant of the change). `recordedAt` is when we learned it. Queued: it is sent with COMMIT.
-    func recordEntitlementInterval(subscriptionId: String, _ entitlement: EntitlementProjection, endedAt: Date,
-                                   recordedAt: Date) throws {
+    /// store's instant of the change). `recorded_at` and `updated_at` are the database clock (when we learned it).
+    /// Queued: it is sent with COMMIT.
+    func recordEntitlementInterval(subscriptionId: String, _ entitlement: EntitlementProjection, endedAt: Date) throws {
         guard let accountId = entitlement.billingAccountId else { return }
         let granted = entitlement.isActive ? entitlement.validFrom : nil
         try database.enqueue(PostgresStatement("""
             UPDATE entitlement_interval SET ended_at = GREATEST(valid_from, LEAST($4::timestamptz, COALESCE(valid_until, $4::timestamptz))),
-                   updated_at = $5
+                   updated_at = clock_timestamp()
             WHERE subscription_id = $1::uuid AND ended_at IS NULL
               AND (plan_id <> $2::uuid OR $3::timestamptz IS NULL OR valid_from <> $3::timestamptz)
               AND (valid_until IS NULL OR valid_until > $4::timestamptz)
-            """, [subscriptionId, entitlement.planId, granted, endedAt, recordedAt]))
+            """, [subscriptionId, entitlement.planId, granted, endedAt]))
         guard let from = granted else { return }
         try database.enqueue(PostgresStatement("""
-            INSERT INTO entitlement_interval AS i (subscription_id, billing_account_id, plan_id, valid_from, valid_until, recorded_at, updated_at)
-            VALUES ($1::uuid, $2::uuid, $3::uuid, $4, GREATEST($5::timestamptz, $4::timestamptz), $6, $6)
+            INSERT INTO entitlement_interval AS i (subscription_id, billing_account_id, plan_id, valid_from, valid_until, updated_at)
+            VALUES ($1::uuid, $2::uuid, $3::uuid, $4, GREATEST($5::timestamptz, $4::timestamptz), clock_timestamp())
             ON CONFLICT (subscription_id, plan_id, valid_from) DO UPDATE
               SET valid_until = EXCLUDED.valid_until, ended_at = NULL, updated_at = EXCLUDED.updated_at
               WHERE i.valid_until IS DISTINCT FROM EXCLUDED.valid_until OR i.ended_at IS NOT NULL
-            """, [subscriptionId, accountId, entitlement.planId, from, entitlement.validUntil, recordedAt]))
+            """, [subscriptionId, accountId, entitlement.planId, from, entitlement.validUntil]))
     }
 
     /// Updates the open (PENDING or ACCEPTED) price change, or inserts one; an identical closed row is not repeated.
@@ -245,13 +245,13 @@ struct OutcomeRows {
               AND (c.product_id IS NULL AND $5::text IS NOT NULL OR c.region_code IS NULL AND $6::text IS NOT NULL OR c.announced_at IS NULL)
             """, [subscriptionId, change.currencyCode, change.newAmountMicros, change.stateAt ?? now, change.productId, change.regionCode])
         try database.execute("""
-            INSERT INTO subscription_price_change_transition (price_change_id, state, at, recorded_at)
-            SELECT id, $4::price_change_state, $5, $6 FROM subscription_price_change
+            INSERT INTO subscription_price_change_transition (price_change_id, state, at)
+            SELECT id, $4::price_change_state, $5 FROM subscription_price_change
             WHERE subscription_id = $1::uuid AND currency_code = $2 AND new_amount_micros = $3
             ORDER BY created_at DESC, id DESC LIMIT 1
             ON CONFLICT (price_change_id, state) DO UPDATE SET at = EXCLUDED.at
               WHERE EXCLUDED.at < subscription_price_change_transition.at
-            """, [subscriptionId, change.currencyCode, change.newAmountMicros, change.state.rawValue, change.stateAt ?? now, now])
+            """, [subscriptionId, change.currencyCode, change.newAmountMicros, change.state.rawValue, change.stateAt ?? now])
     }
 
     private func writePriceChange(subscriptionId: String, _ change: BillingCore.SubscriptionPriceChange) throws {

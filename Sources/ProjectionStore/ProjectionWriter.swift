@@ -90,7 +90,7 @@ public struct ProjectionWriter {
         }
         if outcome.disposition != .stale {
             try rows.recordEntitlementInterval(subscriptionId: subscriptionId, outcome.entitlement,
-                                               endedAt: Self.entitlementEnd(outcome, now: trigger.now), recordedAt: trigger.now)
+                                               endedAt: Self.entitlementEnd(outcome, now: trigger.now))
         }
         if let change = outcome.priceChange { try rows.upsertPriceChange(subscriptionId: subscriptionId, change, now: trigger.now) }
 

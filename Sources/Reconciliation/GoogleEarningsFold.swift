@@ -69,7 +69,6 @@ public enum GoogleEarningsFold {
         case .chargeRefund: return reversal ? ("charge", .gross, -1) : ("refund", .gross, 1)
         case .googleFeeRefund: return reversal ? ("charge", .fee, 0) : ("refund", .fee, 0)
         case .taxRefund: return reversal ? ("charge", .tax, 0) : ("refund", .tax, 0)
-        case .other(let raw): return classify(raw, refundType: refundType?.rawValue ?? "")
         }
     }
 

@@ -44,11 +44,11 @@ public enum Reconcile {
             if let zip = context.arguments.values["file"] {
                 guard closed == nil else { throw JobError.usage("\(period) is closed: it is recomputed from its staged files, not --file") }
                 run = try Reconciler(database: context.database)
-                    .reconcile(period, knownAt: context.asOf, earningsZip: zip, file: URL(fileURLWithPath: zip).lastPathComponent,
+                    .reconcile(period, knownAt: try openKnownAt(context), earningsZip: zip, file: URL(fileURLWithPath: zip).lastPathComponent,
                                into: sink)
             } else {
                 let result = try Reconciler(database: context.database)
-                    .reconcile(period, knownAt: closed?.closedAt ?? context.asOf, only: closed?.files)
+                    .reconcile(period, knownAt: try closed?.closedAt ?? openKnownAt(context), only: closed?.files)
                 for item in result.items { try sink.add(item) }
                 run = ReconciliationRun(result)
             }
@@ -79,6 +79,14 @@ public enum Reconcile {
             context.note("\(prefix)period", period.label)
         }
         if !failures.isEmpty { throw JobError.failed(failures.joined(separator: "; ")) }
+    }
+
+    /// What an open period is reconciled against: every row recorded by now (the database clock), or by `--as-of`
+    /// when that is later. `recorded_at` is the database's own clock, so a run with a past `--as-of` still sees the
+    /// rows the repair jobs wrote today; a closed period uses its close instant instead.
+    static func openKnownAt(_ context: JobContext) throws -> Date {
+        let now = try context.database.query("SELECT clock_timestamp() AS t").first.map { try $0.decode(Date.self, "t") }
+        return max(context.asOf, now ?? context.asOf)
     }
 
     /// The file name (without extension) of a period's items file.

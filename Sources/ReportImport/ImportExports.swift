@@ -13,6 +13,7 @@ public enum ImportExports {
         .value("fx", placeholder: "file.csv", help: "exchange rates to import: date,currency,rate (USD per 1 unit)"),
         .flag("download", help: "first download the --period's reports from App Store Connect and the Play report bucket into the first --reports-dir folder"),
         .value("period", placeholder: "YYYY-MM", help: "the month --download fetches (Apple: the fiscal period named after it)"),
+        .flag("allow-shrink", help: "accept a corrected file with fewer rows than the one it replaces (audited with both counts)"),
     ]
 
     /// The job definition; `downloads` builds the report download clients (tests point them at the simulator).
@@ -56,7 +57,8 @@ public enum ImportExports {
         for path in found.ignored { context.logger.warning("not a report file name, ignored", ["file": path]) }
         context.setCount("files_ignored", found.ignored.count)
         let files = context.limit.map { Array(found.reports.prefix($0)) } ?? found.reports
-        let loader = ReportLoader(database: context.database, actor: context.jobName)
+        let loader = ReportLoader(database: context.database, actor: context.jobName,
+                                  allowShrink: context.arguments.flags.contains("allow-shrink"))
         let started = Date()
         var rowsLoaded = 0
         for file in files {
@@ -80,6 +82,10 @@ public enum ImportExports {
                 }
             } catch let refusal as ClosedPeriodCorrection {
                 context.count("\(kind)_rejected"); context.count("files_rejected"); context.count("files_closed_period")
+                context.logger.error("rejected: \(refusal)", ["file": file.path])
+                rejected.append(refusal.description)
+            } catch let refusal as ShrinkingReplacement {
+                context.count("\(kind)_rejected"); context.count("files_rejected"); context.count("files_shrinking")
                 context.logger.error("rejected: \(refusal)", ["file": file.path])
                 rejected.append(refusal.description)
             } catch let error as StoreReportError {

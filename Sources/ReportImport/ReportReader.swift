@@ -2,16 +2,27 @@ import Crypto
 import Foundation
 import StoreExports
 
-/// Reads one report file: unwraps `.gz` / `.zip` through `ReportArchive`, hashes the content and parses it.
+/// Reads one report file: unwraps `.gz` / `.zip` through `ReportArchive`, hashes the content and parses it. The
+/// file is read once; the hash is over exactly the bytes parsed, and a file whose size, inode or modification time
+/// changed during the read is refused (it was being written or replaced).
 public enum ReportReader {
-    /// The parsed file, or a `StoreReportError` naming file, line, column and reason.
-    public static func read(_ file: FoundReportFile) throws -> ParsedReport {
+    /// The parsed file, or a `StoreReportError` naming file, line, column and reason. `afterReading` runs between the
+    /// read and the second look at the file (tests change the file there).
+    public static func read(_ file: FoundReportFile, afterReading: () throws -> Void = {}) throws -> ParsedReport {
         let name = URL(fileURLWithPath: file.path).lastPathComponent
         let raw: [UInt8]
+        let before = FileStamp.of(file.path)
         do {
             raw = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path)))
         } catch {
             throw StoreReportError(file: name, line: 1, column: 1, reason: "cannot read the file: \(error.localizedDescription)")
+        }
+        try afterReading()
+        let after = FileStamp.of(file.path)
+        guard let before, before == after, before.size == Int64(raw.count) else {
+            throw StoreReportError(file: name, line: 1, column: 1, reason: "the file changed while it was read (before: "
+                                   + "\(before?.description ?? "unreadable"); after: \(after?.description ?? "gone"); read \(raw.count) bytes); "
+                                   + "nothing imported: import it again once it is complete")
         }
         let bytes: [UInt8]
         var label = name

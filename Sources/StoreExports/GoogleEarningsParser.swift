@@ -40,12 +40,21 @@ public enum GoogleEarningsParser {
             throw c.failure("Refund Type", "'Refund Type' is '\(refund)', expected Full, Partial or empty")
         }
         guard let rate = try c.decimal("Currency Conversion Rate") else { throw c.failure("Currency Conversion Rate", "empty rate") }
+        let typeText = try c.required("Transaction Type")
+        guard let type = GoogleTransactionType(raw: typeText) else {
+            throw c.failure("Transaction Type", "unknown 'Transaction Type' '\(RowCells.excerpt(typeText))', expected one of "
+                                + GoogleTransactionType.accepted.joined(separator: ", "))
+        }
+        let productType = try c.integer("Product Type")
+        guard productType == 0 || productType == 1 else {
+            throw c.failure("Product Type", "unknown 'Product Type' \(productType), expected 0 (paid app) or 1 (in-app product)")
+        }
         return GoogleEarningsRow(
             line: c.record.line, orderID: try c.required("Description"), transactionDate: date,
             transactionEpochSeconds: epoch, transactionZone: time.zone, taxType: c.text("Tax Type"),
-            transactionType: GoogleTransactionType(raw: try c.required("Transaction Type")),
+            transactionType: type,
             refundType: GoogleRefundType(rawValue: refund), productTitle: c.text("Product Title"),
-            productID: try c.required("Product id"), productType: try c.integer("Product Type"), skuID: c.text("Sku Id"),
+            productID: try c.required("Product id"), productType: productType, skuID: c.text("Sku Id"),
             hardware: c.text("Hardware"), buyerCountry: c.text("Buyer Country"), buyerState: c.text("Buyer State"),
             buyerPostalCode: c.text("Buyer Postal Code"), buyerCurrency: try c.currency("Buyer Currency"),
             amountBuyerMicros: try c.micros("Amount (Buyer Currency)"), currencyConversionRate: rate,

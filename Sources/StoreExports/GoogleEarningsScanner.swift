@@ -234,7 +234,8 @@ public struct GoogleEarningsScanner {
               ByteCells.isCurrency(bytes, buyerCurrency), ByteCells.isCurrency(bytes, merchantCurrency),
               let amount = ByteCells.micros(bytes, cell(c.amountBuyer)), ByteCells.micros(bytes, cell(c.amountMerchant)) != nil,
               lastChecked.rate.check(bytes, cell(c.rate), { ByteCells.decimal($0, $1) != nil }),
-              lastChecked.productType.check(bytes, cell(c.productType), { ByteCells.wholeNumber($0, $1) != nil }) else { return nil }
+              lastChecked.productType.check(bytes, cell(c.productType), { ByteCells.wholeNumber($0, $1).map { $0 == 0 || $0 == 1 } ?? false }),
+              let transactionType = Self.transactionType(bytes, type) else { return nil }
         let refundType: GoogleRefundType?
         if refund.isEmpty {
             refundType = nil
@@ -247,7 +248,7 @@ public struct GoogleEarningsScanner {
         }
         func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[range]) }
         return GoogleEarningsFields(
-            line: line, orderID: slice(order), transactionType: Self.transactionType(bytes, type), refundType: refundType,
+            line: line, orderID: slice(order), transactionType: transactionType, refundType: refundType,
             productID: slice(product), buyerCountry: slice(cell(c.country)), buyerCurrency: slice(buyerCurrency),
             amountBuyerMicros: amount, transactionEpochSeconds: epoch)
     }
@@ -270,8 +271,9 @@ public struct GoogleEarningsScanner {
         return epoch
     }
 
-    /// The `Transaction Type` at `range`, read without a string for the names the stores write.
-    static func transactionType(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> GoogleTransactionType {
+    /// The `Transaction Type` at `range`, read without a string; nil for an unknown value (the row is then read by
+    /// the parser, which refuses it with its position).
+    static func transactionType(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> GoogleTransactionType? {
         func named(_ name: StaticString) -> Bool { ByteCells.equals(bytes, range, name) }
         switch range.count {
         case 3 where named("Tax"): return .tax
@@ -283,7 +285,7 @@ public struct GoogleEarningsScanner {
         case 13 where named("Charge rebill"): return .chargeRebill
         case 17 where named("Google fee refund"): return .googleFeeRefund
         case 17 where named("Google fee rebill"): return .googleFeeRebill
-        default: return GoogleTransactionType(raw: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+        default: return nil
         }
     }
 

@@ -1,4 +1,5 @@
-/// The `Transaction Type` of a Google earnings row. Unknown values are kept (`other`) and reported, not rejected.
+/// The `Transaction Type` of a Google earnings row. A value outside this list is refused at import, naming the file,
+/// line, column and value: a type Google adds must be mapped before its rows count (docs/STORE_REPORTS.md lists them).
 public enum GoogleTransactionType: Sendable, Hashable {
     /// `Charge` (+).
     case charge
@@ -18,8 +19,6 @@ public enum GoogleTransactionType: Sendable, Hashable {
     case googleFeeRebill
     /// `Tax rebill`.
     case taxRebill
-    /// Any other value, as written.
-    case other(String)
 
     static let names: [(String, GoogleTransactionType)] = [
         ("Charge", .charge), ("Google fee", .googleFee), ("Tax", .tax), ("Charge refund", .chargeRefund),
@@ -27,16 +26,17 @@ public enum GoogleTransactionType: Sendable, Hashable {
         ("Google fee rebill", .googleFeeRebill), ("Tax rebill", .taxRebill),
     ]
 
-    /// The type named `raw` (exact spelling), or `.other(raw)`.
-    public init(raw: String) {
-        self = Self.names.first { $0.0 == raw }?.1 ?? .other(raw)
+    /// The type named `raw` (exact spelling); nil for a value Google does not document.
+    public init?(raw: String) {
+        guard let type = Self.names.first(where: { $0.0 == raw })?.1 else { return nil }
+        self = type
     }
 
+    /// Every accepted spelling, in the order of the list above (for messages and docs).
+    public static var accepted: [String] { names.map(\.0) }
+
     /// The spelling in the file.
-    public var raw: String {
-        if case .other(let raw) = self { return raw }
-        return Self.names.first { $0.1 == self }?.0 ?? ""
-    }
+    public var raw: String { Self.names.first { $0.1 == self }?.0 ?? "" }
 
     /// Whether this is one of the refund types.
     public var isRefund: Bool { self == .chargeRefund || self == .googleFeeRefund || self == .taxRefund }

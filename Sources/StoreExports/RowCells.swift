@@ -24,6 +24,12 @@ struct RowCells {
         }
     }
 
+    /// At most `limit` characters of a cell for a message (longer ends in `…`): a rejection names the value without
+    /// echoing a whole cell, which may be long or hold what a misplaced file carried.
+    static func excerpt(_ text: String, limit: Int = 32) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "…"
+    }
+
     /// An error at `name`'s column of this row.
     func failure(_ name: String, _ reason: String) -> StoreReportError {
         StoreReportError(file: file, line: record.line, column: (layout.positions[name] ?? 0) + 1, reason: reason)

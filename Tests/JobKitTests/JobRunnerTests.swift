@@ -170,3 +170,42 @@ final class OutputLines: @unchecked Sendable {
         #expect(summary.contains("pid \(getpid())"))
     }
 }
+
+/// A `job_run` row left `running` by a process that died (its connection is gone) is marked `abandoned` by the next
+/// run of any job; a row whose connection is still open is left alone.
+@Suite(.serialized) struct AbandonedRunTests {
+    @Test func theNextRunMarksRunsWhoseConnectionIsGone() throws {
+        let configuration = try JobRunnerTests.database.get()
+        let insert = "INSERT INTO job_run (job_name, as_of, host, pid) VALUES ($1, now(), 'elsewhere', 1) RETURNING id"
+        let dead = try PostgresConnection(configuration: configuration)
+        let deadID = try #require(try dead.query(insert, ["probe-killed"]).first).decode(Int64.self, "id")
+        let deadBackend = try #require(try dead.query("SELECT pg_backend_pid() AS p").first).decode(Int32.self, "p")
+        dead.close()
+        let alive = try PostgresConnection(configuration: configuration)
+        defer { alive.close() }
+        let aliveID = try #require(try alive.query(insert, ["probe-still-running"]).first).decode(Int64.self, "id")
+        let observer = try PostgresConnection(configuration: configuration)
+        defer { observer.close() }
+        // The server ends a closed connection's backend asynchronously.
+        for _ in 0..<200 {
+            let gone = try observer.query("SELECT count(*)::int8 AS n FROM pg_stat_activity WHERE pid = $1", [deadBackend]).first?
+                .decode(Int64.self, "n") == 0
+            if gone { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+
+        let output = OutputLines()
+        let code = JobRunner.run(JobDefinition(name: "probe-after-crash", summary: "test") { _ in }, arguments: ["--log-format", "json"],
+                                 environment: try JobRunnerTests.environment(), output: { output.append($0) })
+        #expect(code == .succeeded)
+        #expect(output.lines.last?.contains("runs_marked_abandoned") == true, "\(output.lines)")
+        let rows = try observer.query("SELECT id, status, finished_at IS NOT NULL AS finished, coalesce(error, '') AS error FROM job_run WHERE id IN ($1, $2)",
+                                      [deadID, aliveID]).rows
+        let status = Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode(Int64.self, "id"), try $0.decode(String.self, "status")) })
+        #expect(status[deadID] == "abandoned")
+        #expect(status[aliveID] == "running")
+        let deadRow = try #require(rows.first { try $0.decode(Int64.self, "id") == deadID })
+        #expect(try deadRow.decode(Bool.self, "finished") && deadRow.decode(String.self, "error").contains("ended without the run finishing"))
+        _ = try alive.execute("UPDATE job_run SET status = 'succeeded', finished_at = now() WHERE id = $1", [aliveID])
+    }
+}

@@ -44,9 +44,11 @@ import Testing
         #expect(rows.count == 1 && rows[0].basePlanID == "" && rows[0].amountBuyerMicros == 990_000)
     }
 
-    @Test func unknownTransactionTypesAreKept() throws {
-        #expect(GoogleTransactionType(raw: "Chargeback") == .other("Chargeback"))
-        #expect(GoogleTransactionType(raw: "Tax rebill").raw == "Tax rebill")
+    @Test func transactionTypesAreOnlyTheDocumentedOnes() throws {
+        #expect(GoogleTransactionType(raw: "Chargeback") == nil)
+        #expect(GoogleTransactionType(raw: "charge") == nil, "spelling is exact")
+        for name in GoogleTransactionType.accepted { #expect(GoogleTransactionType(raw: name)?.raw == name) }
+        #expect(GoogleTransactionType.accepted.count == 9)
     }
 
     @Test func estimatedSales2024WithRefundRow() throws {

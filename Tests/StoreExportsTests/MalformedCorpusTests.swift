@@ -55,6 +55,8 @@ import Archive
         ("ge-bad-time.csv", .ge, 3, 3, "'Transaction Time': '13:29:44 AM PDT' is not h:mm:ss AM/PM [zone]"),
         ("ge-unknown-zone.csv", .ge, 3, 3, "unknown zone 'CET'"),
         ("ge-bad-refund-type.csv", .ge, 2, 6, "'Refund Type' is 'Half', expected Full, Partial or empty"),
+        ("ge-unknown-transaction-type.csv", .ge, 3, 5, "unknown 'Transaction Type' 'Play Points credit', expected one of Charge, Google fee, Tax, Charge refund, Google fee refund, Tax refund, Charge rebill, Google fee rebill, Tax rebill"),
+        ("ge-unknown-product-type.csv", .ge, 5, 9, "unknown 'Product Type' 2, expected 0 (paid app) or 1 (in-app product)"),
         ("ge-stray-quote.csv", .ge, 3, 7, "quote inside an unquoted field"),
         ("ge-duplicate-column.csv", .ge, 1, 27, "duplicate column 'Package ID' (same as column 8)"),
         ("ge-bad-date.csv", .ge, 3, 2, "'Transaction Date': 'Nov 31, 2019' is not a date (Mon D, YYYY)"),

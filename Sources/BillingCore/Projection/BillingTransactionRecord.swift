@@ -50,9 +50,6 @@ public struct BillingTransactionRecord: Sendable, Hashable {
     public var charge: ChargePeriod?
     /// Refund / revocation rows: kind, refunded charge and the store's reason codes.
     public var refund: RefundDetails?
-    /// When we learned of the row; nil lets the writer use the trigger's instant. A loader replaying a
-    /// world sets the instant the webhook arrived.
-    public var recordedAt: Date?
     /// True for a row the pipeline inferred (e.g. an EXPIRED row for a period that ended without renewal)
     /// rather than one a store state stated.
     public var isDerived: Bool
@@ -63,7 +60,7 @@ public struct BillingTransactionRecord: Sendable, Hashable {
                 isTest: Bool = false, churnReason: ChurnReason? = nil, inboundEventId: String? = nil,
                 rawPayload: Data = Data(), signupPromotionType: SignupPromotionKind? = nil,
                 signupPromotionCode: String? = nil, charge: ChargePeriod? = nil, refund: RefundDetails? = nil,
-                recordedAt: Date? = nil, isDerived: Bool = false, offerType: Int? = nil, offerDiscountType: String? = nil) {
+                isDerived: Bool = false, offerType: Int? = nil, offerDiscountType: String? = nil) {
         self.transactionKey = transactionKey
         self.provider = provider
         self.eventType = eventType
@@ -80,7 +77,6 @@ public struct BillingTransactionRecord: Sendable, Hashable {
         self.signupPromotionCode = signupPromotionCode
         self.charge = charge
         self.refund = refund
-        self.recordedAt = recordedAt
         self.isDerived = isDerived
         self.offerType = offerType
         self.offerDiscountType = offerDiscountType

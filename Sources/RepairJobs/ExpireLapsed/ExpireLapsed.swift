@@ -10,7 +10,7 @@ import Postgres
 /// TRIALING, IN_GRACE_PERIOD or ON_HOLD with its period ended more than `retryWindow` before it (longer than any
 /// store's grace period, account hold or billing retry, so a renewal the repair jobs could still find is never
 /// pre-empted). Each gets one EXPIRED history row marked `is_derived`, dated the instant the paid period ended and
-/// recorded as of the run, its status EXPIRED, its entitlements off and its open entitlement intervals ended at the
+/// recorded when written (the database clock), its status EXPIRED, its entitlements off and its open entitlement intervals ended at the
 /// period end. Idempotent: the row's key is the period's charge key plus `:EXPIRED` (the store's own EXPIRED row has
 /// the same key), and an expired subscription is not selected again.
 ///
@@ -77,12 +77,11 @@ public enum ExpireLapsed {
         try database.retryingTransaction { db in
             let rows = try db.execute("""
                 INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
-                  order_id, is_test, reason, raw_payload, recorded_at, is_derived)
+                  order_id, is_test, reason, raw_payload, is_derived)
                 SELECT s.id, s.provider, 'EXPIRED', COALESCE(c.transaction_key, 'DERIVED:' || s.id::text || ':'
                          || to_char(s.current_period_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) || ':EXPIRED',
                        s.current_period_end_at, s.current_period_end_at, c.order_id, s.is_test_purchase,
-                       CASE WHEN s.status = 'CANCELED' THEN 'VOLUNTARY' ELSE 'BILLING_FAILURE' END, '{}'::jsonb,
-                       GREATEST($1::timestamptz, s.current_period_end_at), true
+                       CASE WHEN s.status = 'CANCELED' THEN 'VOLUNTARY' ELSE 'BILLING_FAILURE' END, '{}'::jsonb, true
                 FROM subscription s
                 LEFT JOIN LATERAL (
                     SELECT b.transaction_key, b.order_id FROM billing_transaction b
