@@ -89,7 +89,23 @@ struct ExplainWorld {
         }
         let state = StoreState.apple(AppleStoreState(notification: parts.notification, transaction: parts.transactionInfo,
                                                      renewalInfo: parts.renewalInfo, rawPayload: json))
-        return try ProjectionWriter(database: db).project(state, trigger: ProjectionTrigger(source: .webhook(inboundEventId: eventID), now: received))
+        let writing = try db.query("SELECT clock_timestamp() AS t").first?.decode(Date.self, "t") ?? Date()
+        let written = try ProjectionWriter(database: db).project(state, trigger: ProjectionTrigger(source: .webhook(inboundEventId: eventID), now: received))
+        try backdate(subscription: written.subscriptionId, recordedSince: writing, to: received, db: db)
+        return written
+    }
+
+    /// The story's clock: the database records a row when it writes it (the real clock), but this story is told as if
+    /// each notification was projected when it arrived, so the rows just written are dated `received` as learned.
+    private func backdate(subscription: String, recordedSince writing: Date, to received: Date, db: PostgresConnection) throws {
+        _ = try db.execute("UPDATE billing_transaction SET recorded_at = $3 WHERE subscription_id = $1::uuid AND recorded_at >= $2",
+                           [subscription, writing, received])
+        _ = try db.execute("UPDATE entitlement_interval SET recorded_at = $3 WHERE subscription_id = $1::uuid AND recorded_at >= $2",
+                           [subscription, writing, received])
+        _ = try db.execute("""
+            UPDATE subscription_price_change_transition t SET recorded_at = $3 FROM subscription_price_change c
+            WHERE c.id = t.price_change_id AND c.subscription_id = $1::uuid AND t.recorded_at >= $2
+            """, [subscription, writing, received])
     }
 }
 
