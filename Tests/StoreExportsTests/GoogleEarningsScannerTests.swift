@@ -45,7 +45,7 @@ import Archive
                     row("GPA.1", "\"Jul 3, 2026\"", "3:29:44 AM PDT", "Google fee", "Pro", "-1.50"),
                     row("GPA.2", "\"Jul 31, 2026\"", "11:59:59 PM", "Tax", "\"Pro, \"\"Plus\"\"\nyearly\"", "-1.000000"),
                     row("GPA.3", "\"Jul 4, 2026\"", "12:00:00 AM UTC", "Charge", "Prö", "+9.99"),
-                    row("GPA.4", "\"Jul 4, 2026\"", "12:00:01 PM GMT", "Odd type", "\"Pro\"", "1500")].joined(separator: "\r\n")
+                    row("GPA.4", "\"Jul 4, 2026\"", "12:00:01 PM GMT", "Charge rebill", "\"Pro\"", "1500")].joined(separator: "\r\n")
         let bytes = Array(text.utf8)
         let expected = try GoogleEarningsParser.parse(bytes, file: "t.csv").map(GoogleEarningsEntry.init)
         #expect(expected.map(\.line) == [2, 3, 4, 6, 7])
@@ -65,12 +65,12 @@ import Archive
                     "", "EUR", "9.99", rate, "USD", "1.00"].joined(separator: ",")
         }
         let types = ["Charge", "Google fee", "Tax", "Charge refund", "Google fee refund", "Tax refund", "Charge rebill",
-                     "Google fee rebill", "Tax rebill", "Tax reversal"]
+                     "Google fee rebill", "Tax rebill"]
         var rows = [header]
         for (index, type) in types.enumerated() {
             rows.append(row("Jul 3, 2026", "3:29:44 AM PDT", type))
             rows.append(row("Jul 3, 2026", "3:29:45 AM PDT", type, rate: index % 2 == 0 ? "1.0812" : "1.0813"))
-            rows.append(row("Jul 4, 2026", "3:29:45 AM PDT", type, productType: index % 3 == 0 ? "1" : "2"))
+            rows.append(row("Jul 4, 2026", "3:29:45 AM PDT", type, productType: index % 3 == 0 ? "1" : "0"))
             rows.append(row("Jul 4, 2026", "3:29:45 PM PST", type))
             rows.append(row("Nov 1, 2026", "1:30:00 AM PDT", type))
             rows.append(row("Nov 1, 2026", "1:30:00 AM PST", type))
