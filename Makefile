@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-DEB_PACKAGES := postgresql libpq-dev libcurl4-openssl-dev libxlsxwriter-dev libssl-dev libarchive-dev pkg-config openssl
+DEB_PACKAGES := postgresql libpq-dev libcurl4-openssl-dev libxlsxwriter-dev libssl-dev libarchive-dev pkg-config openssl prometheus
 PG := Tests/Harness/pg-cluster.sh
 # The embedded cluster's connection variables (unix socket under .local/pg, no TCP).
 PGENV = eval "$$($(PG) env)"

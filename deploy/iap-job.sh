@@ -9,7 +9,9 @@
 #   --skip-if-busy  take the chain lock shared; if the nightly chain holds it, exit 4 at once (the next run catches up)
 #
 # Environment: IAP_ENV_FILE (default /etc/iap/pipeline.env), IAP_BIN (default /opt/iap/bin),
-# IAP_LOCK_DIR (default /run/lock). See docs/RUNBOOK.md, "Scheduling".
+# IAP_LOCK_DIR (default /run/lock), IAP_WORK_DIR (default /var/lib/iap: the working directory, as the units'
+# WorkingDirectory=). Output is the job's own (stderr logs, the stdout summary line): cron.example pipes it to
+# `logger -t iap-<job>`. See docs/RUNBOOK.md, "Scheduling".
 set -eu
 delay=0
 mode=
@@ -27,6 +29,8 @@ env_file="${IAP_ENV_FILE:-/etc/iap/pipeline.env}"
 set -a
 . "$env_file"
 set +a
+work_dir="${IAP_WORK_DIR:-/var/lib/iap}"
+cd "$work_dir" || { echo "$0: cannot enter the working directory $work_dir" >&2; exit 2; }
 if [ "$delay" -gt 0 ]; then sleep "$(( $(od -An -N2 -tu2 /dev/urandom) % delay ))"; fi
 lock="${IAP_LOCK_DIR:-/run/lock}/iap-chain.lock"
 bin="${IAP_BIN:-/opt/iap/bin}/$job"

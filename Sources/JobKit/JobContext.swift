@@ -11,7 +11,7 @@ public final class JobContext {
     public let database: PostgresConnection
     /// The instant the job acts as of (`--as-of`, or the run's start).
     public let asOf: Date
-    /// True when logs go to a terminal, so progress bars are drawn.
+    /// True when stderr is a terminal, so progress is a live line (with text logs).
     public let isInteractive: Bool
     /// The `job_run.id` of this run, when it is recorded.
     public internal(set) var runID: Int64?
@@ -45,9 +45,15 @@ public final class JobContext {
     /// Adds a short field to the summary line.
     public func note(_ name: String, _ value: String) { notes[name] = value }
 
-    /// A progress bar that draws only for a person at a terminal.
-    public func progress(_ label: String, total: Int) -> JobProgress {
-        JobProgress(label: label, total: total, enabled: isInteractive && logger.format == .text)
+    /// Progress of `total` items of `label` (nil: not known yet), started: a live line for a person at a terminal
+    /// reading text logs, otherwise a JSON record every `JOB_PROGRESS_SECONDS` (default 10) seconds on stderr.
+    /// Call `finish()` when the work ends.
+    public func progress(_ label: String, unit: String = "items", total: Int?) -> JobProgress {
+        let style: JobProgress.Style = isInteractive && logger.format == .text ? .liveLine : .jsonRecords
+        let seconds = environment.optional("JOB_PROGRESS_SECONDS").flatMap(TimeInterval.init).flatMap { $0 > 0 ? $0 : nil }
+        return JobProgress(job: jobName, label: label, unit: unit, total: total, style: style,
+                           interval: seconds ?? JobProgress.defaultRecordSeconds,
+                           quietSeconds: min(JobProgress.defaultQuietSeconds, seconds ?? JobProgress.defaultQuietSeconds)).start()
     }
 
     /// Opens another connection with the same settings (for worker pools).

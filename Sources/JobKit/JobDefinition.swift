@@ -27,30 +27,6 @@ public struct JobDefinition {
         self.run = run
     }
 
-    /// The `--help` text.
-    public var helpText: String {
-        var lines = ["\(name): \(summary)", "", "usage: \(name) [options]" + (positional.map { " <\($0)>" } ?? ""), "", "common options:"]
-        lines += [
-            "  --help                 show this text",
-            "  --version              show the version",
-            "  --dry-run              make no writes; print what would be done",
-            "  --as-of <instant>      act as of this date or instant (default: now, UTC)",
-            "  --limit <n>            process at most n items",
-            "  --log-format text|json log format on stderr (default: text on a terminal, json otherwise)",
-        ]
-        if !options.isEmpty {
-            lines += ["", "\(name) options:"]
-            for option in options {
-                let head: String
-                switch option.kind {
-                case .flag: head = "--\(option.name)"
-                case .value(let placeholder): head = "--\(option.name) <\(placeholder)>"
-                }
-                lines.append("  " + head.padding(toLength: max(23, head.count + 1), withPad: " ", startingAt: 0) + option.help)
-            }
-        }
-        lines += ["", "environment: DATABASE_URL, or the libpq variables PGHOST, PGDATABASE, PGUSER, …",
-                  "exit codes: 0 ok · 1 failed · 2 usage/config error · 3 threshold breached · 4 another run holds the lock"]
-        return lines.joined(separator: "\n")
-    }
+    /// The `--help` text (`JobHelp`): wrapped to 80 columns, with the job's example.
+    public var helpText: String { JobHelp.text(for: self) }
 }

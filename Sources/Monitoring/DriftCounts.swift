@@ -10,12 +10,15 @@ import Postgres
 public enum DriftCounts {
     /// The file written into the textfile-collector folder.
     public static let textfileName = "iap_drift_counts.prom"
+    /// Where the textfile goes when neither `--textfile-dir` nor `DRIFT_TEXTFILE_DIR` names a folder: Debian's
+    /// `prometheus-node-exporter` reads this folder (`--collector.textfile.directory`).
+    public static let defaultTextfileFolder = "/var/lib/prometheus/node-exporter"
     /// The default for `--pending-hours`.
     public static let defaultPendingHours = 24
 
     /// The job's own options; the folder and thresholds file fall back to `DRIFT_TEXTFILE_DIR` / `DRIFT_THRESHOLDS_FILE`.
     public static let options: [JobOption] = [
-        .value("textfile-dir", placeholder: "dir", help: "write \(textfileName) here, atomically (default: $DRIFT_TEXTFILE_DIR; none: not written)"),
+        .value("textfile-dir", placeholder: "dir", help: "write \(textfileName) here, atomically, mode 0644 (default: $DRIFT_TEXTFILE_DIR, else \(defaultTextfileFolder) if it exists)"),
         .value("thresholds", placeholder: "file", help: "threshold rules, one `metric{label=\"v\"} > n` per line (default: $DRIFT_THRESHOLDS_FILE)"),
         .value("json", placeholder: "file", help: "also write every metric as JSON to this file"),
         .value("pending-hours", placeholder: "n", help: "count PENDING subscriptions older than n hours (default \(defaultPendingHours))"),
@@ -64,6 +67,9 @@ public enum DriftCounts {
             if let folder = settings.textfileFolder {
                 let path = try TextfileWriter.write(prom, folder: folder, fileName: textfileName)
                 context.note("textfile", path.path)
+            } else if let folder = settings.missingDefaultFolder {
+                context.logger.warning("no textfile written: \(folder) does not exist; set DRIFT_TEXTFILE_DIR or --textfile-dir")
+                context.note("textfile", "not written: \(folder) does not exist")
             }
             if let file = settings.jsonFile {
                 try TextfileWriter.write(json, folder: file.deletingLastPathComponent(), fileName: file.lastPathComponent)

@@ -45,14 +45,24 @@ public enum RecoverNotifications {
                 stores: clients, verifiers: try verifier(context.environment), asOf: context.asOf, recovered: true)
             // Pages are recovered as they arrive: when a later page fails after its retries, what earlier pages gave is
             // kept, the run fails, and the next run's window (from the last successful run) covers the rest again.
+            // Progress is the window's hours covered (the newest notification's signedDate), over every window.
+            let hours = windows.reduce(0) { $0 + max(0, Int(until.timeIntervalSince($1.1) / 3_600)) }
+            let progress = context.progress("recovering notification history", unit: "hours of window", total: hours)
+            defer { progress.finish() }
+            var covered = 0
             var failures: [String] = []
             for (client, start) in windows where start < until {
+                var reached = start
                 do {
                     try AttemptContext.$recorder.withValue(recorder) {
                         try client.notificationHistory(NotificationHistoryRequest(start: start, end: until)) { page in
                             if !context.dryRun { try recorder.flush() }
                             context.count("history", by: page.count)
-                            for entry in page { try recover(entry, context: context, processor: processor, recorder: recorder) }
+                            for entry in page {
+                                try recover(entry, context: context, processor: processor, recorder: recorder)
+                                if let signed = entry.notification.signedDate?.date, signed > reached { reached = min(signed, until) }
+                                progress.update(done: covered + Int(reached.timeIntervalSince(start) / 3_600))
+                            }
                         }
                     }
                 } catch {
@@ -60,6 +70,8 @@ public enum RecoverNotifications {
                         + "\(PostgresTimestamp.iso8601(start))…\(PostgresTimestamp.iso8601(until)) failed: \(error)")
                 }
                 if !context.dryRun { try recorder.flush() }
+                covered += Int(until.timeIntervalSince(start) / 3_600)
+                progress.update(done: covered)
             }
             if !failures.isEmpty { throw JobError.failed(failures.joined(separator: "; ")) }
             try FailedItems.breachIfAny(context)

@@ -34,9 +34,11 @@ public enum RequeryAtRisk {
                 flag.installSignalHandlers()
             }
             let requery = try RequeryOptions.parse(context.arguments, asOf: context.asOf)
+            let progress = context.progress("re-querying subscriptions", unit: "subscriptions", total: nil)
+            defer { progress.finish() }
             let counts = try run(RequeryRun(database: context.database, environment: context.environment, options: requery,
                                             jobRunID: context.runID, dryRun: context.dryRun, logger: context.logger,
-                                            stores: stores, stop: flag))
+                                            stores: stores, stop: flag), progress: progress)
             for (name, value) in counts { context.setCount(name, value) }
             if flag.isRequested { context.note("stopped", "signal: requests in flight finished, the rest left for the next run") }
             if counts["budget_exhausted"] != nil { context.note("stopped_store", "daily budget used up; those subscriptions are left for the next run") }
@@ -44,8 +46,9 @@ public enum RequeryAtRisk {
         }
     }
 
-    /// Runs one process's share of a run and returns its summary counts.
-    public static func run(_ run: RequeryRun) throws -> [String: Int] {
+    /// Runs one process's share of a run and returns its summary counts; `progress` follows the items this process
+    /// settled against every item the run selected (all processes sharing the run key).
+    public static func run(_ run: RequeryRun, progress: JobProgress? = nil) throws -> [String: Int] {
         if let identifier = run.options.subscription { return try single(run, identifier: identifier) }
         let tally = RequeryTally()
         if run.dryRun {
@@ -65,6 +68,8 @@ public enum RequeryAtRisk {
             tally.add("selected", entry.count)
             if entry.isTest { tally.add("selected_test", entry.count) }
         }
+        progress?.update(total: tally.counts["selected"] ?? 0)
+        progress?.follow { tally.counts.reduce(0) { $0 + (["queried", "failed", "budget_exhausted"].contains($1.key) ? $1.value : 0) } }
         let stores = try run.stores(run.environment, run.database.configuration, AttemptContext.observer)
         let pool = RequeryWorkerPool(configuration: run.database.configuration, options: run.options, jobRunID: run.jobRunID,
                                      stores: stores, tally: tally, stop: run.stop, logger: run.logger,
