@@ -28,7 +28,7 @@ public enum DriftCounts {
     public static func collect(_ input: CollectorInput) throws -> [MetricFamily] {
         try DriftCollector.collect(input) + EntitlementCollector.collect(input) + PendingCollector.collect(input)
             + AcknowledgementCollector.collect(input) + WebhookCollector.collect(input) + RevocationCollector.collect(input)
-            + StoreQueryCollector.collect(input) + JobAgeCollector.collect(input) + ChainRepairCollector.collect(input)
+            + StoreQueryCollector.collect(input) + JobAgeCollector.collect(input) + JobRunStateCollector.collect(input) + ChainRepairCollector.collect(input)
     }
 
     /// The job definition used by `Jobs/drift-counts`.

@@ -86,6 +86,14 @@ import Testing
         try f.jobRun("requery-at-risk", status: "succeeded", asOf: MonitoringFixture.ago(hours: 3), counts: #"{"repaired": 5}"#, dryRun: true)
         try f.jobRun("recover-notifications", status: "succeeded", asOf: MonitoringFixture.ago(hours: 2), counts: #"{"missing": 3, "already_stored": 40}"#)
         try f.jobRun("recover-notifications", status: "succeeded", asOf: MonitoringFixture.asOf.addingTimeInterval(60), counts: #"{"missing": 8}"#)
+        // Runs that did not end normally: two abandoned in the week (one older), one still running for three hours.
+        try f.jobRun("replay-events", status: "abandoned", asOf: MonitoringFixture.ago(hours: 5))
+        try f.jobRun("replay-events", status: "abandoned", asOf: MonitoringFixture.ago(hours: 30))
+        try f.jobRun("replay-events", status: "abandoned", asOf: MonitoringFixture.ago(hours: 24 * 8))
+        try f.db.execute("""
+            INSERT INTO job_run (job_name, status, started_at, as_of, host, pid, backend_pid)
+            VALUES ('retention', 'running', clock_timestamp() - interval '3 hours', $1, 'test', 1, 0)
+            """, [MonitoringFixture.asOf])
     }
 
     private func metrics() throws -> PrometheusExposition {
@@ -153,6 +161,14 @@ import Testing
         #expect(m.value("iap_job_last_success_age_seconds", ["job": "ack-rescue"]) == .infinity)
     }
 
+    @Test func abandonedAndLongRunningRuns() throws {
+        let m = try metrics()
+        #expect(m.value("iap_job_runs_abandoned_7d", ["job": "replay-events"]) == 2, "the one eight days old is outside the week")
+        let running = try #require(m.value("iap_job_running_seconds", ["job": "retention"]))
+        #expect(running >= 10_800 && running < 10_800 + 600, "\(running)")
+        #expect(m.value("iap_job_running_seconds", ["job": "nightly"]) == nil, "no running nightly")
+    }
+
     @Test func whatTheNewestCompletedRunOfEachRepairJobRepaired() throws {
         let m = try metrics()
         #expect(m.value("iap_chain_repairs", ["job": "requery-at-risk", "repair": "subscription_repaired"]) == 4)
@@ -165,6 +181,6 @@ import Testing
     @Test func theExpositionFollowsTheNamingConventions() throws {
         let m = try metrics()
         #expect(m.conventionViolations() == [])
-        #expect(m.order.count == 14)
+        #expect(m.order.count == 16)
     }
 }
