@@ -36,8 +36,9 @@ let package = Package(
         systemLibrary("CArchive", pkgConfig: "libarchive", apt: "libarchive-dev"),
 
         .target(name: "Postgres", dependencies: ["CLibpq"]),
-        .target(name: "Migrations", path: "SQL",
-                exclude: ["README.md"], resources: [.copy("migrations")]),
+        // The .sql files are not a resource bundle: jobs read them from the share folder (JobKit's ShareDirectory),
+        // which `make install` fills and which is the source tree in a build folder.
+        .target(name: "Migrations", path: "SQL", exclude: ["README.md", "migrations"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "BillingCore"]),
         .target(name: "StoreAuth", dependencies: ["Crypto"]),
         .target(name: "Archive", dependencies: ["CArchive"]),

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The SQL migration files bundled with the binary, in version order.
+/// The SQL migration files of a folder, in version order (JobKit's `Migrator.shippedFiles` finds the folder).
 public enum MigrationFiles {
     /// A migration file's version, name and text.
     public struct File: Sendable, Equatable {
@@ -9,17 +9,9 @@ public enum MigrationFiles {
         public let sql: String
     }
 
-    /// Why the bundled migrations cannot be read.
+    /// Why the migrations cannot be read.
     public struct LoadError: Error, CustomStringConvertible {
         public let description: String
-    }
-
-    /// Reads every `NNNN_name.sql` in the bundled `migrations` folder, sorted by version.
-    public static func bundled() throws -> [File] {
-        guard let folder = Bundle.module.url(forResource: "migrations", withExtension: nil) else {
-            throw LoadError(description: "the migrations folder is missing from the bundle")
-        }
-        return try load(from: folder)
     }
 
     /// Reads every `NNNN_name.sql` in `folder`; a file whose name lacks a version, or a repeated version, is an error.

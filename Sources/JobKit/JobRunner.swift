@@ -21,7 +21,7 @@ public enum JobRunner {
             return .usageOrConfiguration
         }
         if arguments.help { output(definition.helpText); return .succeeded }
-        if arguments.version { output("\(definition.name) \(PipelineVersion.string)"); return .succeeded }
+        if arguments.version { output("\(definition.name) \(PipelineVersion.description())"); return .succeeded }
 
         let interactive = isatty(STDERR_FILENO) == 1
         let logger = JobLogger(job: definition.name, format: arguments.logFormat ?? (interactive ? .text : .json))

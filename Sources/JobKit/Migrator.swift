@@ -35,10 +35,20 @@ public struct Migrator {
     public let database: PostgresConnection
     public let files: [MigrationFiles.File]
 
-    /// A migrator for `files` (the bundled ones by default).
+    /// A migrator for `files` (by default the share folder's `migrations`, see `ShareDirectory`).
     public init(database: PostgresConnection, files: [MigrationFiles.File]? = nil) throws {
         self.database = database
-        self.files = try files ?? MigrationFiles.bundled()
+        self.files = try files ?? Self.shippedFiles()
+    }
+
+    /// The migration files shipped with this binary: `migrations` of its share folder (`ShareDirectory.current()`).
+    public static func shippedFiles(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [MigrationFiles.File] {
+        let folder = try ShareDirectory.current(environment: environment).migrations
+        guard FileManager.default.fileExists(atPath: folder.path) else {
+            throw ShareDirectory.NotFound(description: "the migrations folder \(folder.path) is missing (install with make install, "
+                                           + "or set \(ShareDirectory.environmentVariable))")
+        }
+        return try MigrationFiles.load(from: folder)
     }
 
     /// Each file's state; throws nothing for changed files (they show as `changed`).

@@ -19,7 +19,7 @@ public enum BuildReports {
             options: ReportOptions.all
         ) { context in
             var folders: [String: String] = [:]
-            for name in ["REPORT_OUT_DIR", "REPORT_SQL_DIR"] { folders[name] = context.environment.optional(name) }
+            for name in ["REPORT_OUT_DIR", "REPORT_SQL_DIR", ShareDirectory.environmentVariable] { folders[name] = context.environment.optional(name) }
             let settings = try ReportOptions.settings(context.arguments, asOf: context.asOf, environment: folders)
             try run(catalogue: catalogue, settings: settings, context: context)
         }
@@ -43,7 +43,8 @@ public enum BuildReports {
         let fxURL = settings.sqlFolder.appendingPathComponent(ReportCatalogue.fxMissing + ".sql")
         let fxSQL = try? String(contentsOf: fxURL, encoding: .utf8)
         if fxSQL == nil { missing.append(fxURL.path) }
-        guard missing.isEmpty, let fxSQL else { throw JobError.failed("required report SQL missing: \(missing.joined(separator: ", "))") }
+        guard missing.isEmpty, let fxSQL else { throw JobError.failed("required report SQL missing in \(settings.sqlFolder.path): "
+                + "\(missing.joined(separator: ", ")); point --sql-dir or REPORT_SQL_DIR at the folder of the report SQL files") }
         context.note("period", "\(settings.firstMonth)..\(settings.lastMonth)")
         context.note("out", settings.outputFolder.path)
 

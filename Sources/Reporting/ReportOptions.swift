@@ -13,16 +13,17 @@ public enum ReportOptions {
         .value("basis", placeholder: "corrected|known", help: "corrected: every row effective by --as-of (default); known: only rows also recorded by then"),
         .value("out", placeholder: "DIR", help: "output folder (default $REPORT_OUT_DIR/<as-of date>/, else Reports/out/<as-of date>/)"),
         .value("format", placeholder: "csv,xlsx", help: "what to write (default csv,xlsx)"),
-        .value("sql-dir", placeholder: "DIR", help: "folder of the report SQL files (default $REPORT_SQL_DIR, else Reports)"),
+        .value("sql-dir", placeholder: "DIR", help: "folder of the report SQL files (default $REPORT_SQL_DIR, else the installed share/iap-pipeline/reports)"),
         .flag("raw-ids", help: "write identifiers unmasked"),
     ]
 
     /// The default span: 24 months ending at the last month.
     public static let defaultMonths = 24
 
-    /// The settings of a run as of `asOf` from parsed `arguments` (folders default to `REPORT_OUT_DIR` and
-    /// `REPORT_SQL_DIR` of `environment`, else paths relative to the working directory); throws `JobError.usage`
-    /// (exit 2) naming the bad option.
+    /// The settings of a run as of `asOf` from parsed `arguments` (the output folder defaults to `REPORT_OUT_DIR` of
+    /// `environment`, else a path relative to the working directory; the SQL folder to `REPORT_SQL_DIR`, else the
+    /// `reports` folder of the binary's share folder, `ShareDirectory`, which `IAP_SHARE_DIR` overrides); throws
+    /// `JobError.usage` (exit 2) naming the bad option.
     public static func settings(_ arguments: JobArguments, asOf: Date, environment: [String: String] = [:]) throws -> ReportSettings {
         let values = arguments.values
         let asOfMonth = ReportMonth(containing: asOf)
@@ -55,8 +56,18 @@ public enum ReportOptions {
         let out = values["out"] ?? ((environment["REPORT_OUT_DIR"] ?? "Reports/out") + "/" + asOfDate)
         return ReportSettings(asOf: asOf, firstMonth: first, lastMonth: last, currency: currency, basis: basis,
                               outputFolder: URL(fileURLWithPath: out, isDirectory: true),
-                              sqlFolder: URL(fileURLWithPath: values["sql-dir"] ?? environment["REPORT_SQL_DIR"] ?? "Reports", isDirectory: true),
+                              sqlFolder: try sqlFolder(values["sql-dir"] ?? environment["REPORT_SQL_DIR"], environment: environment),
                               writeCSV: formats.contains("csv"), writeXLSX: formats.contains("xlsx"),
                               rawIdentifiers: arguments.flags.contains("raw-ids"))
+    }
+
+    /// `--sql-dir` / `REPORT_SQL_DIR` when given, else the share folder's `reports`.
+    static func sqlFolder(_ given: String?, environment: [String: String]) throws -> URL {
+        if let given { return URL(fileURLWithPath: given, isDirectory: true) }
+        do {
+            return try ShareDirectory.current(environment: environment).reports
+        } catch {
+            throw JobError.usage("no report SQL folder: pass --sql-dir or set REPORT_SQL_DIR (\(error))")
+        }
     }
 }

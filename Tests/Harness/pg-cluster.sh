@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The embedded PostgreSQL for demo, tests and benchmarks: a private cluster under .local/pg,
 # listening only on a unix socket inside that folder (no TCP).
-#   pg-cluster.sh up      create (initdb) if needed, start if stopped, create database $PGDATABASE
+#   pg-cluster.sh up      create (initdb) if needed, start if stopped, create database $PGDATABASE and the
+#                         pipeline's roles iap_owner / iap_job (deploy/postgres/roles.sql, applied to that database)
 #   pg-cluster.sh down    stop it
 #   pg-cluster.sh env     print the PG* variables that reach it
 # PostgreSQL refuses to run as root, so as root the server runs as the `postgres` OS user.
@@ -79,6 +80,9 @@ CONF
   if ! "$bindir/psql" -h "$dir" -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$database'" | grep -q 1; then
     "$bindir/createdb" -h "$dir" -U postgres "$database"
   fi
+  # The least-privilege roles (cluster-wide) and their grants in the default database; tests that run jobs as
+  # iap_job apply the same file to their own databases (Tests/TestSupport/TestDatabase.swift, RoleDatabase).
+  "$bindir/psql" -q -X -v ON_ERROR_STOP=1 -h "$dir" -U postgres -d "$database" -f "$root/deploy/postgres/roles.sql" >/dev/null
 }
 
 down() {

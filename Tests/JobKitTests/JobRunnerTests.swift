@@ -85,7 +85,8 @@ final class OutputLines: @unchecked Sendable {
         #expect(output.lines.joined().contains("--status"))
         #expect(output.lines.joined().contains("--dry-run"))
         #expect(JobRunner.run(definition, arguments: ["--version"], environment: environment, output: { output.append($0) }) == .succeeded)
-        #expect(output.lines.last == "probe-help \(PipelineVersion.string)")
+        #expect(output.lines.last == "probe-help \(PipelineVersion.description())")
+        #expect(output.lines.last?.contains("(commit ") == true)
         #expect(JobRunner.run(definition, arguments: ["--nope"], environment: environment, output: { output.append($0) }).rawValue == 2)
         #expect(JobRunner.run(definition, arguments: [], environment: environment, output: { output.append($0) }).rawValue == 2,
                 "no database configured is a configuration error")

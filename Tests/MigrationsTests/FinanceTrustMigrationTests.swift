@@ -216,7 +216,7 @@ import WorldGen
     /// A database migrated up to (not including) the migration whose name contains `migration`, holding a generated
     /// world (seed 12, 300 subscriptions, 4 months): every bundled migration, the database and the world.
     static func worldDatabase(before migration: String, named name: String) throws -> ([MigrationFiles.File], PostgresConnection, GeneratedWorld) {
-        let all = try MigrationFiles.bundled()
+        let all = try Migrator.shippedFiles()
         let version = try #require(all.first { $0.name.contains(migration) }).version
         let database = try PostgresConnection(configuration: try TestDatabase.fresh(name))
         try Migrator(database: database, files: all.filter { $0.version < version }).migrate()

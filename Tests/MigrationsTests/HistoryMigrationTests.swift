@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func fromTheSeventhMigrationWithDataTheSchemaEqualsAFreshOne() throws {
-        let all = try MigrationFiles.bundled()
+        let all = try Migrator.shippedFiles()
         let old = try PostgresConnection(configuration: try TestDatabase.fresh("test_history_from_0007"))
         try Migrator(database: old, files: all.filter { $0.version <= 7 }).migrate()
         let legacy = try LegacyRows.insert(old)

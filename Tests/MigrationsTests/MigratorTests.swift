@@ -8,7 +8,7 @@ import Testing
 /// `migrate` creates the schema, is a no-op the second time, and refuses an edited applied file.
 @Suite(.serialized) struct MigratorTests {
     @Test func bundledFilesAreNumberedInOrder() throws {
-        let files = try MigrationFiles.bundled()
+        let files = try Migrator.shippedFiles()
         #expect(files.count >= 5)
         #expect(files.map(\.version) == Array(1...files.count))
     }

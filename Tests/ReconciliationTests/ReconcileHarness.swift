@@ -8,17 +8,20 @@ import TestSupport
 import Testing
 import WorldGen
 
-/// A generated world in a private database: its files under a scratch folder, staged by `import-exports`, and
-/// `reconcile` / `close-period` run as jobs.
+/// A generated world in a private database set up as an installation is (roles.sql, migrations as `iap_owner`): its
+/// files under a scratch folder, staged by `import-exports`, and `reconcile` / `close-period` run as jobs connected
+/// as `iap_job`. `database` is the superuser's connection (fixtures and assertions).
 final class ReconcileHarness {
     let databaseName: String
+    let roles: RoleDatabase
     let database: PostgresConnection
     let folder: URL
     let discrepancies: [ReportDiscrepancy]
 
     init(_ name: String, seed: UInt64, subscriptions: Int = 400, months: Int = 3, share: Double = 0.02) throws {
         databaseName = "reconcile_" + name
-        (_, database) = try TestDatabase.migrated(databaseName)
+        roles = try RoleDatabase.fresh(databaseName)
+        database = try PostgresConnection(configuration: roles.superuser)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("reconcile-\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -36,11 +39,10 @@ final class ReconcileHarness {
 
     var out: URL { folder.appendingPathComponent("out") }
 
-    /// Runs a job: exit code and the summary's counts.
+    /// Runs a job as `iap_job`: exit code and the summary's counts.
     @discardableResult
     func run(_ definition: JobDefinition, _ arguments: [String]) throws -> (JobExitCode, [String: Int], String) {
-        var variables = ProcessInfo.processInfo.environment
-        variables["PGDATABASE"] = databaseName
+        var variables = roles.environment(as: RoleDatabase.job)
         variables["REPORTS_DIR"] = nil
         let box = SummaryBox()
         let code = JobRunner.run(definition, arguments: ["--log-format", "json"] + arguments, environment: JobEnvironment(variables),

@@ -1,8 +1,10 @@
 import Foundation
 import SimulatorFixtures
+import TestSupport
 
 /// A real job executable (built beside the test binary), configured only through its environment like the cron
-/// would configure it: keys in files named by variables, the harness's simulator as both stores.
+/// would configure it: keys in files named by variables, the harness's simulator as both stores, connected as the
+/// job role `iap_job` (deploy/postgres/roles.sql), as an installation's jobs are.
 struct JobProcess {
     let executable: URL
     let environment: [String: String]
@@ -27,7 +29,9 @@ struct JobProcess {
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
         }
         var variables = ProcessInfo.processInfo.environment
+        variables["DATABASE_URL"] = nil
         variables["PGDATABASE"] = harness.databaseName
+        variables["PGUSER"] = RoleDatabase.job
         variables["APPLE_BUNDLE_ID"] = harness.world.truth.apple.bundleId
         variables["APPLE_APP_APPLE_ID"] = String(harness.world.truth.apple.appAppleId)
         variables["APPLE_ENVIRONMENT"] = "Production"

@@ -51,7 +51,10 @@ struct RequeryHarness {
          systemClock: Bool = false, notificationURL: String? = nil) throws {
         world = try World.generate(options)
         databaseName = name
-        (configuration, database) = try TestDatabase.migrated(name)
+        // Set up as an installation is (roles.sql, migrations as iap_owner): job processes (JobProcess) connect as
+        // iap_job; `configuration` and `database` (fixtures, in-process clients, assertions) are the superuser's.
+        configuration = try RoleDatabase.fresh(name).superuser
+        database = try PostgresConnection(configuration: configuration)
         try WorldWriter.load(world, into: database)
         let appleKey = try TestKeys.apple.get()
         let googleKey = try TestKeys.google.get()

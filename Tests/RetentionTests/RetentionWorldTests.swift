@@ -27,7 +27,10 @@ import WorldGen
         """
 
     static func world(_ name: String) throws -> (PostgresConnection, JobEnvironment) {
-        let (_, database) = try TestDatabase.migrated(name)
+        // Set up as an installation is (roles.sql, migrations as iap_owner); the jobs connect as iap_job, the returned
+        // connection (fixtures, assertions) is the superuser's.
+        let roles = try RoleDatabase.fresh(name)
+        let database = try PostgresConnection(configuration: roles.superuser)
         try WorldWriter.load(try World.generate(options), into: database)
         _ = try database.execute("""
             INSERT INTO idempotency_key (key, scope, created_at, expires_at)
@@ -46,10 +49,7 @@ import WorldGen
                            ORDER BY b2.id LIMIT 40)
             """, [options.asOf])
         _ = try database.execute(snapshotSQL)
-        var variables = ProcessInfo.processInfo.environment
-        variables["DATABASE_URL"] = nil
-        variables["PGDATABASE"] = name
-        return (database, JobEnvironment(variables))
+        return (database, JobEnvironment(roles.environment(as: RoleDatabase.job)))
     }
 
     static func run(_ environment: JobEnvironment, _ arguments: [String], guard guardQuery: RetentionGuard = .closedPeriods)
