@@ -14,9 +14,10 @@ import Testing
         try #require(periods.count >= 3)
         let month = periods[1]
         let following = periods[2]
+        try harness.writeReportFile()
         let (code, counts, line) = try harness.run(ClosePeriod.definition(), ["--period", month.label, "--reports", harness.out.path])
         #expect(code == .succeeded, "\(line)")
-        #expect(counts["snapshots"] == 4, "\(line)")
+        #expect(counts["snapshots"] == 5, "\(line)")
 
         // The lock: a row effective in the closed month can be neither changed nor deleted.
         let charge = try #require(try harness.database.query("""
@@ -87,6 +88,7 @@ import Testing
         let harness = try ReconcileHarness("close_fix", seed: 5, subscriptions: 300)
         try harness.importReports()
         let month = try harness.periods(.google)[1]
+        try harness.writeReportFile()
         let (code, _, line) = try harness.run(ClosePeriod.definition(), ["--period", month.label, "--reports", harness.out.path])
         #expect(code == .succeeded, "\(line)")
         let compared = try #require(try harness.database.query("""

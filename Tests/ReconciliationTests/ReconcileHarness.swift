@@ -36,6 +36,12 @@ final class ReconcileHarness {
 
     var out: URL { folder.appendingPathComponent("out") }
 
+    /// Puts one report file under `out`, as build-reports would (close-period refuses an empty reports folder).
+    func writeReportFile() throws {
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data("month,mrr\n".utf8).write(to: out.appendingPathComponent("mrr.csv"))
+    }
+
     /// Runs a job: exit code and the summary's counts.
     @discardableResult
     func run(_ definition: JobDefinition, _ arguments: [String]) throws -> (JobExitCode, [String: Int], String) {
