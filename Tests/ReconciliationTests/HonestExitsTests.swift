@@ -132,4 +132,31 @@ import Testing
         #expect(code == .usageOrConfiguration, "\(line)")
         #expect(line.contains("cannot create the folder \(out.path)"), "\(line)")
     }
+
+    /// The Reconciliation sheet's SQL shows an Apple period as people read it: calendar month, fiscal label, days.
+    @Test func theReconciliationReportNamesAnApplePeriodReadably() throws {
+        let harness = try Harness("sheet_period")
+        let november = try #require(ReconciliationPeriod.appleFiscal(forCalendarMonth: "2026-11"))
+        _ = try harness.database.execute("""
+            INSERT INTO reconciliation_run (provider, period, starts_at, ends_at, known_at, report_files, item_count, content_sha256)
+            VALUES ('apple', $1, to_timestamp($2), to_timestamp($3), to_timestamp($3), '[]', 1, repeat('0', 64))
+            """, [november.label, november.start, november.end])
+        _ = try harness.database.execute("""
+            INSERT INTO reconciliation_item (run_id, line, category, grain_key, side, product_id, country, currency,
+                database_currency, report_units, database_units, report_gross_micros, database_gross_micros, variance_micros,
+                store_fee_micros, tax_micros, net_micros, prior_period_adjustment, adjustment_period)
+            SELECT id, 1, 'matched', 'cell', 'charge', 'pro_monthly', 'US', 'USD', NULL, 1, 1, 9990000, 9990000, 0, 0, 0, 9990000,
+                   false, NULL FROM reconciliation_run
+            """)
+        let sqlFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Reports/reconciliation.sql")
+        let sql = try String(contentsOf: sqlFile, encoding: .utf8)
+        let rows = try harness.database.query(sql, ["2026-12-31T00:00:00Z", "2026-11-01T00:00:00Z", "2026-11-01T00:00:00Z", "USD", "known"]).rows
+        let row = try #require(rows.first { (try? $0.decodeIfPresent(String.self, "provider")) == "apple" }, "\(rows.count) rows")
+        #expect(try row.decodeIfPresent(String.self, "period") == "2027-02")
+        #expect(try row.decodeIfPresent(String.self, "calendar_month") == "2026-11")
+        #expect(try row.decodeIfPresent(String.self, "fiscal_period") == "FY2027 P02")
+        #expect(try row.decodeIfPresent(String.self, "first_day") == "2026-11-01")
+        #expect(try row.decodeIfPresent(String.self, "last_day") == "2026-11-28")
+    }
 }
