@@ -27,7 +27,7 @@ WITH params AS (
 ),
 runs AS (
     -- A rerun supersedes the earlier run of its provider and period: one current run each, as of the as-of instant.
-    SELECT DISTINCT ON (r.provider, r.period) r.id, r.provider, r.period, r.known_at
+    SELECT DISTINCT ON (r.provider, r.period) r.id, r.provider, r.period, r.known_at, r.starts_at, r.ends_at
     FROM reconciliation_run r, params p
     WHERE p.basis_ok AND r.known_at <= p.as_of AND r.starts_at < p.range_end AND r.ends_at > p.range_start
     ORDER BY r.provider, r.period, r.known_at DESC, r.created_at DESC, r.id DESC
@@ -71,9 +71,21 @@ result AS (
            'no reconciliation run for a period in this range'
     WHERE NOT EXISTS (SELECT 1 FROM runs)
 )
-SELECT lower(provider) AS provider, period, known_at, currency, row_kind, category, items_count, report_units_count,
-       database_units_count, report_gross_micros, database_gross_micros, variance_micros, store_fee_micros, tax_micros,
-       net_micros, note
-FROM result
-ORDER BY provider NULLS FIRST, period, currency,
-         CASE row_kind WHEN 'category' THEN 0 WHEN 'total' THEN 1 ELSE 2 END, category;
+SELECT lower(x.provider) AS provider, x.period,
+       -- How people read the period: Apple's reportDate (fiscal year, period 01 = October) is shown as the calendar
+       -- month it is named after, its fiscal label and its first and last (US Pacific) day.
+       CASE x.provider
+           WHEN 'apple' THEN CASE WHEN right(x.period, 2)::int <= 3
+                                  THEN (left(x.period, 4)::int - 1)::text || '-' || lpad((right(x.period, 2)::int + 9)::text, 2, '0')
+                                  ELSE left(x.period, 4) || '-' || lpad((right(x.period, 2)::int - 3)::text, 2, '0') END
+           WHEN 'google' THEN x.period END AS calendar_month,
+       CASE x.provider WHEN 'apple' THEN 'FY' || left(x.period, 4) || ' P' || right(x.period, 2) WHEN 'google' THEN '' END
+           AS fiscal_period,
+       to_char((p.starts_at AT TIME ZONE 'America/Los_Angeles')::date, 'YYYY-MM-DD') AS first_day,
+       to_char((p.ends_at AT TIME ZONE 'America/Los_Angeles')::date - 1, 'YYYY-MM-DD') AS last_day,
+       x.known_at, x.currency, x.row_kind, x.category, x.items_count, x.report_units_count,
+       x.database_units_count, x.report_gross_micros, x.database_gross_micros, x.variance_micros, x.store_fee_micros, x.tax_micros,
+       x.net_micros, x.note
+FROM result x LEFT JOIN runs p ON p.provider = x.provider AND p.period = x.period
+ORDER BY x.provider NULLS FIRST, x.period, x.currency,
+         CASE x.row_kind WHEN 'category' THEN 0 WHEN 'total' THEN 1 ELSE 2 END, x.category;

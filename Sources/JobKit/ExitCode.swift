@@ -3,6 +3,7 @@ public enum JobExitCode: Int32, Sendable {
     case succeeded = 0
     case failed = 1
     case usageOrConfiguration = 2
+    /// Completed but a monitored threshold was breached, or the input held nothing to do (`JobError.nothingDone`).
     case thresholdBreached = 3
     case locked = 4
 

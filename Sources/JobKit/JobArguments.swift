@@ -64,14 +64,39 @@ public struct JobArguments: Sendable {
         return parsed
     }
 
-    /// Parses `YYYY-MM-DD` (midnight UTC) or an ISO 8601 instant with a zone (`2026-11-29T06:00:00Z`).
+    /// Parses `YYYY-MM-DD` (midnight UTC) or an ISO 8601 instant with a zone (`2026-11-29T06:00:00Z`). A day the
+    /// month does not have (`2026-02-30`) is refused, never rolled over into the next month.
     public static func parseInstant(_ text: String, option: String) throws -> Date {
         let hasTime = text.count > 10
         let hasZone = text.hasSuffix("Z") || text.dropFirst(19).contains("+") || text.dropFirst(19).contains("-")
         guard !hasTime || hasZone, let date = PostgresTimestamp.parse(text) else {
             throw JobError.usage("\(option) takes a date (2026-11-29) or an instant with its zone (2026-11-29T06:00:00Z), not '\(text)'")
         }
+        let parts = text.prefix(10).split(separator: "-")
+        if parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+           day > daysIn(month: month, year: year) {
+            throw JobError.usage("\(option) \(text): \(year)-\(parts[1]) has \(daysIn(month: month, year: year)) days")
+        }
         return date
+    }
+
+    /// Parses a calendar month `YYYY-MM` (month 01–12, nothing else) for `option`; `2026-13` and `2026-1` are refused.
+    public static func parseMonth(_ text: String, option: String) throws -> (year: Int, month: Int) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month), year >= 1900 else {
+            throw JobError.usage("\(option) takes a calendar month YYYY-MM (01–12), not '\(text)'")
+        }
+        return (year, month)
+    }
+
+    /// The number of days in `month` of `year` (Gregorian).
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     private static func split(_ argument: String) -> (String, String?) {

@@ -10,13 +10,15 @@ public enum JobError: Error, CustomStringConvertible, Sendable {
     case thresholdBreached(String)
     /// The job failed (exit 1).
     case failed(String)
+    /// The job's input was missing, empty or unusable, so it did nothing (exit 3); the message says what was found.
+    case nothingDone(String)
 
     /// The exit code for this error.
     public var exitCode: JobExitCode {
         switch self {
         case .usage, .configuration: return .usageOrConfiguration
         case .locked: return .locked
-        case .thresholdBreached: return .thresholdBreached
+        case .thresholdBreached, .nothingDone: return .thresholdBreached
         case .failed: return .failed
         }
     }
@@ -28,6 +30,7 @@ public enum JobError: Error, CustomStringConvertible, Sendable {
         case .locked(let holder): return "another run holds the lock: \(holder)"
         case .thresholdBreached(let message): return "threshold breached: \(message)"
         case .failed(let message): return message
+        case .nothingDone(let message): return "nothing done: \(message)"
         }
     }
 }

@@ -87,7 +87,7 @@ public enum JobRunner {
             message = error.description
         } catch {
             code = .failed
-            message = "\(error)"
+            message = FileSystemError.describe(error)
         }
         // Transactions re-run after a deadlock or serialization failure (in-process runs in parallel share the figure).
         let conflictRetries = PostgresConflictRetries.total - conflictRetriesBefore

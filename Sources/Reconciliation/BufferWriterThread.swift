@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JobKit
 
 /// Hashes full buffers and writes them to a file on a thread of its own, in the order they are handed over, while
 /// the caller fills the next one: a million-line items CSV is formatted on one core and hashed and written on the
@@ -8,6 +9,8 @@ import Foundation
 final class BufferWriterThread: @unchecked Sendable {
     private let hasher: SHA256Hasher
     private let handle: FileHandle?
+    /// The file `handle` writes, named in a write's failure.
+    private let path: String
     private let condition = NSCondition()
     private var waiting: [[UInt8]] = []
     private var spare: [[UInt8]] = []
@@ -18,9 +21,10 @@ final class BufferWriterThread: @unchecked Sendable {
     static let depth = 2
 
     /// Starts the thread; every buffer goes into `hasher` and, when there is one, to `handle`.
-    init(hasher: SHA256Hasher, handle: FileHandle?) {
+    init(hasher: SHA256Hasher, handle: FileHandle?, path: String = "") {
         self.hasher = hasher
         self.handle = handle
+        self.path = path
         let thread = Thread { [self] in run() }
         thread.stackSize = 1 << 20
         thread.start()
@@ -75,7 +79,9 @@ final class BufferWriterThread: @unchecked Sendable {
             hasher.update(buffer)
             var error: Error?
             if let handle {
-                do { try handle.write(contentsOf: buffer) } catch let failed { error = failed }
+                do { try handle.write(contentsOf: buffer) } catch let failed {
+                    error = FileSystemError("write", path, reason: FileSystemError.reason(of: failed))
+                }
             }
             buffer.removeAll(keepingCapacity: true)
             condition.lock()

@@ -4,8 +4,10 @@ import JobKit
 import Postgres
 
 /// The `close-period` job: month-end close of a calendar month. Reconciles Google's month and Apple's fiscal
-/// period ending in that month as known now, snapshots the reconciliation CSVs (and the files under the reports
-/// folder, when it exists) with their SHA-256, and locks billing_transaction rows effective in those periods.
+/// period named after that month as known now, snapshots the reconciliation CSVs and the report files under the
+/// reports folder (`--reports`, else `REPORT_OUT_DIR`, else `Reports/out`, as build-reports) with their SHA-256, and
+/// locks billing_transaction rows effective in those periods. It refuses (exit 2) a month that has not ended, one
+/// whose store reports are not imported (unless `--without-store-reports`) and an empty reports folder.
 /// `--reopen --reason` lifts the lock, recorded in audit_log.
 public enum ClosePeriod {
     /// The job's own options.
@@ -13,7 +15,8 @@ public enum ClosePeriod {
         .value("period", placeholder: "YYYY-MM", help: "the calendar month to close (default: the month before --as-of)"),
         .flag("reopen", help: "reopen the closed month instead (needs --reason)"),
         .value("reason", placeholder: "text", help: "why the month is reopened (recorded in audit_log)"),
-        .value("reports", placeholder: "folder", help: "report files to snapshot (default: Reports/out when it exists)"),
+        .value("reports", placeholder: "folder", help: "report files to snapshot (default: $REPORT_OUT_DIR, else Reports/out, as build-reports writes)"),
+        .flag("without-store-reports", help: "close although the month's store reports are not imported (the reconciliation then has no store side)"),
     ]
 
     /// The job definition.
@@ -30,7 +33,13 @@ public enum ClosePeriod {
     }
 
     static func run(_ context: JobContext) throws {
-        let month = context.arguments.values["period"] ?? previousMonth(before: context.asOf)
+        let month: String
+        if let text = context.arguments.values["period"] {
+            let (year, number) = try JobArguments.parseMonth(text, option: "--period")
+            month = String(year) + "-" + (number < 10 ? "0\(number)" : "\(number)")
+        } else {
+            month = previousMonth(before: context.asOf)
+        }
         guard periods(ofMonth: month).count == 2 else { throw JobError.usage("--period must be YYYY-MM") }
         if context.arguments.flags.contains("reopen") {
             guard let reason = context.arguments.values["reason"], !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -44,8 +53,16 @@ public enum ClosePeriod {
             context.note("skipped", "\(month) is already closed")
             return
         }
-        let reports = URL(fileURLWithPath: context.arguments.values["reports"] ?? "Reports/out")
+        try refuseUnfinished(month, context)
+        let folder = context.arguments.values["reports"] ?? context.environment.optional("REPORT_OUT_DIR") ?? "Reports/out"
+        let reports = URL(fileURLWithPath: folder)
         let reportFiles = try snapshotFiles(under: reports)
+        guard !reportFiles.isEmpty else {
+            throw JobError.usage("""
+                no report files to snapshot under \(reports.path) (--reports, else $REPORT_OUT_DIR, else Reports/out): \
+                run build-reports for \(month) first, or point --reports at the folder it wrote
+                """)
+        }
         context.setCount("report_files_hashed", reportFiles.count)
         guard !context.dryRun else { return }
         try context.database.transaction { db in
@@ -71,7 +88,7 @@ public enum ClosePeriod {
                 snapshot.append((stem + ".csv", items))
                 snapshot.append((stem + "_totals.csv", ReconciliationCSV.totals(ReconciliationTotals(result.items))))
                 context.count("\(period.provider.rawValue)_items", by: result.items.count)
-                context.note("\(period.provider.rawValue)_period", period.label)
+                context.note("\(period.provider.rawValue)_period", period.readableName)
             }
             for (name, bytes) in snapshot {
                 _ = try db.execute("""
@@ -84,6 +101,24 @@ public enum ClosePeriod {
                 """, [context.jobName, String(closeID), month, Int64(snapshot.count)])
             context.setCount("snapshots", snapshot.count)
             context.note("close_id", String(closeID))
+        }
+    }
+
+    /// Refuses (exit 2) a month whose report periods have not all ended as of the run, and, unless
+    /// `--without-store-reports`, one whose store reports are not imported.
+    static func refuseUnfinished(_ month: String, _ context: JobContext) throws {
+        let asOf = Int64(context.asOf.timeIntervalSince1970.rounded(.down))
+        let open = periods(ofMonth: month).filter { $0.end > asOf }
+        if !open.isEmpty {
+            let ends = open.map { "\($0.provider.rawValue) \($0.readableName) ends \(PostgresTimestamp.iso8601($0.endDate))" }
+            throw JobError.usage("\(month) has not ended as of \(PostgresTimestamp.iso8601(context.asOf)): " + ends.joined(separator: "; "))
+        }
+        guard !context.arguments.flags.contains("without-store-reports") else { return }
+        let missing = try Reconcile.unstaged(periods(ofMonth: month), context)
+        if !missing.isEmpty {
+            throw JobError.usage("\(month) cannot be closed: its store reports are not imported: "
+                + missing.map { "\($0.provider.rawValue): \($0.stagedKindsDescription)" }.joined(separator: "; ")
+                + " (import-exports --reports-dir first, or --without-store-reports to close without them)")
         }
     }
 

@@ -3,15 +3,17 @@ import JobKit
 import Postgres
 
 /// The `reconcile` job: compares the staged store reports of a period with billing_transaction, categorises every
-/// unit, stores the run and writes its CSV files under `--out`. Without `--provider`/`--period`: every provider's
-/// latest period with staged files (nothing to do when none are staged). A closed period is recomputed on its
+/// unit, stores the run and writes its CSV files under `--out`. `--period YYYY-MM` is a calendar month for both stores
+/// (Apple: the fiscal period named after it); `--fiscal-period FY2027-P02` is Apple's own label. An asked-for period
+/// with nothing staged exits 3 naming the provider, the period and the report kinds it needs. Without
+/// `--provider`/`--period`: every provider's latest period with staged files (nothing to do when none are staged). A closed period is recomputed on its
 /// close basis and must reproduce the closed files byte for byte.
 public enum Reconcile {
     /// The job's own options.
     public static let options: [JobOption] = [
         .value("provider", placeholder: "apple|google", help: "the store (default: every store with staged files)"),
-        .value("period", placeholder: "YYYY-MM", help: "Google: calendar month; Apple: fiscal period as reportDate (01 = October)"),
-        .value("calendar-month", placeholder: "YYYY-MM", help: "Apple: the fiscal period ending in this calendar month"),
+        .value("period", placeholder: "YYYY-MM", help: "the calendar month (Apple: the fiscal period named after it, which ends in it)"),
+        .value("fiscal-period", placeholder: "FY2027-P02", help: "Apple: the fiscal period by Apple's own label (P01 = October)"),
         .value("file", placeholder: "earnings.zip",
                help: "Google: read the period's earnings from this zip (streamed, not staged) instead of its staged files"),
         .value("out", placeholder: "folder", help: "folder for the CSV files (default: $RECONCILE_OUT; neither: results only in the database)"),
@@ -26,18 +28,20 @@ public enum Reconcile {
     }
 
     static func run(_ context: JobContext) throws {
+        let out = (context.arguments.values["out"] ?? context.environment.optional("RECONCILE_OUT")).map { URL(fileURLWithPath: $0) }
+        // Checked before any query, so an unwritable folder fails at once and names itself.
+        if let out, !context.dryRun { try OutputFolder.requireWritable(out, option: "--out (or RECONCILE_OUT)") }
         let periods = try requestedPeriods(context)
         guard !periods.isEmpty else {
             context.note("skipped", "no staged report files")
             return
         }
-        let out = (context.arguments.values["out"] ?? context.environment.optional("RECONCILE_OUT")).map { URL(fileURLWithPath: $0) }
+        let missing = try unstaged(periods, context)
         var failures: [String] = []
-        for period in periods {
+        for period in periods where !missing.contains(period) {
             let closed = try ClosedPeriods(database: context.database).lock(for: period)
             let stem = fileStem(period)
             let folder = context.dryRun ? nil : out
-            if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
             // The items go to the CSV (streamed, hashed), the totals and the stored rows as they are categorised.
             let sink = try ReconciliationItemSink(csvPath: folder?.appendingPathComponent(stem + ".csv"))
             let run: ReconciliationRun
@@ -76,9 +80,13 @@ public enum Reconcile {
             for (currency, line) in totals.currencies.sorted(by: { $0.key < $1.key }) where line.variance != line.explained {
                 failures.append("\(period) \(currency): variance \(line.variance) but categories explain \(line.explained)")
             }
-            context.note("\(prefix)period", period.label)
+            context.note("\(prefix)period", period.readableName)
         }
         if !failures.isEmpty { throw JobError.failed(failures.joined(separator: "; ")) }
+        if !missing.isEmpty {
+            throw JobError.nothingDone(missing.map { "nothing staged for \($0.provider.rawValue) \($0.readableName): import its \($0.stagedKindsDescription) first (import-exports --reports-dir)" }
+                .joined(separator: "; "))
+        }
     }
 
     /// What an open period is reconciled against: every row recorded by now (the database clock), or by `--as-of`
@@ -89,9 +97,22 @@ public enum Reconcile {
         return max(context.asOf, now ?? context.asOf)
     }
 
-    /// The file name (without extension) of a period's items file.
+    /// The asked-for periods with no current staged report file (a `--file` run reads its zip instead).
+    static func unstaged(_ periods: [ReconciliationPeriod], _ context: JobContext) throws -> [ReconciliationPeriod] {
+        guard context.arguments.values["file"] == nil else { return [] }
+        return try periods.filter { period in
+            try context.database.query(
+                "SELECT 1 FROM report_file WHERE kind = ANY($1::text[]) AND period = $2 AND replaced_by IS NULL LIMIT 1",
+                [PostgresTextArray(period.stagedKinds), period.label]).first == nil
+        }
+    }
+
+    /// The file name (without extension) of a period's items file: `reconciliation_google_2026-11`; for Apple the
+    /// calendar month and the fiscal label, `reconciliation_apple_2026-11_FY2027-P02` (never the bare reportDate,
+    /// which reads as another month).
     public static func fileStem(_ period: ReconciliationPeriod) -> String {
-        "reconciliation_\(period.provider.rawValue)_\(period.label)"
+        guard let fiscal = period.fiscalPeriod else { return "reconciliation_\(period.provider.rawValue)_\(period.label)" }
+        return "reconciliation_apple_\(period.calendarMonth)_\(ReconciliationPeriod.fiscalArgument(fiscal))"
     }
 
     /// The periods to reconcile: the one asked for, or every provider's latest staged period.
@@ -105,17 +126,21 @@ public enum Reconcile {
             guard let provider = ReconciliationPeriod.Provider(rawValue: name) else { throw JobError.usage("--provider must be apple or google") }
             providers = [provider]
         }
-        if let month = values["calendar-month"] {
-            guard values["period"] == nil, providers == [.apple] || values["provider"] == nil,
-                  let period = ReconciliationPeriod.appleFiscal(forCalendarMonth: month) else {
-                throw JobError.usage("--calendar-month YYYY-MM maps to an Apple fiscal period: give it alone or with --provider apple")
+        if let text = values["fiscal-period"] {
+            guard values["period"] == nil, values["provider"] ?? "apple" == "apple" else {
+                throw JobError.usage("--fiscal-period names an Apple fiscal period: give it alone or with --provider apple, without --period")
+            }
+            guard let period = ReconciliationPeriod.appleFiscal(label: text) else {
+                throw JobError.usage("--fiscal-period takes Apple's label FY<year>-P<01-12> (FY2027-P02 = fiscal November 2026), not '\(text)'")
             }
             return [period]
         }
-        if let label = values["period"] {
-            guard values["provider"] != nil else { throw JobError.usage("--period needs --provider (the calendars differ)") }
-            return try providers.map {
-                guard let period = ReconciliationPeriod($0, label) else { throw JobError.usage("--period \(label) is not YYYY-MM") }
+        if let text = values["period"] {
+            let (year, month) = try JobArguments.parseMonth(text, option: "--period")
+            let label = String(year) + "-" + (month < 10 ? "0\(month)" : "\(month)")
+            return try providers.map { provider in
+                let period = provider == .apple ? ReconciliationPeriod.appleFiscal(forCalendarMonth: label) : ReconciliationPeriod(.google, label)
+                guard let period else { throw JobError.usage("--period \(text) is not a month the \(provider.rawValue) calendar has") }
                 return period
             }
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JobKit
 
 /// Writes the items CSV as items come, hashing it as it goes: the bytes equal `ReconciliationCSV.items` of the same
 /// items, the digest equals their SHA-256, and no more than a few buffers of the file are held (full buffers are
@@ -26,9 +27,9 @@ public final class ReconciliationCSVWriter {
         temporary = path.map { $0.deletingLastPathComponent().appendingPathComponent(".\($0.lastPathComponent).tmp-\(getpid())") }
         if let temporary {
             guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+                throw FileSystemError.posix("create", temporary.path, errno: errno)
             }
-            handle = try FileHandle(forWritingTo: temporary)
+            handle = try FileSystemError.perform("open for writing", temporary.path) { try FileHandle(forWritingTo: temporary) }
         }
         buffer.reserveCapacity(Self.flushAt + 4_096)
         ReconciliationCSV.appendHeader(to: &buffer)
@@ -70,7 +71,7 @@ public final class ReconciliationCSVWriter {
     /// The thread hashing and writing full buffers, started with the first of them.
     private func writerThread() -> BufferWriterThread {
         if let writer { return writer }
-        let started = BufferWriterThread(hasher: hasher, handle: handle)
+        let started = BufferWriterThread(hasher: hasher, handle: handle, path: temporary?.path ?? "")
         writer = started
         return started
     }
@@ -98,7 +99,7 @@ public final class ReconciliationCSVWriter {
         guard rename(temporary.path, path.path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path.path, "errno": code])
+            throw FileSystemError.posix("rename \(temporary.path) to", path.path, errno: code)
         }
     }
 }

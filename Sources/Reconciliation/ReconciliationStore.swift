@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JobKit
 import Postgres
 
 /// Writes a run and its items; a rerun of the same provider and period supersedes the current run (recorded in
@@ -87,11 +88,11 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` through a temporary file and a rename.
     public static func write(_ bytes: [UInt8], to path: URL) throws {
         let temporary = path.deletingLastPathComponent().appendingPathComponent(".\(path.lastPathComponent).tmp-\(getpid())")
-        try Data(bytes).write(to: temporary)
+        try FileSystemError.perform("write", temporary.path) { try Data(bytes).write(to: temporary) }
         guard rename(temporary.path, path.path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path.path, "errno": code])
+            throw FileSystemError.posix("rename \(temporary.path) to", path.path, errno: code)
         }
     }
 }

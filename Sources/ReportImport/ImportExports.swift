@@ -4,7 +4,9 @@ import StoreExports
 
 /// The `import-exports` job: stages the stores' report files found under `--reports-dir` (or `REPORTS_DIR`) and
 /// imports exchange rates from `--fx`. Each file is one transaction; a rejected file imports nothing and makes the
-/// job exit 1 naming it, while the other files still import.
+/// job exit 1 naming it, while the other files still import. Given folders that do not exist, are empty or hold no
+/// importable file, the job exits 3 saying what it found; files of kinds it does not import lying beside importable
+/// ones are listed (warning and the `files_ignored` note) and do not change the exit code.
 public enum ImportExports {
     /// The job's own options.
     public static let options: [JobOption] = [
@@ -48,14 +50,20 @@ public enum ImportExports {
             if !rejected.isEmpty { throw JobError.failed("rejected: " + rejected.joined(separator: "; ")) }
             return
         }
-        let found: (reports: [FoundReportFile], ignored: [String])
+        let found: FoundFiles
         do {
             found = try ReportFileFinder.find(paths)
-        } catch {
-            throw JobError.usage("\(error)")
+        } catch let failure as ReportImportFailure {
+            if case .missingPath = failure { throw JobError.nothingDone("\(failure) (--reports-dir / REPORTS_DIR)") }
+            throw JobError.failed("\(failure)")
         }
-        for path in found.ignored { context.logger.warning("not a report file name, ignored", ["file": path]) }
-        context.setCount("files_ignored", found.ignored.count)
+        for file in found.unimportable { context.logger.warning("not imported: \(file.kind)", ["file": file.path]) }
+        for path in found.loopsSkipped { context.logger.warning("folder already searched (symbolic link loop), skipped", ["folder": path]) }
+        context.setCount("files_ignored", found.unimportable.count)
+        if !found.unimportable.isEmpty { context.note("files_ignored", found.unimportable.map(\.listing).joined(separator: ", ")) }
+        guard !found.reports.isEmpty else {
+            throw JobError.nothingDone("no importable report file under \(paths.joined(separator: ", ")): found \(found.summary)")
+        }
         let files = context.limit.map { Array(found.reports.prefix($0)) } ?? found.reports
         let loader = ReportLoader(database: context.database, actor: context.jobName,
                                   allowShrink: context.arguments.flags.contains("allow-shrink"))
@@ -108,7 +116,7 @@ public enum ImportExports {
     /// Downloads `--period` into `folder` before the import.
     static func download(_ context: JobContext, into folder: String?, downloads: ReportDownloadSources.Factory) throws {
         guard let period = context.arguments.values["period"] else { throw JobError.usage("--download needs --period YYYY-MM") }
-        guard ReportDownloader.month(period) != nil else { throw JobError.usage("--period must be YYYY-MM, not '\(period)'") }
+        _ = try JobArguments.parseMonth(period, option: "--period")
         guard let folder else { throw JobError.usage("--download needs --reports-dir (or REPORTS_DIR): the folder the files land in") }
         let sources = try downloads(context.environment, context.database.configuration)
         if sources.apple == nil || sources.appleVendorNumber == nil { context.note("apple_download", "skipped: no Apple settings or APPLE_VENDOR_NUMBER") }

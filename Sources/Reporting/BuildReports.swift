@@ -47,6 +47,8 @@ public enum BuildReports {
                 + "\(missing.joined(separator: ", ")); point --sql-dir or REPORT_SQL_DIR at the folder of the report SQL files") }
         context.note("period", "\(settings.firstMonth)..\(settings.lastMonth)")
         context.note("out", settings.outputFolder.path)
+        // Checked before the queries run, so an unwritable folder fails at once, named.
+        if !context.dryRun { try OutputFolder.requireWritable(settings.outputFolder, option: "--out (or REPORT_OUT_DIR)") }
 
         let database = context.database
         // One snapshot for every report. It starts read-write only to fill the shared tables (temporary, dropped at
@@ -97,7 +99,9 @@ public enum BuildReports {
         let month = table.index(of: "month") ?? 0, currency = table.index(of: "currency") ?? min(1, table.columns.count - 1)
         let pairs = table.rows.map { "\($0[month] ?? "?") \($0[currency] ?? "?")" }
         context.setCount("fx_missing", pairs.count)
-        throw JobError.failed("no FX rate to \(settings.currency) for \(pairs.count) month/currency pair(s): \(pairs.joined(separator: ", "))")
+        throw JobError.failed("no FX rate to \(settings.currency) for \(pairs.count) month/currency pair(s): \(pairs.joined(separator: ", "))"
+            + "; import them with `import-exports --fx <rates.csv>` (date,currency,rate: USD per 1 unit), or import the month's"
+            + " Apple payments summary / Google earnings report, which carry their rates")
     }
 
     static func write(_ present: [(ReportDefinition, String)], shared: SharedReportTables, settings: ReportSettings,

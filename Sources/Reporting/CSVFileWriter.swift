@@ -1,10 +1,12 @@
 import Crypto
 import Foundation
+import JobKit
 
 /// Writes one CSV file in chunks (RFC 4180 through `CSVEncoder`) and hashes it as it goes, so a report of millions
 /// of rows is never held in memory as text.
 final class CSVFileWriter {
     private let handle: FileHandle
+    private let path: String
     private let hasher = SHA256Hasher()
     private var encoder = CSVEncoder()
     /// Bytes buffered before they are written.
@@ -12,10 +14,11 @@ final class CSVFileWriter {
 
     /// A writer that creates (or truncates) the file at `url`.
     init(url: URL) throws {
+        path = url.path
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            throw FileSystemError.posix("create", url.path, errno: errno)
         }
-        handle = try FileHandle(forWritingTo: url)
+        handle = try FileSystemError.perform("open for writing", url.path) { try FileHandle(forWritingTo: url) }
     }
 
     /// Appends one record.
@@ -27,7 +30,7 @@ final class CSVFileWriter {
     /// Writes what is left, closes the file and returns the SHA-256 of its whole content.
     func finish() throws -> String {
         try flush()
-        try handle.close()
+        try FileSystemError.perform("close", path) { try handle.close() }
         return hasher.hex()
     }
 
@@ -35,6 +38,6 @@ final class CSVFileWriter {
         let bytes = encoder.takeBytes()
         guard !bytes.isEmpty else { return }
         hasher.update(bytes)
-        try handle.write(contentsOf: bytes)
+        try FileSystemError.perform("write", path) { try handle.write(contentsOf: bytes) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JobKit
 
 /// Output files written under temporary names in their final folder and renamed into place only when every one of
 /// them is complete, so a final name never holds a half-written file; `discard()` removes the temporary ones.
@@ -9,7 +10,9 @@ final class StagedFiles {
     /// Files staged in `folder` (created if needed).
     init(folder: URL) throws {
         self.folder = folder
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileSystemError.perform("create the folder", folder.path) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
     }
 
     /// The temporary path for final file `name`: `.<name>.partial-<pid>` in the same folder (same file system, so
@@ -23,15 +26,15 @@ final class StagedFiles {
 
     /// Writes `bytes` to the temporary file of `name`.
     func write(_ bytes: [UInt8], as name: String) throws {
-        try Data(bytes).write(to: stage(name))
+        let path = stage(name)
+        try FileSystemError.perform("write", path.path) { try Data(bytes).write(to: path) }
     }
 
     /// Renames every staged file to its final name.
     func commit() throws {
         for (temporary, final) in staged {
             guard rename(temporary.path, final.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: final.path,
-                                                               NSLocalizedDescriptionKey: "cannot rename \(temporary.path) to \(final.path): errno \(errno)"])
+                throw FileSystemError.posix("rename \(temporary.path) to", final.path, errno: errno)
             }
         }
         staged.removeAll()

@@ -108,17 +108,25 @@ psql -q -P footer=off -c "SELECT job_name AS job, replace(status, 'threshold_bre
   left(regexp_replace(counts::text, '[{}\" ]', '', 'g'), 32) AS counts FROM job_run ORDER BY id"
 # --- end ops ---------------------------------------------------------------------------------------------
 # --- finance (issue 14): what reconcile found in the month's files ------------------------------------------
+# An Apple period is shown as people read it: the calendar month it is named after, the fiscal label, its days
+# (the stored reportDate 2027-02 reads as February 2027 but is fiscal November 2026).
+period_sql="CASE r.provider WHEN 'apple' THEN (CASE WHEN right(r.period, 2)::int <= 3
+    THEN (left(r.period, 4)::int - 1)::text || '-' || lpad((right(r.period, 2)::int + 9)::text, 2, '0')
+    ELSE left(r.period, 4) || '-' || lpad((right(r.period, 2)::int - 3)::text, 2, '0') END)
+  || ' (FY' || left(r.period, 4) || ' P' || right(r.period, 2) || ', '
+  || to_char((r.starts_at AT TIME ZONE 'America/Los_Angeles')::date, 'YYYY-MM-DD') || ' to '
+  || to_char((r.ends_at AT TIME ZONE 'America/Los_Angeles')::date - 1, 'YYYY-MM-DD') || ')' ELSE r.period END"
 echo "== reconciliation of the imported month (current run per provider and period: items by category)"
-psql -q -P footer=off -c "SELECT r.provider, r.period, i.category, sum(i.unit_count) AS items,
+psql -q -P footer=off -c "SELECT r.provider, $period_sql AS period, i.category, sum(i.unit_count) AS items,
   sum(i.report_units) AS report_units, sum(i.database_units) AS db_units
   FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
   WHERE r.superseded_by IS NULL AND NOT i.prior_period_adjustment GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
 echo "== reconciliation totals per currency (report gross − database gross = variance)"
 psql -q -P footer=off -c "WITH legs AS (
-    SELECT r.provider, r.period, i.currency::text AS currency, i.report_gross_micros AS g, 0::int8 AS d
+    SELECT r.provider, $period_sql AS period, i.currency::text AS currency, i.report_gross_micros AS g, 0::int8 AS d
     FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
     WHERE r.superseded_by IS NULL AND NOT i.prior_period_adjustment
-    UNION ALL SELECT r.provider, r.period, coalesce(i.database_currency, i.currency)::text, 0, i.database_gross_micros
+    UNION ALL SELECT r.provider, $period_sql, coalesce(i.database_currency, i.currency)::text, 0, i.database_gross_micros
     FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
     WHERE r.superseded_by IS NULL AND NOT i.prior_period_adjustment)
   SELECT provider, period, currency, sum(g) AS report_gross_micros, sum(d) AS db_gross_micros, sum(g) - sum(d) AS variance_micros

@@ -69,3 +69,32 @@ import Testing
         #expect(Mask.identifier("short") == "•••••")
     }
 }
+
+/// Dates and months are read strictly: a day or month the calendar does not have is refused, never rolled over.
+@Suite struct StrictDateArgumentTests {
+    @Test(arguments: ["2026-02-30", "2026-02-29", "2026-04-31", "2026-02-30T10:00:00Z", "2026-13-01"])
+    func asOfRefusesDaysTheMonthDoesNotHave(text: String) {
+        #expect(throws: JobError.self) { try JobArguments.parse(["--as-of", text], options: []) }
+    }
+
+    @Test func leapDayIsAccepted() throws {
+        #expect(try JobArguments.parse(["--as-of", "2028-02-29"], options: []).asOf.map(PostgresTimestamp.iso8601)
+            == "2028-02-29T00:00:00.000000Z")
+    }
+
+    @Test func theRunnerExitsTwoBeforeItConnects() {
+        let definition = JobDefinition(name: "strict", summary: "s") { _ in Issue.record("the job ran") }
+        let code = JobRunner.run(definition, arguments: ["--as-of", "2026-02-30"], environment: JobEnvironment([:]), output: { _ in })
+        #expect(code == .usageOrConfiguration)
+    }
+
+    @Test(arguments: ["2026-13", "2026-00", "2026-1", "26-11", "2026-11-01", "2026/11", "２０２６-11"])
+    func monthsAreRefused(text: String) {
+        #expect(throws: JobError.self) { try JobArguments.parseMonth(text, option: "--period") }
+    }
+
+    @Test func aMonthIsRead() throws {
+        let (year, month) = try JobArguments.parseMonth("2026-11", option: "--period")
+        #expect(year == 2026 && month == 11)
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import Postgres
 import Reconciliation
 import ReportImport
+import StoreExports
 import Testing
 
 /// Month-end close on a generated world: the lock, a late refund as a prior-period adjustment of the next month,
@@ -14,9 +15,10 @@ import Testing
         try #require(periods.count >= 3)
         let month = periods[1]
         let following = periods[2]
+        try harness.writeReportFile()
         let (code, counts, line) = try harness.run(ClosePeriod.definition(), ["--period", month.label, "--reports", harness.out.path])
         #expect(code == .succeeded, "\(line)")
-        #expect(counts["snapshots"] == 4, "\(line)")
+        #expect(counts["snapshots"] == 5, "\(line)")
 
         // The lock: a row effective in the closed month can be neither changed nor deleted.
         let charge = try #require(try harness.database.query("""
@@ -87,6 +89,7 @@ import Testing
         let harness = try ReconcileHarness("close_fix", seed: 5, subscriptions: 300)
         try harness.importReports()
         let month = try harness.periods(.google)[1]
+        try harness.writeReportFile()
         let (code, _, line) = try harness.run(ClosePeriod.definition(), ["--period", month.label, "--reports", harness.out.path])
         #expect(code == .succeeded, "\(line)")
         let compared = try #require(try harness.database.query("""
@@ -120,7 +123,8 @@ import Testing
         #expect(try harness.database.query(digest).first?.decode(String.self, "d") == before)
 
         let (closedCode, closedCounts, closedLine) = try harness.run(Reconcile.definition(), [
-            "--provider", "apple", "--period", applePeriod, "--out", harness.folder.appendingPathComponent("rerun").path])
+            "--fiscal-period", ReconciliationPeriod.fiscalArgument(try #require(FiscalPeriod(reportDate: applePeriod))),
+            "--out", harness.folder.appendingPathComponent("rerun").path])
         #expect(closedCode == .succeeded, "\(closedLine)")
         #expect(closedCounts["closed_periods_reproduced"] == 1, "\(closedLine)")
 
@@ -135,7 +139,10 @@ import Testing
     @Test func rerunSupersedesWithIdenticalContent() throws {
         let harness = try ReconcileHarness("rerun", seed: 9, subscriptions: 200, months: 2)
         try harness.importReports()
-        let period = try #require(try harness.periods(.google).first)
+        // The first month with a staged earnings file (a month without one is refused, exit 3).
+        let staged = try #require(try harness.database.query(
+            "SELECT min(period) AS p FROM report_file WHERE kind = 'googleEarnings' AND replaced_by IS NULL").first).decode(String.self, "p")
+        let period = try #require(ReconciliationPeriod(.google, staged))
         let arguments = ["--provider", "google", "--period", period.label, "--out", harness.out.path]
         try harness.run(Reconcile.definition(), arguments)
         let first = try Data(contentsOf: harness.out.appendingPathComponent(Reconcile.fileStem(period) + ".csv"))

@@ -39,6 +39,12 @@ final class ReconcileHarness {
 
     var out: URL { folder.appendingPathComponent("out") }
 
+    /// Puts one report file under `out`, as build-reports would (close-period refuses an empty reports folder).
+    func writeReportFile() throws {
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data("month,mrr\n".utf8).write(to: out.appendingPathComponent("mrr.csv"))
+    }
+
     /// Runs a job as `iap_job`: exit code and the summary's counts.
     @discardableResult
     func run(_ definition: JobDefinition, _ arguments: [String]) throws -> (JobExitCode, [String: Int], String) {
@@ -98,8 +104,12 @@ final class ReconcileHarness {
     func reconcileAll(_ provider: ReconciliationPeriod.Provider) throws -> [(String, ReconciliationItem)] {
         var result: [(String, ReconciliationItem)] = []
         for period in try periods(provider) {
-            let (code, _, line) = try run(Reconcile.definition(), ["--provider", provider.rawValue, "--period", period.label,
-                                                                   "--out", out.path])
+            // Apple's stored label is the fiscal reportDate: asked for by --fiscal-period (--period is a calendar month).
+            let asked = period.fiscalPeriod.map { ["--fiscal-period", ReconciliationPeriod.fiscalArgument($0)] }
+                ?? ["--provider", provider.rawValue, "--period", period.label]
+            let (code, _, line) = try run(Reconcile.definition(), asked + ["--out", out.path])
+            // A period the world wrote no report file for is refused (exit 3, nothing staged): it has no items.
+            if code == .thresholdBreached, line.contains("nothing staged") { continue }
             #expect(code == .succeeded, "\(line)")
             result += try items(provider, period.label).map { (period.label, $0) }
         }

@@ -102,18 +102,16 @@ import WorldGen
         #expect(try snapshots(db) == snapshotsBefore)
         let periods = ClosePeriod.periods(ofMonth: Self.month)
         for period in periods {
-            let (code, line) = harness.run(Reconcile.definition(), [
-                "--provider", period.provider.rawValue, "--period", period.label, "--out", scratch.appendingPathComponent("rerun").path,
-                "--as-of", asOf])
+            let (code, line) = harness.run(Reconcile.definition(), Self.asking(period) + [
+                "--out", scratch.appendingPathComponent("rerun").path, "--as-of", asOf])
             #expect(code == .succeeded && line.contains("\"closed_periods_reproduced\":1"), "\(period): \(line)")
         }
 
         // The next open period carries each late money row as a prior-period adjustment of the closed one.
         for period in periods {
             let next = try #require(period.next)
-            let (code, line) = harness.run(Reconcile.definition(), [
-                "--provider", next.provider.rawValue, "--period", next.label, "--out", scratch.appendingPathComponent("next").path,
-                "--as-of", asOf])
+            let (code, line) = harness.run(Reconcile.definition(), Self.asking(next) + [
+                "--out", scratch.appendingPathComponent("next").path, "--as-of", asOf])
             #expect(code == .succeeded, "\(next): \(line)")
             let adjusted = Set(try db.query("""
                 SELECT i.detail, i.adjustment_period FROM reconciliation_item i JOIN reconciliation_run r ON r.id = i.run_id
@@ -131,6 +129,12 @@ import WorldGen
         try buildReports(harness, period: "2026-11", basis: "corrected", asOf: PostgresTimestamp.iso8601(Date()), into: nextReports)
         let reconciliation = try String(contentsOf: nextReports.appendingPathComponent("reconciliation.csv"), encoding: .utf8)
         #expect(reconciliation.contains("prior_period_adjustment"), "the reconciliation report lists the adjustments")
+    }
+
+    /// reconcile's arguments naming `period`: Google's month, Apple's fiscal label (`--period` is a calendar month).
+    static func asking(_ period: ReconciliationPeriod) -> [String] {
+        period.fiscalPeriod.map { ["--fiscal-period", ReconciliationPeriod.fiscalArgument($0)] }
+            ?? ["--provider", period.provider.rawValue, "--period", period.label]
     }
 
     /// build-reports for `period` on `basis` as of `asOf` into `folder`.
