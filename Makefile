@@ -2,7 +2,11 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-DEB_PACKAGES := postgresql libpq-dev libcurl4-openssl-dev libxlsxwriter-dev libssl-dev libarchive-dev pkg-config openssl prometheus
+# What the jobs need to build and run (make deps, make install).
+DEB_PACKAGES := postgresql libpq-dev libcurl4-openssl-dev libxlsxwriter-dev libssl-dev libarchive-dev pkg-config openssl
+# What only the tests add: promtool, to check the shipped alert rules and a real drift-counts output (Debian ships it
+# in the prometheus package, which a job host does not need).
+TEST_DEB_PACKAGES := prometheus
 PG := Tests/Harness/pg-cluster.sh
 # The embedded cluster's connection variables (unix socket under .local/pg, no TCP).
 PGENV = eval "$$($(PG) env)"
@@ -12,7 +16,7 @@ PREFIX ?= /opt/iap
 SHARE_DIR = $(PREFIX)/share/iap-pipeline
 JOBS := $(notdir $(wildcard Jobs/*))
 
-.PHONY: help deps db-up db-down build release install install-files build-commit test demo bench clean
+.PHONY: help deps test-deps install-packages db-up db-down build release install install-files build-commit test demo bench clean
 
 help:
 	@echo "make demo    run the nightly pipeline on the embedded default and print what it did"
@@ -24,7 +28,13 @@ help:
 	@echo "make bench   run the benchmarks and update Benchmarks/results.md"
 
 deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES) $(TEST_DEB_PACKAGES)"
+
+install-packages:
+	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:" $$missing; \
 	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
@@ -68,7 +78,7 @@ install-files:
 	echo "$(COMMIT)" >"$(SHARE_DIR)/BUILD_COMMIT"
 	@echo "installed $(words $(JOBS)) jobs into $(PREFIX)/bin, their SQL into $(SHARE_DIR) (commit $$(cat "$(SHARE_DIR)/BUILD_COMMIT"))"
 
-test: db-up build-commit
+test: test-deps db-up build-commit
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	@$(PGENV); swift test --skip-build $(SWIFT_BUILD_FLAGS)
 

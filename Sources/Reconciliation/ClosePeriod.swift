@@ -2,10 +2,11 @@ import Crypto
 import Foundation
 import JobKit
 import Postgres
+import StoreExports
 
 /// The `close-period` job: month-end close of a calendar month. Reconciles Google's month and Apple's fiscal
 /// period named after that month as known now, snapshots the reconciliation CSVs and the report files under the
-/// reports folder (`--reports`, else `REPORT_OUT_DIR`, else `Reports/out`, as build-reports) with their SHA-256, and
+/// reports folder (`--reports`, else the newest `YYYY-MM-DD` build under `REPORT_OUT_DIR`, else `Reports/out`) with their SHA-256, and
 /// locks billing_transaction rows effective in those periods. It refuses (exit 2) a month that has not ended, one
 /// whose store reports are not imported (unless `--without-store-reports`) and an empty reports folder.
 /// `--reopen --reason` lifts the lock, recorded in audit_log.
@@ -15,7 +16,7 @@ public enum ClosePeriod {
         .value("period", placeholder: "YYYY-MM", help: "the calendar month to close (default: the month before --as-of)"),
         .flag("reopen", help: "reopen the closed month instead (needs --reason)"),
         .value("reason", placeholder: "text", help: "why the month is reopened (recorded in audit_log)"),
-        .value("reports", placeholder: "folder", help: "report files to snapshot (default: $REPORT_OUT_DIR, else Reports/out, as build-reports writes)"),
+        .value("reports", placeholder: "folder", help: "report files to snapshot (default: the newest YYYY-MM-DD build folder under $REPORT_OUT_DIR, else Reports/out)"),
         .flag("without-store-reports", help: "close although the month's store reports are not imported (the reconciliation then has no store side)"),
     ]
 
@@ -54,8 +55,8 @@ public enum ClosePeriod {
             return
         }
         try refuseUnfinished(month, context)
-        let folder = context.arguments.values["reports"] ?? context.environment.optional("REPORT_OUT_DIR") ?? "Reports/out"
-        let reports = URL(fileURLWithPath: folder)
+        let reports = context.arguments.values["reports"].map { URL(fileURLWithPath: $0) }
+            ?? newestBuild(under: URL(fileURLWithPath: context.environment.optional("REPORT_OUT_DIR") ?? "Reports/out"))
         let reportFiles = try snapshotFiles(under: reports)
         guard !reportFiles.isEmpty else {
             throw JobError.usage("""
@@ -148,6 +149,20 @@ public enum ClosePeriod {
         let parts = calendar.dateComponents([.year, .month], from: date)
         let (year, month) = (parts.year ?? 1970, parts.month ?? 1)
         return month == 1 ? String(format: "%04d-12", year - 1) : String(format: "%04d-%02d", year, month - 1)
+    }
+
+    /// The build a close snapshots when `--reports` is not given: build-reports writes each run into a `YYYY-MM-DD`
+    /// folder (its as-of date) under the reports root, so the newest such folder; the root itself when it holds none.
+    static func newestBuild(under root: URL) -> URL {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        let dated = names.filter { name in
+            var isDirectory: ObjCBool = false
+            let parts = name.split(separator: "-").compactMap { Int($0) }
+            return name.count == 10 && parts.count == 3 && CalendarDate(year: parts[0], month: parts[1], day: parts[2]) != nil
+                && FileManager.default.fileExists(atPath: root.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
+        return dated.max().map { root.appendingPathComponent($0, isDirectory: true) } ?? root
     }
 
     /// Every regular file under `folder` (recursively, by relative path in order); none when it does not exist.
