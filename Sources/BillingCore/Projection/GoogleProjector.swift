@@ -76,7 +76,7 @@ struct GoogleProjector {
             productId: facts.primary.productId, status: status,
             acknowledgementStatus: facts.acknowledgement(for: status, current: current),
             isTestPurchase: facts.purchase.isTestPurchase, autoRenew: autoRenew, currentPrice: nil,
-            currentPeriodStartAt: paidPeriodStart(facts: facts, status: status), currentPeriodEndAt: facts.expiresAt,
+            currentPeriodStartAt: facts.periodStart, currentPeriodEndAt: facts.expiresAt,
             trialEndsAt: trialEnd ?? current?.trialEndsAt,
             cancelAt: autoRenew || status == .pending ? nil : facts.expiresAt,
             canceledAt: autoRenew ? nil : cancelTime, lastVerifiedAt: current?.lastVerifiedAt,
@@ -84,16 +84,6 @@ struct GoogleProjector {
             google: GoogleTokenIdentity(purchaseToken: facts.token, linkedPurchaseToken: facts.purchase.linkedPurchaseToken),
             openPriceChange: nil,
             accountHasHadTrial: (current?.accountHasHadTrial ?? false) || accountTrial || trialEnd != nil)
-    }
-
-    /// The start of the paid period the state runs in. In grace or on hold Google moves `expiryTime` (to the grace end,
-    /// or back to the paid period's end) without a new order, so `expiryTime` minus one period is an instant where
-    /// nothing happened; the paid period is still the one the database holds for this token and product, so its start
-    /// is kept and the entitlement interval is extended, not split (issue 28, finding 7).
-    func paidPeriodStart(facts: GoogleFacts, status: SubscriptionStatus) -> Date? {
-        guard status.isBillingFailure, let current, current.google?.purchaseToken == facts.token,
-              current.productId == facts.primary.productId, let start = current.currentPeriodStartAt else { return facts.periodStart }
-        return start
     }
 
     /// A void whose token can no longer be queried: record the refund and revoke a still-live subscription.

@@ -20,7 +20,7 @@ struct GoogleRows {
                 guard let key = facts.chargeKey(item) else { continue }
                 let fallback: BillingEventType = facts.isRenewal(item) ? .renewed : .purchased
                 let type = item == facts.primary ? (decision.chargeEventType ?? fallback) : fallback
-                let effectiveAt = facts.isRenewal(item) ? renewalStart(type: type)
+                let effectiveAt = facts.isRenewal(item) ? (facts.periodStart ?? facts.stateTime)
                     : (facts.purchase.startTime?.date ?? facts.stateTime)
                 var row = record(key: key, type: type, effectiveAt: effectiveAt, expiresAt: item.expiryTime?.date,
                                  orderId: facts.orderId(item), amount: try chargeAmount(item), churn: nil)
@@ -46,18 +46,6 @@ struct GoogleRows {
                                orderId: facts.orderId(facts.primary), amount: new, churn: nil))
         }
         return rows
-    }
-
-    /// A renewal's instant: its paid period's start (expiryTime minus one billing period). A recovery is never dated
-    /// before the failure it recovers: month-end clamping can put that start days before the renewal failed (recovered
-    /// on 03-31 12:00 with expiry 04-30 12:00 gives 03-30 12:00), so it is no earlier than the last store state the
-    /// database holds of the failure (`current.lastStoreStateAt`, at or after its grace and hold rows), and no later
-    /// than this state's instant.
-    func renewalStart(type: BillingEventType) -> Date {
-        let start = facts.periodStart ?? facts.stateTime
-        guard type == .recovered, current?.status.isBillingFailure == true, let failureSeen = current?.lastStoreStateAt,
-              start < failureSeen else { return start }
-        return min(failureSeen, facts.stateTime)
     }
 
     /// Free trial: zero; introductory phase: unknown (nil); otherwise the recurring price. A price that does not
