@@ -37,8 +37,12 @@ state_at AS (
       AND (b.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED', 'EXPIRED', 'REVOKED', 'REFUNDED')
            OR (b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
                AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL))
+    -- The MRR order at one instant (Reports/README.md, "MRR"): charge, grace, hold or pause, then an ending; rows of
+    -- one kind by transaction_key. The last of them is the state.
     ORDER BY b.subscription_id, b.effective_at DESC,
-             (b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')) ASC, b.id DESC
+             CASE WHEN b.event_type = 'ENTERED_GRACE_PERIOD' THEN 1 WHEN b.event_type IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
+                  WHEN b.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3 ELSE 0 END DESC,
+             b.transaction_key DESC
 )
 SELECT g.subscription_id, g.billing_account_id, s.provider::text AS provider, pl.code AS plan_code,
        st.state, to_char(st.effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS state_at,

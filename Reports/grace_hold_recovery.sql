@@ -34,7 +34,8 @@
 --     failure (the plan being renewed);
 --     country: the failure row's country_code (Apple storefront alpha-3, Google region alpha-2); currency: the failure
 --     row's currency (the renewal price retried), else the latest charge's.
---   * At one instant a failure row is read before a charge, and a charge before an ending row.
+--   * At one instant a grace row is read first, then a hold row, a charge and an ending row; rows of one kind by
+--     transaction_key (the store's key, so the order never depends on row ids or load order).
 
 WITH params AS (
     SELECT $1::timestamptz AS as_of,
@@ -50,7 +51,7 @@ subscriber AS (
 ),
 -- The rows that open, end or recover a failure, as known on the chosen basis.
 event AS (
-    SELECT b.subscription_id, b.id, b.effective_at, b.provider::text AS provider, b.country_code, b.currency_code,
+    SELECT b.subscription_id, b.transaction_key, b.effective_at, b.provider::text AS provider, b.country_code, b.currency_code,
            b.amount_micros, b.plan_id,
            CASE WHEN b.event_type = 'ENTERED_GRACE_PERIOD' THEN 0
                 WHEN b.event_type = 'ENTERED_ON_HOLD' THEN 1
@@ -72,7 +73,7 @@ segmented AS (
            row_number() OVER w AS pos,
            COALESCE(count(*) FILTER (WHERE e.kind >= 2) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS seg
     FROM event e
-    WINDOW w AS (PARTITION BY e.subscription_id ORDER BY e.effective_at, e.kind, e.id)
+    WINDOW w AS (PARTITION BY e.subscription_id ORDER BY e.effective_at, e.kind, e.transaction_key)
 ),
 -- Whether a segment holds a hold row.
 segment AS (
@@ -99,7 +100,7 @@ placed AS (
         SELECT b.plan_id, b.currency_code FROM billing_transaction b, params p
         WHERE b.subscription_id = e.subscription_id AND b.plan_id IS NOT NULL AND b.effective_at <= e.failed_at
           AND (p.basis = 'corrected' OR b.recorded_at <= p.as_of)
-        ORDER BY b.effective_at DESC, b.id DESC LIMIT 1) l ON true
+        ORDER BY b.effective_at DESC, b.transaction_key DESC LIMIT 1) l ON true
     WHERE date_trunc('month', e.failed_at AT TIME ZONE 'UTC') BETWEEN (SELECT first_month FROM params)
                                                                 AND (SELECT last_month FROM params)
 ),

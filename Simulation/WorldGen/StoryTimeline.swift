@@ -4,7 +4,8 @@
 /// MRR contribution (in twelfths of a micro, so that every normalisation is an integer): the current recurring price
 /// × `BillingPeriodMath.monthlyTwelfths` of the plan billed, while the subscription is paid and entitled — after a
 /// paid purchase, renewal, recovery or upgrade (ACTIVE, and CANCELED until the period ends) and in a grace period
-/// (at the price being retried). Zero while pending, in a free trial, on hold, and after expiry or revocation.
+/// (at the price being retried) once the subscriber has paid. Zero while pending, in a free trial, in a grace period
+/// that follows only a free trial (never paid), on hold, and after expiry or revocation.
 struct StoryTimeline {
     /// `(from, twelfths)`: the contribution from this instant on (starts at 0 before the first step).
     private(set) var segments: [(atMs: Int64, twelfths: Int64)] = []
@@ -51,7 +52,9 @@ struct StoryTimeline {
                 }
             case .enterGrace:
                 failures.append(Failure(atMs: step.atMs))
-                set(step.atMs, value(step))
+                // A subscriber who has never paid (a free trial whose conversion failed) is not MRR in grace; their
+                // first paid charge, the recovery, is then `new` (docs/METRICS.md, "Never paid").
+                set(step.atMs, lastCharge == nil ? 0 : value(step))
             case .expire(let reason):
                 set(step.atMs, 0)
                 if reason == .billing, !failures.isEmpty { failures[failures.count - 1].churned = true }

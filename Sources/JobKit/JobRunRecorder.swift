@@ -12,7 +12,7 @@ struct JobRunRecorder {
 
     /// Marks `running` rows whose connection is gone as `abandoned` (finished now, with the reason in `error`): no
     /// backend with the row's `backend_pid` has been alive since the run started, so its process was killed or the
-    /// server restarted under it. Returns how many rows it marked; 0 before the status exists (migration 0021).
+    /// server restarted under it. Returns how many rows it marked; 0 before the status exists (migration 0020).
     func markAbandoned() throws -> Int {
         guard try database.query("""
             SELECT pg_get_constraintdef(oid) LIKE '%abandoned%' AS known FROM pg_constraint WHERE conname = 'job_run_status_check'

@@ -52,6 +52,26 @@ import Testing
         #expect(rows["2026-04 GOOGLE USD reporting"]?.churnMicros == 9_990_000)
     }
 
+    @Test func aTrialThatFailsIntoGraceAndRecoversIsNewAtItsFirstPayment() throws {
+        // Decision 5 (docs/METRICS.md, "Never paid"): trial from 20 Jan; the conversion on 20 Feb fails into grace
+        // (9.99 retried, grace until 8 Mar), hold from 8 Mar, recovered on 10 Apr. Never paid before the recovery, so
+        // 0 at the Feb 28 and Mar 31 snapshots; at the as-of (15 Apr) 9.99, the first paid charge: new, not reactivation.
+        let rows = Self.rows([Self.story([
+            Self.step(Self.day(2026, 1, 20), .purchase(trial: true), price: 0, end: Self.day(2026, 2, 20)),
+            Self.step(Self.day(2026, 2, 20), .enterGrace(graceEndMs: Self.day(2026, 3, 8)), end: Self.day(2026, 2, 20)),
+            Self.step(Self.day(2026, 3, 8), .enterHold, end: Self.day(2026, 2, 20)),
+            Self.step(Self.day(2026, 4, 10), .recover, end: Self.day(2026, 5, 10)),
+        ])])
+        #expect(rows["2026-01 GOOGLE USD local"] == nil)
+        let february = try #require(rows["2026-02 GOOGLE USD local"])
+        #expect((february.mrrMicros, february.newMicros, february.payingSubscribers) == (0, 0, 0))
+        #expect((february.graceEntered, february.holdEntered, february.holdRecovered, february.billingOpen) == (1, 1, 1, 0))
+        #expect(rows["2026-03 GOOGLE USD local"] == nil)
+        let april = try #require(rows["2026-04 GOOGLE USD local"])
+        #expect((april.mrrMicros, april.startMrrMicros, april.newMicros, april.newCount, april.reactivationMicros)
+                == (9_990_000, 0, 9_990_000, 1, 0))
+    }
+
     @Test func yearlyIsATwelfthWeeklyIsFiftyTwoTwelfthsRoundedOncePerCell() throws {
         // Yearly 59.99 EUR → 59 990 000 / 12 = 4 999 166.67; weekly 2.99 EUR → 2 990 000 × 52 / 12 = 12 956 666.67.
         // The cell sums exactly: (59 990 000 + 155 480 000) / 12 = 17 955 833.33 → 17 955 833 (rounding each first would give …834).

@@ -9,10 +9,12 @@ import Postgres
 /// Lapsed: CANCELED (auto-renew off) with its period ended more than `canceledGrace` before the as-of; ACTIVE,
 /// TRIALING, IN_GRACE_PERIOD or ON_HOLD with its period ended more than `retryWindow` before it (longer than any
 /// store's grace period, account hold or billing retry, so a renewal the repair jobs could still find is never
-/// pre-empted). Each gets one EXPIRED history row marked `is_derived`, dated the instant the paid period ended and
-/// recorded when written (the database clock), its status EXPIRED, its entitlements off and its open entitlement intervals ended at the
-/// period end. Idempotent: the row's key is the period's charge key plus `:EXPIRED` (the store's own EXPIRED row has
-/// the same key), and an expired subscription is not selected again.
+/// pre-empted). Each gets one EXPIRED history row marked `is_derived`, recorded when written (the database clock), its status EXPIRED, its
+/// entitlements off and its open entitlement intervals ended at the period end. The row is dated the instant the paid
+/// period ended, unless it ends a billing failure (a grace or hold row at or after the latest charge): then it is dated
+/// when the store gives up retrying, `failureEnd`, so it never falls inside the failure it ends. Idempotent: the row's
+/// key is the period's charge key plus `:EXPIRED` (the store's own EXPIRED row has the same key), and an expired
+/// subscription is not selected again.
 ///
 /// Unknown is not lapsed: a subscription whose latest re-query failed (its `requery_work_item` is `failed`) is left as it
 /// is, because the store was asked and did not answer, so a renewal may be there; the next night asks again. Only
@@ -40,6 +42,21 @@ public enum ExpireLapsed {
 
     /// Days after the period end a Google token can still be queried (`purchases.subscriptionsv2.get`).
     public static let googleQueryWindow = 60
+
+    /// Days after the paid period's end that Apple keeps retrying a failed renewal (billing retry, grace included).
+    public static let appleBillingRetryDays = 60
+    /// Days after the paid period's end that Google keeps a failed renewal on grace and account hold (the default).
+    public static let googleAccountHoldDays = 30
+
+    /// The instant a billing failure ended when no store said so: the end of the store's retry after the paid period's
+    /// end (`appleBillingRetryDays`, `googleAccountHoldDays`), never after the as-of `$1`, and never before the
+    /// failure's latest grace or hold row nor the end of its grace (a grace row's `expires_at`). Reads `l.provider`,
+    /// `l.paid_end` and `l.failure_last_at` of the `lapsed` rows.
+    static let failureEnd = """
+        GREATEST(LEAST(l.paid_end + make_interval(days => CASE WHEN l.provider = 'APPLE' THEN \(appleBillingRetryDays)
+                                                          ELSE \(googleAccountHoldDays) END), $1::timestamptz),
+                 l.failure_last_at)
+        """
 
     /// The lapsed subscriptions' condition; `$1` is the as-of.
     static let lapsedCondition = """
@@ -76,21 +93,38 @@ public enum ExpireLapsed {
     public static func expire(_ database: PostgresConnection, asOf: Date) throws -> Result {
         try database.retryingTransaction { db in
             let rows = try db.execute("""
+                WITH lapsed AS (
+                    SELECT s.id, s.provider, s.status, s.is_test_purchase, s.current_period_end_at, c.transaction_key, c.order_id,
+                           COALESCE(c.period_end_at, s.current_period_end_at) AS paid_end, f.last_at AS failure_last_at
+                    FROM subscription s
+                    LEFT JOIN LATERAL (
+                        SELECT b.transaction_key, b.order_id, b.effective_at, b.period_end_at FROM billing_transaction b
+                        WHERE b.subscription_id = s.id AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                          AND b.effective_at <= s.current_period_end_at
+                        ORDER BY b.effective_at DESC, b.transaction_key DESC LIMIT 1) c ON true
+                    -- The billing failure the expiry ends: grace and hold rows at or after the latest charge.
+                    LEFT JOIN LATERAL (
+                        SELECT max(GREATEST(b.effective_at, CASE WHEN b.event_type = 'ENTERED_GRACE_PERIOD' THEN b.expires_at END)) AS last_at
+                        FROM billing_transaction b
+                        WHERE b.subscription_id = s.id AND b.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD')
+                          AND b.effective_at >= COALESCE(c.effective_at, '-infinity'::timestamptz)) f ON true
+                    WHERE (\(lapsedCondition))
+                      AND NOT EXISTS (SELECT 1 FROM billing_transaction e WHERE e.subscription_id = s.id AND e.event_type = 'EXPIRED'
+                                        AND e.effective_at >= s.current_period_end_at)
+                ), dated AS (
+                    -- A cancelled subscription's store stopped retrying at the period end; never before the failure's rows.
+                    SELECT l.*, CASE WHEN l.failure_last_at IS NULL THEN l.current_period_end_at
+                                     WHEN l.status = 'CANCELED' THEN GREATEST(l.current_period_end_at, l.failure_last_at)
+                                     ELSE \(failureEnd) END AS expired_at
+                    FROM lapsed l
+                )
                 INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, expires_at,
                   order_id, is_test, reason, raw_payload, is_derived)
-                SELECT s.id, s.provider, 'EXPIRED', COALESCE(c.transaction_key, 'DERIVED:' || s.id::text || ':'
-                         || to_char(s.current_period_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) || ':EXPIRED',
-                       s.current_period_end_at, s.current_period_end_at, c.order_id, s.is_test_purchase,
-                       CASE WHEN s.status = 'CANCELED' THEN 'VOLUNTARY' ELSE 'BILLING_FAILURE' END, '{}'::jsonb, true
-                FROM subscription s
-                LEFT JOIN LATERAL (
-                    SELECT b.transaction_key, b.order_id FROM billing_transaction b
-                    WHERE b.subscription_id = s.id AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
-                      AND b.effective_at <= s.current_period_end_at
-                    ORDER BY b.effective_at DESC, b.transaction_key DESC LIMIT 1) c ON true
-                WHERE (\(lapsedCondition))
-                  AND NOT EXISTS (SELECT 1 FROM billing_transaction e WHERE e.subscription_id = s.id AND e.event_type = 'EXPIRED'
-                                    AND e.effective_at >= s.current_period_end_at)
+                SELECT d.id, d.provider, 'EXPIRED', COALESCE(d.transaction_key, 'DERIVED:' || d.id::text || ':'
+                         || to_char(d.current_period_end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) || ':EXPIRED',
+                       d.expired_at, d.current_period_end_at, d.order_id, d.is_test_purchase,
+                       CASE WHEN d.status = 'CANCELED' THEN 'VOLUNTARY' ELSE 'BILLING_FAILURE' END, '{}'::jsonb, true
+                FROM dated d
                 ON CONFLICT (transaction_key) DO NOTHING
                 """, [asOf])
             let entitlements = try db.execute("""
