@@ -71,9 +71,18 @@ public struct FileSystemError: Error, CustomStringConvertible, Sendable, Equatab
 
 /// The check of an output folder before a job does its work.
 public enum OutputFolder {
-    /// Creates `folder` when needed and proves it writable by creating and removing a probe file; a folder that
-    /// cannot be made or written is a usage error (exit 2) naming `option`, the folder and the operation.
+    /// Proves `folder` can be made and written by creating it when needed and creating and removing a probe file,
+    /// then removes the folders it made (the job makes them again when it writes, so a run that fails later leaves
+    /// nothing behind); a folder that cannot be made or written is a usage error (exit 2) naming `option`, the folder
+    /// and the operation.
     public static func requireWritable(_ folder: URL, option: String) throws {
+        var made: [String] = []
+        var missing = folder.standardizedFileURL
+        while !FileManager.default.fileExists(atPath: missing.path), missing.path != "/" {
+            made.append(missing.path)
+            missing = missing.deletingLastPathComponent()
+        }
+        defer { for path in made { rmdir(path) } }
         do {
             try FileSystemError.perform("create the folder", folder.path) {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

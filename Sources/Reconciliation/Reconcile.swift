@@ -42,9 +42,14 @@ public enum Reconcile {
             let closed = try ClosedPeriods(database: context.database).lock(for: period)
             let stem = fileStem(period)
             let folder = context.dryRun ? nil : out
+            if let folder {
+                try FileSystemError.perform("create the folder", folder.path) {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                }
+            }
             // The items go to the CSV (streamed, hashed), the totals and the stored rows as they are categorised.
             let sink = try ReconciliationItemSink(csvPath: folder?.appendingPathComponent(stem + ".csv"))
-            let run: ReconciliationRun
+            var run: ReconciliationRun
             if let zip = context.arguments.values["file"] {
                 guard closed == nil else { throw JobError.usage("\(period) is closed: it is recomputed from its staged files, not --file") }
                 run = try Reconciler(database: context.database)
@@ -69,6 +74,9 @@ public enum Reconcile {
                 }
                 context.count("closed_periods_reproduced")
             } else if !context.dryRun {
+                // An open period's run is stored as the run of its --as-of (what build-reports of that as-of shows),
+                // though it read every row recorded by now: the nightly chain's repairs are recorded after its as-of.
+                run.knownAt = context.asOf
                 let id = try ReconciliationStore(database: context.database, actor: context.jobName)
                     .save(run, items: sink.stored, sha256: sha, jobRunID: context.runID)
                 context.note("\(prefix)run_id", String(id))
@@ -90,8 +98,9 @@ public enum Reconcile {
     }
 
     /// What an open period is reconciled against: every row recorded by now (the database clock), or by `--as-of`
-    /// when that is later. `recorded_at` is the database's own clock, so a run with a past `--as-of` still sees the
-    /// rows the repair jobs wrote today; a closed period uses its close instant instead.
+    /// when that is later. `recorded_at` is the database's own clock, so a run with a past `--as-of` (the nightly
+    /// chain's, taken at its start) still sees the rows the repair jobs wrote since; the run is stored under its
+    /// `--as-of`. A closed period uses its close instant instead.
     static func openKnownAt(_ context: JobContext) throws -> Date {
         let now = try context.database.query("SELECT clock_timestamp() AS t").first.map { try $0.decode(Date.self, "t") }
         return max(context.asOf, now ?? context.asOf)

@@ -69,8 +69,11 @@ public enum ImportExports {
                                   allowShrink: context.arguments.flags.contains("allow-shrink"))
         let started = Date()
         var rowsLoaded = 0
+        let progress = context.progress("importing report files", unit: "files", total: files.count)
+        defer { progress.finish() }
         for file in files {
             let kind = label(file.kind)
+            defer { progress.advance() }
             do {
                 let report = try ReportReader.read(file)
                 let fx = fxRates(of: report)

@@ -16,6 +16,7 @@ import Testing
         let periods = try harness.periods(.google)
         try #require(periods.count >= 2)
         let month = periods[1]
+        try harness.writeReportFile()
         let (code, _, line) = try harness.run(ClosePeriod.definition(), ["--period", month.label, "--reports", harness.out.path])
         #expect(code == .succeeded, "\(line)")
 

@@ -53,7 +53,8 @@ enum ChainState {
     /// Canonical rows per table.
     static func dump(_ database: PostgresConnection) throws -> [String: [String]] {
         var result: [String: [String]] = [:]
-        let ignored = " - 'id' - 'job_run_id' - 'last_verified_at' - 'created_at' - 'updated_at'"
+        // Wall-clock columns: when a row was written or learned (recorded_at is the database clock at the insert).
+        let ignored = " - 'id' - 'job_run_id' - 'last_verified_at' - 'created_at' - 'updated_at' - 'recorded_at'"
             + " - 'processing_attempts' - 'processing_error'"
         // An inbound event is named by its store id (a recovered event's row id is fresh in each run).
         let eventKey = "jsonb_build_object('inbound_event', (SELECT e.provider_event_id FROM inbound_webhook_event e WHERE e.id = t.inbound_event_id))"
