@@ -31,8 +31,8 @@ import WorldGen
     }
 
     @Test func rowsLearnedAfterTheCloseAreAdjustmentsAndTheClosedMonthNeverChanges() throws {
-        var options = WorldOptions(seed: 43, subscriptions: 1_200, months: 4, testShare: 0)
-        options.faultShares = [.failedWebhook: 0.25, .voidedPurchaseNotApplied: 0.08]
+        var options = WorldOptions(seed: 53, subscriptions: 600, months: 4, testShare: 0)
+        options.faultShares = [.failedWebhook: 0.3, .voidedPurchaseNotApplied: 0.08]
         let harness = try RequeryHarness(name: "late_rows_close", options: options)
         defer { harness.server.stop(); harness.database.close() }
         let db = harness.database
