@@ -71,7 +71,7 @@ public enum ClosePeriod {
             // rows, recorded before the instant, are in the snapshot) and later ones wait for the close, so every
             // row recorded after the instant is one the snapshot did not see (a prior-period adjustment).
             _ = try db.execute("LOCK TABLE billing_transaction IN SHARE MODE")
-            let closedAt = try db.query("SELECT clock_timestamp() AS t").first.map { try $0.decode(Date.self, "t") } ?? context.asOf
+            let closedAt = try db.clockTimestamp() ?? context.asOf
             let closeID = try db.query(
                 "INSERT INTO period_close (period, closed_at, closed_by) VALUES ($1, $2, $3) RETURNING id",
                 [month, closedAt, context.jobName]).first.map { try $0.decode(Int64.self, "id") } ?? 0

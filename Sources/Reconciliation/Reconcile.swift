@@ -102,8 +102,7 @@ public enum Reconcile {
     /// chain's, taken at its start) still sees the rows the repair jobs wrote since; the run is stored under its
     /// `--as-of`. A closed period uses its close instant instead.
     static func openKnownAt(_ context: JobContext) throws -> Date {
-        let now = try context.database.query("SELECT clock_timestamp() AS t").first.map { try $0.decode(Date.self, "t") }
-        return max(context.asOf, now ?? context.asOf)
+        max(context.asOf, try context.database.clockTimestamp() ?? context.asOf)
     }
 
     /// The asked-for periods with no current staged report file (a `--file` run reads its zip instead).

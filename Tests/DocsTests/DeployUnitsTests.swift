@@ -16,16 +16,7 @@ import Testing
 
     /// Runs `systemd-analyze verify` on `files`; returns its exit status and output.
     static func verify(_ files: [URL]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: analyzer ?? "/usr/bin/systemd-analyze")
-        process.arguments = ["verify", "--man=no"] + files.map(\.path)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try ToolProcess.run(analyzer ?? "/usr/bin/systemd-analyze", ["verify", "--man=no"] + files.map(\.path))
     }
 
     /// The jobs of the repository (`Jobs/<name>/`): what `make install` puts under /opt/iap/bin.

@@ -11,17 +11,7 @@ import Testing
 
     /// Runs promtool with `arguments` in deploy/prometheus; returns its exit status and output.
     static func promtool(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: promtool ?? "/usr/bin/promtool")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try ToolProcess.run(promtool ?? "/usr/bin/promtool", arguments, in: folder)
     }
 
     @Test(.enabled(if: promtool != nil, "promtool is not installed (Debian package prometheus: make deps)"))
