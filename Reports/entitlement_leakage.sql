@@ -11,16 +11,9 @@
 -- and definitions: Reports/README.md, sections "Refunds" and "Basis and snapshots".
 
 WITH params AS (
-    -- The five parameters, always bound in this order (see Reports/README.md, "Basis and snapshots").
-    SELECT $1::timestamptz AS as_of,
-           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AS first_month,
-           LEAST(date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC'),
-                 date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC')) AS last_month,
-           $4::text AS reporting_currency,
-           -- Any basis other than 'corrected' or 'known' fails with an error that names it.
-           CAST(CASE WHEN $5::text IN ('corrected', 'known') THEN 'true'
-                     ELSE 'basis must be corrected or known, not ' || COALESCE($5::text, 'NULL') END AS boolean)
-               AND $5::text = 'known' AS known_basis
+    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
+    -- basis other than 'corrected' or 'known' fails with an error that names it.
+    SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
 grant_at AS (
     SELECT i.subscription_id, i.billing_account_id, i.plan_id, i.valid_from,

@@ -10,30 +10,21 @@
 -- Reports/README.md, sections "FX" and "Basis and snapshots".
 
 WITH params AS (
-    -- The five parameters, always bound in this order (see Reports/README.md, "Basis and snapshots").
-    SELECT $1::timestamptz AS as_of,
-           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AS first_month,
-           LEAST(date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC'),
-                 date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC')) AS last_month,
-           $4::text AS reporting_currency,
-           -- Any basis other than 'corrected' or 'known' fails with an error that names it.
-           CAST(CASE WHEN $5::text IN ('corrected', 'known') THEN 'true'
-                     ELSE 'basis must be corrected or known, not ' || COALESCE($5::text, 'NULL') END AS boolean)
-               AND $5::text = 'known' AS known_basis
+    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
+    -- basis other than 'corrected' or 'known' fails with an error that names it.
+    SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
--- BEGIN contribution (this block is identical in mrr.sql, mrr_movements.sql, mrr_bridge.sql and fx_missing.sql)
 -- The month-end snapshots (n from 1, from the first month with history; `reported` marks the months asked for; a
 -- snapshot is the month's last millisecond, or the as-of instant) and what each paying subscription contributes at
 -- each of them, in twelfths of a micro, with the currency, country, product, plan and billing period of the charge that
--- prices it. Both are functions of the schema, defined and commented in SQL/migrations/*_report_contribution.sql
--- (who pays, grace, twelfths: Reports/README.md "MRR"); build-reports reads them from tables it fills once per run.
+-- prices it: functions of the schema (SQL/migrations/*_report_contribution.sql; who pays, grace, twelfths:
+-- Reports/README.md "MRR"), read from the tables build-reports fills once per run (0021_report_shared_definitions.sql).
 snapshot AS (
-    SELECT * FROM report_snapshot($1, $2, $3, $5)
+    SELECT * FROM report_run_snapshot($1, $2, $3, $5)
 ),
 contribution AS (
-    SELECT * FROM report_contribution($1, $2, $3, $5)
+    SELECT * FROM report_run_contribution($1, $2, $3, $5)
 ),
--- END contribution
 needed AS (
     -- This month's rate for what pays now and for what paid at the previous snapshot.
     SELECT sn.n, c.currency FROM snapshot sn JOIN contribution c ON c.n IN (sn.n, sn.n - 1) WHERE sn.reported

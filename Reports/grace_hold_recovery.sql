@@ -38,12 +38,9 @@
 --     transaction_key (the store's key, so the order never depends on row ids or load order).
 
 WITH params AS (
-    SELECT $1::timestamptz AS as_of,
-           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AS first_month,
-           LEAST(date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC'),
-                 date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC')) AS last_month,
-           $4::text AS reporting_currency,
-           $5::text AS basis
+    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
+    -- basis other than 'corrected' or 'known' fails with an error that names it.
+    SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
 -- Subscriptions with history; a test purchase (any row is_test) counts nowhere.
 subscriber AS (

@@ -17,56 +17,26 @@
 -- in fx_rate (month, currency -> $4); Reports/fx_missing.sql lists the missing ones and build-reports fails on them.
 
 WITH params AS (
-    -- The five parameters, always bound in this order (see Reports/README.md, "Basis and snapshots").
-    SELECT $1::timestamptz AS as_of,
-           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AS first_month,
-           LEAST(date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC'),
-                 date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC')) AS last_month,
-           $4::text AS reporting_currency,
-           -- Any basis other than 'corrected' or 'known' fails with an error that names it.
-           CAST(CASE WHEN $5::text IN ('corrected', 'known') THEN 'true'
-                     ELSE 'basis must be corrected or known, not ' || COALESCE($5::text, 'NULL') END AS boolean)
-               AND $5::text = 'known' AS known_basis
+    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
+    -- basis other than 'corrected' or 'known' fails with an error that names it.
+    SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
--- BEGIN contribution (this block is identical in mrr.sql, mrr_movements.sql, mrr_bridge.sql and fx_missing.sql)
 -- The month-end snapshots (n from 1, from the first month with history; `reported` marks the months asked for; a
 -- snapshot is the month's last millisecond, or the as-of instant) and what each paying subscription contributes at
 -- each of them, in twelfths of a micro, with the currency, country, product, plan and billing period of the charge that
--- prices it. Both are functions of the schema, defined and commented in SQL/migrations/*_report_contribution.sql
--- (who pays, grace, twelfths: Reports/README.md "MRR"); build-reports reads them from tables it fills once per run.
+-- prices it: functions of the schema (SQL/migrations/*_report_contribution.sql; who pays, grace, twelfths:
+-- Reports/README.md "MRR"), read from the tables build-reports fills once per run (0021_report_shared_definitions.sql).
 snapshot AS (
-    SELECT * FROM report_snapshot($1, $2, $3, $5)
+    SELECT * FROM report_run_snapshot($1, $2, $3, $5)
 ),
 contribution AS (
-    SELECT * FROM report_contribution($1, $2, $3, $5)
+    SELECT * FROM report_run_contribution($1, $2, $3, $5)
 ),
--- END contribution
--- BEGIN movement (this block is identical in mrr_movements.sql and mrr_bridge.sql)
--- Per billing account, provider and currency: v, its contribution at each snapshot where it pays.
-account_value AS (
-    SELECT n, provider, billing_account_id, currency, sum(twelfths) AS v
-    FROM contribution GROUP BY n, provider, billing_account_id, currency
-),
-paid_run AS (
-    SELECT a.*, lag(a.n) OVER w AS prev_n, lag(a.v) OVER w AS prev_v, lead(a.n) OVER w AS next_n
-    FROM account_value a
-    WINDOW w AS (PARTITION BY a.provider, a.billing_account_id, a.currency ORDER BY a.n)
-),
--- The movement from p (the previous snapshot, 0 when not paying then) to v (this one): p = 0 < v new, or
--- reactivation when the account paid at any earlier snapshot; v = 0 < p churn; v > p > 0 expansion; 0 < v < p
--- contraction; v = p unchanged. Amounts are exact, in twelfths of a micro.
+-- The movement of each billing account, provider and currency from p (the previous snapshot) to v (this one), in
+-- twelfths of a micro: the schema's report_movement (Reports/README.md "Movements"), filled once per run.
 movement AS (
-    SELECT n, provider, billing_account_id, currency,
-           CASE WHEN prev_n = n - 1 THEN prev_v ELSE 0 END AS p, v,
-           CASE WHEN prev_n IS NULL THEN 'new' WHEN prev_n < n - 1 THEN 'reactivation'
-                WHEN v > prev_v THEN 'expansion' WHEN v < prev_v THEN 'contraction' ELSE 'unchanged' END AS movement
-    FROM paid_run
-    UNION ALL
-    SELECT n + 1, provider, billing_account_id, currency, v, 0, 'churn'
-    FROM paid_run
-    WHERE (next_n IS NULL OR next_n > n + 1) AND n + 1 <= (SELECT max(n) FROM snapshot)
+    SELECT * FROM report_run_movement($1, $2, $3, $5)
 ),
--- END movement
 -- The month's rate of each currency to the reporting currency (the reporting currency itself is 1 without a row).
 rate AS (
     SELECT sn.n, c.currency, COALESCE(f.rate, CASE WHEN c.currency = p.reporting_currency THEN 1 END) AS rate

@@ -40,12 +40,9 @@
 --     twelfths of a micro and is rounded half to even once.
 
 WITH params AS (
-    SELECT $1::timestamptz AS as_of,
-           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AS first_month,
-           LEAST(date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC'),
-                 date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC')) AS last_month,
-           $4::text AS reporting_currency,
-           $5::text AS basis
+    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
+    -- basis other than 'corrected' or 'known' fails with an error that names it.
+    SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
 -- The history rows read, as known on the chosen basis.
 hist AS NOT MATERIALIZED (

@@ -17,19 +17,15 @@
 -- only: a run's `known_at` already is its basis) and column names: Reports/README.md.
 
 WITH params AS (
-    -- The five parameters, always bound in this order (see Reports/README.md, "Basis and snapshots").
-    SELECT $1::timestamptz AS as_of,
-           date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS range_start,
-           (date_trunc('month', $3::timestamptz AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC' AS range_end,
-           $4::text AS reporting_currency,
-           CAST(CASE WHEN $5::text IN ('corrected', 'known') THEN 'true'
-                     ELSE 'basis must be corrected or known, not ' || COALESCE($5::text, 'NULL') END AS boolean) AS basis_ok
+    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
+    -- basis other than 'corrected' or 'known' fails with an error that names it.
+    SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
 runs AS (
     -- A rerun supersedes the earlier run of its provider and period: one current run each, as of the as-of instant.
     SELECT DISTINCT ON (r.provider, r.period) r.id, r.provider, r.period, r.known_at, r.starts_at, r.ends_at
     FROM reconciliation_run r, params p
-    WHERE p.basis_ok AND r.known_at <= p.as_of AND r.starts_at < p.range_end AND r.ends_at > p.range_start
+    WHERE r.known_at <= p.as_of AND r.starts_at < p.range_end AND r.ends_at > p.range_start
     ORDER BY r.provider, r.period, r.known_at DESC, r.created_at DESC, r.id DESC
 ),
 legs AS (

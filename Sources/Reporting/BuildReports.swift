@@ -62,17 +62,17 @@ public enum BuildReports {
             // default, 0.1, picks fast-start plans that made mrr_movements several times slower).
             try database.execute("SET LOCAL cursor_tuple_fraction = 1.0")
             let filling = Date()
-            let shared = try SharedReportTables.fill(settings: settings, database: database, files: present.map(\.1))
+            try SharedReportTables.fill(settings: settings, database: database)
             noteSeconds("shared_tables", since: filling, context: context)
             try database.execute("SET TRANSACTION READ ONLY")
-            try checkFX(sql: fxSQL, shared: shared, settings: settings, context: context)
+            try checkFX(sql: fxSQL, settings: settings, context: context)
             if context.dryRun {
                 for (definition, _) in present {
                     log.info("dry run: would write \(definition.name) (\(definition.sheet)) to \(settings.outputFolder.path)")
                 }
                 context.setCount("reports", present.count)
             } else {
-                try write(present, shared: shared, settings: settings, context: context)
+                try write(present, settings: settings, context: context)
             }
             try database.execute("COMMIT")
         } catch {
@@ -92,8 +92,8 @@ public enum BuildReports {
 
     /// Runs `sql`, the text of `fx_missing.sql` (required, like the reports); any (month, currency) it returns fails
     /// the run, naming each.
-    static func checkFX(sql: String, shared: SharedReportTables, settings: ReportSettings, context: JobContext) throws {
-        let table = try ReportQuery.run(ReportCatalogue.fxMissing, sql: shared.rewrite(sql), settings: settings,
+    static func checkFX(sql: String, settings: ReportSettings, context: JobContext) throws {
+        let table = try ReportQuery.run(ReportCatalogue.fxMissing, sql: sql, settings: settings,
                                         database: context.database)
         guard !table.rows.isEmpty else { return }
         let month = table.index(of: "month") ?? 0, currency = table.index(of: "currency") ?? min(1, table.columns.count - 1)
@@ -104,7 +104,7 @@ public enum BuildReports {
             + " Apple payments summary / Google earnings report, which carry their rates")
     }
 
-    static func write(_ present: [(ReportDefinition, String)], shared: SharedReportTables, settings: ReportSettings,
+    static func write(_ present: [(ReportDefinition, String)], settings: ReportSettings,
                       context: JobContext) throws {
         let files = try StagedFiles(folder: settings.outputFolder)
         do {
@@ -119,7 +119,7 @@ public enum BuildReports {
             var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet)] = []
             for (definition, sql) in present {
                 let started = Date()
-                let query = shared.rewrite(sql)
+                let query = sql
                 let csv = settings.writeCSV ? try CSVFileWriter(url: files.stage(definition.name + ".csv")) : nil
                 var sheet: Worksheet?
                 var formatter: ReportFormatter?

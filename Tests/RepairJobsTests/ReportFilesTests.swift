@@ -1,46 +1,35 @@
 import Foundation
 import Testing
 
-/// The report files are one statement each, so the blocks several of them need are copied (the contribution block is
-/// two calls of the schema's functions): the copies must not drift.
+/// What several report files need is defined once in the schema (migration 0021), and the files call it: no file
+/// carries its own copy of the parameters or of the contribution and movement blocks.
 @Suite struct ReportFilesTests {
-    /// The text between `-- BEGIN name` and `-- END name` in `file`.
-    private func block(_ name: String, in file: String) throws -> String? {
-        let text = try ReportSQL.text(file)
-        guard let start = text.range(of: "-- BEGIN \(name) "), let end = text.range(of: "-- END \(name)\n") else { return nil }
-        return String(text[start.lowerBound..<end.upperBound])
+    static let files = ["mrr", "mrr_movements", "mrr_bridge", "fx_missing", "refunds", "entitlement_leakage",
+                        "grace_hold_recovery", "price_change_churn", "reconciliation"]
+
+    @Test func everyReportReadsTheSharedParametersAndNoPastedCopy() throws {
+        for file in Self.files {
+            let text = try ReportSQL.text(file)
+            #expect(text.components(separatedBy: "report_params($1, $2, $3, $4, $5)").count == 2, "\(file) calls report_params once")
+            #expect(!text.contains("$5::text IN"), "\(file) validates the basis itself (a pasted copy)")
+            #expect(!text.contains("known_basis\n),") || text.contains("report_params"), "\(file)")
+        }
     }
 
-    @Test func theSharedBlocksAreIdenticalInEveryFile() throws {
-        let contribution = try ["mrr", "mrr_movements", "mrr_bridge", "fx_missing"].map { try block("contribution", in: $0) }
-        #expect(contribution.allSatisfy { $0 != nil && $0 == contribution[0] })
-        let movement = try ["mrr_movements", "mrr_bridge"].map { try block("movement", in: $0) }
-        #expect(movement.allSatisfy { $0 != nil && $0 == movement[0] })
-    }
-
-    /// The shared block calls the schema's functions exactly as build-reports replaces them with its once-filled
-    /// tables (`SharedReportTables.replacements`), and nothing else in a file calls them: a call written any other way
-    /// would still run, but compute the contributions again in that file.
-    @Test func theSharedBlockCallsWhatBuildReportsFillsOnce() throws {
-        let calls = ["report_snapshot($1, $2, $3, $5)", "report_contribution($1, $2, $3, $5)"]
-        for file in ["mrr", "mrr_movements", "mrr_bridge", "fx_missing"] {
-            let text = try #require(try block("contribution", in: file))
-            let whole = try ReportSQL.text(file)
-            for call in calls {
-                #expect(text.components(separatedBy: call).count == 2, "\(file): \(call)")
-                let function = String(call.prefix { $0 != "(" }) + "("
-                #expect(whole.components(separatedBy: function).count == 2, "\(file) calls \(function) outside its block")
+    /// The shared relations are read through the functions that use build-reports' once-filled tables; a direct call
+    /// of a defining function would still run, but compute the rows again in that file.
+    @Test func theSharedRelationsAreReadThroughTheRunFunctions() throws {
+        for file in Self.files {
+            let text = try ReportSQL.text(file)
+            for function in ["report_snapshot(", "report_contribution(", "report_movement("] {
+                #expect(!text.contains(" " + function) && !text.contains("." + function), "\(file) calls \(function) directly")
             }
         }
-    }
-
-    @Test func everyReportBindsTheFiveParametersTheSameWay() throws {
-        let files = ["mrr", "mrr_movements", "mrr_bridge", "fx_missing", "refunds", "entitlement_leakage"]
-        let params = try files.map { file -> String? in
-            let text = try ReportSQL.text(file)
-            guard let start = text.range(of: "WITH params AS ("), let end = text.range(of: "AS known_basis\n),") else { return nil }
-            return String(text[start.lowerBound..<end.upperBound])
+        for file in ["mrr", "mrr_movements", "mrr_bridge", "fx_missing"] {
+            #expect(try ReportSQL.text(file).contains("report_run_contribution($1, $2, $3, $5)"), "\(file)")
         }
-        #expect(params.allSatisfy { $0 != nil && $0 == params[0] })
+        for file in ["mrr_movements", "mrr_bridge"] {
+            #expect(try ReportSQL.text(file).contains("report_run_movement($1, $2, $3, $5)"), "\(file)")
+        }
     }
 }

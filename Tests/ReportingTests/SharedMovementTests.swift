@@ -1,37 +1,63 @@
 import Foundation
+import Postgres
 import Reporting
 import Testing
 
-/// build-reports fills the movement block that `mrr_movements.sql` and `mrr_bridge.sql` share once per run and runs
-/// both files against that table; a file run by hand computes its own block. The two ways must give the same bytes.
+/// build-reports fills the shared relations (snapshots, contributions, movements) once per run, and the report files
+/// read them through the schema's `report_run_*` functions (migration 0021), which compute the rows themselves when a
+/// file is run by hand. The two ways must give the same rows, and a filled table must really be what is read.
 @Suite(.serialized) struct SharedMovementTests {
-    @Test func theOnceFilledMovementTableGivesWhatEachFileComputesItself() throws {
+    @Test func theOnceFilledTablesAreReadAndHoldWhatTheFunctionsCompute() throws {
         let harness = try ReportingHarness("shared_movement", subscriptions: 400, months: 8)
-        let shared = try harness.sqlFolder("shared")
-        // The same files with the block's markers renamed: no movement block is found, so each file computes its own.
-        var own: [String: String] = [:]
-        for report in ["mrr_movements", "mrr_bridge"] {
-            let text = try String(contentsOf: ReportingHarness.reportsFolder.appendingPathComponent(report + ".sql"), encoding: .utf8)
-            #expect(text.contains("-- BEGIN movement") && text.contains("-- END movement"), "\(report) marks its block")
-            own[report + ".sql"] = text.replacingOccurrences(of: "-- BEGIN movement", with: "-- (unmarked) movement")
+        let db = harness.database
+        let parameters: [any PostgresEncodable] = [harness.asOf, "2000-01-01", harness.asOf, "corrected"]
+        // By hand (nothing filled) the run functions compute what the defining functions return.
+        for relation in ["snapshot", "contribution", "movement"] {
+            #expect(try Self.difference(db, "report_run_\(relation)", "report_\(relation)", parameters) == 0, "\(relation) by hand")
         }
-        let unshared = try harness.sqlFolder("own", copying: ReportingHarness.shippedReports.filter { !["mrr_movements", "mrr_bridge"].contains($0) },
-                                             extra: own)
-        let (sharedCode, sharedSummary) = try harness.run(["--sql-dir", shared.path, "--out", harness.folder("a").path, "--format", "csv", "--raw-ids"])
-        let (ownCode, _) = try harness.run(["--sql-dir", unshared.path, "--out", harness.folder("b").path, "--format", "csv", "--raw-ids"])
-        #expect(sharedCode == .succeeded && ownCode == .succeeded)
-        let a = try ReportingHarness.files(harness.folder("a")), b = try ReportingHarness.files(harness.folder("b"))
-        #expect(a.keys.sorted() == b.keys.sorted())
-        for name in a.keys.sorted() { #expect(a[name] == b[name], "\(name)") }
-        let movements = try #require(a["mrr_movements.csv"])
-        #expect(movements.filter { $0 == 10 }.count > 100, "the world has movements to compare")
-        #expect((sharedSummary["counts"] as? [String: Int])?["rows_mrr_movements"] ?? 0 > 100)
+        try db.execute("BEGIN")
+        defer { _ = try? db.execute("ROLLBACK") }
+        try SharedReportTables.fill(parameters: parameters, database: db)
+        for relation in ["snapshot", "contribution", "movement"] {
+            let filled = try db.query("SELECT count(*)::int AS n FROM pg_temp.report_\(relation)_run").first?.decode(Int.self, "n") ?? 0
+            #expect(filled > (relation == "snapshot" ? 5 : 100), "\(relation): \(filled) rows filled")
+            #expect(try Self.difference(db, "report_run_\(relation)", "report_\(relation)", parameters) == 0, "\(relation) filled")
+        }
+        // The run functions read the filled tables: emptied, they return nothing for the run's parameters ...
+        try db.execute("DELETE FROM pg_temp.report_movement_run")
+        #expect(try Self.count(db, "report_run_movement", parameters) == 0)
+        // ... and compute for any other parameters.
+        let other: [any PostgresEncodable] = [harness.asOf, "2000-01-01", harness.asOf, "known"]
+        #expect(try Self.count(db, "report_run_movement", other) > 100)
     }
 
-    @Test func theBlockIsFoundOnlyBetweenItsMarkerLines() {
-        let sql = "WITH a AS (SELECT 1),\n-- BEGIN movement (shared)\nmovement AS (\n    SELECT 1\n),\n-- END movement\nSELECT 1\n"
-        #expect(SharedReportTables.movementBlock(in: sql) == "-- BEGIN movement (shared)\nmovement AS (\n    SELECT 1\n),\n-- END movement\n")
-        #expect(SharedReportTables.movementBlock(in: "SELECT 1 -- BEGIN movement\n-- END movement\n") == nil, "a marker must start its line")
-        #expect(SharedReportTables.movementBlock(in: "-- BEGIN movement\nSELECT 1\n") == nil, "no end marker")
+    /// Rows in one function's result and not the other's, both ways, counted with their multiplicity.
+    static func difference(_ db: PostgresConnection, _ a: String, _ b: String, _ parameters: [any PostgresEncodable]) throws -> Int {
+        let sql = """
+            SELECT count(*)::int AS n FROM (
+              (SELECT * FROM \(a)($1, $2, $3, $4) EXCEPT ALL SELECT * FROM \(b)($1, $2, $3, $4))
+              UNION ALL
+              (SELECT * FROM \(b)($1, $2, $3, $4) EXCEPT ALL SELECT * FROM \(a)($1, $2, $3, $4))) d
+            """
+        return try db.query(sql, parameters).first?.decode(Int.self, "n") ?? -1
+    }
+
+    static func count(_ db: PostgresConnection, _ function: String, _ parameters: [any PostgresEncodable]) throws -> Int {
+        try db.query("SELECT count(*)::int AS n FROM \(function)($1, $2, $3, $4)", parameters).first?.decode(Int.self, "n") ?? -1
+    }
+
+    /// A misspelt basis is an error that names it, in every report file (each reads the shared report_params).
+    @Test func aMisspeltBasisFailsEveryReportNamingIt() throws {
+        let harness = try ReportingHarness("misspelt_basis", subscriptions: 40, months: 3)
+        for report in ReportingHarness.shippedReports + ["reconciliation"] {
+            let url = ReportingHarness.reportsFolder.appendingPathComponent(report + ".sql")
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            let sql = try String(contentsOf: url, encoding: .utf8)
+            let parameters: [any PostgresEncodable] = [harness.asOf, "2025-01-01", harness.asOf, "USD", "korrected"]
+            #expect(throws: PostgresError.self, "\(report)") { _ = try harness.database.query(sql, parameters) }
+            do { _ = try harness.database.query(sql, parameters) } catch let error as PostgresError {
+                #expect(error.message.contains("not korrected"), "\(report): \(error.message)")
+            }
+        }
     }
 }
