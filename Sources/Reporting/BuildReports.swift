@@ -119,7 +119,6 @@ public enum BuildReports {
             var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet)] = []
             for (definition, sql) in present {
                 let started = Date()
-                let query = sql
                 let csv = settings.writeCSV ? try CSVFileWriter(url: files.stage(definition.name + ".csv")) : nil
                 var sheet: Worksheet?
                 var formatter: ReportFormatter?
@@ -143,9 +142,9 @@ public enum BuildReports {
                     }
                 }
                 if definition.charts.isEmpty {
-                    try ReportQuery.stream(definition.name, sql: query, settings: settings, database: context.database, consume)
+                    try ReportQuery.stream(definition.name, sql: sql, settings: settings, database: context.database, consume)
                 } else {
-                    kept = try ReportQuery.run(definition.name, sql: query, settings: settings, database: context.database)
+                    kept = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: context.database)
                     try consume(kept.columns, kept.rows)
                 }
                 // Without CSV output the cover still hashes the header line, as it always has.

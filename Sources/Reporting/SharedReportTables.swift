@@ -7,13 +7,10 @@ import Postgres
 /// which return the rows of a temporary table of the run when it was filled for the same parameters, and compute them
 /// otherwise (a file run by hand). The files are run as they are: no text of theirs is replaced.
 public enum SharedReportTables {
-    /// What is filled, in this order (each from the ones before it): the relation's name in `report_run_filled`, the
-    /// temporary table (named like the schema's always-empty placeholder it shadows) and the function that computes it.
-    public static let relations: [(relation: String, table: String, function: String)] = [
-        ("snapshot", "report_snapshot_run", "report_snapshot"),
-        ("contribution", "report_contribution_run", "report_contribution"),
-        ("movement", "report_movement_run", "report_movement"),
-    ]
+    /// What is filled, in this order (each from the ones before it). For each relation `r`, `report_r` computes it,
+    /// `report_r_run` is the temporary table (named like the schema's always-empty placeholder it shadows) and
+    /// `report_run_filled` records it under `r`.
+    static let relations = ["snapshot", "contribution", "movement"]
 
     /// Creates and fills the tables in the open transaction, before it turns read-only; they are dropped at its end.
     static func fill(settings: ReportSettings, database: PostgresConnection) throws {
@@ -28,16 +25,16 @@ public enum SharedReportTables {
         try run("shared tables", database) {
             try database.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled) ON COMMIT DROP")
         }
-        for entry in relations {
-            try run(entry.function, database) {
-                try database.execute("CREATE TEMP TABLE \(entry.table) (LIKE public.\(entry.table)) ON COMMIT DROP")
-                try database.execute("INSERT INTO pg_temp.\(entry.table) SELECT * FROM \(entry.function)($1, $2, $3, $4)",
-                                     parameters)
-                try database.execute("ANALYZE pg_temp.\(entry.table)")
+        for relation in relations {
+            let table = "report_\(relation)_run", function = "report_\(relation)"
+            try run(function, database) {
+                try database.execute("CREATE TEMP TABLE \(table) (LIKE public.\(table)) ON COMMIT DROP")
+                try database.execute("INSERT INTO pg_temp.\(table) SELECT * FROM \(function)($1, $2, $3, $4)", parameters)
+                try database.execute("ANALYZE pg_temp.\(table)")
                 // From here on the report_run_* function of this relation reads the table.
                 try database.execute("""
                     INSERT INTO pg_temp.report_run_filled (relation, as_of, first_month, last_month, basis)
-                    VALUES ('\(entry.relation)', $1, $2, $3, $4)
+                    VALUES ('\(relation)', $1, $2, $3, $4)
                     """, parameters)
             }
         }

@@ -12,7 +12,6 @@ import Testing
             let text = try ReportSQL.text(file)
             #expect(text.components(separatedBy: "report_params($1, $2, $3, $4, $5)").count == 2, "\(file) calls report_params once")
             #expect(!text.contains("$5::text IN"), "\(file) validates the basis itself (a pasted copy)")
-            #expect(!text.contains("known_basis\n),") || text.contains("report_params"), "\(file)")
         }
     }
 
