@@ -24,7 +24,7 @@ help:
 	@echo "make deps    install missing Debian packages (apt-get)"
 	@echo "make db-up / db-down   start / stop the private PostgreSQL under .local/pg"
 	@echo "make release build the jobs for installing: optimised, the Swift runtime linked in (.build/release)"
-	@echo "make install PREFIX=/opt/iap   release build, jobs to PREFIX/bin, migrations/report SQL/roles.sql to PREFIX/share/iap-pipeline"
+	@echo "make install PREFIX=/opt/iap   release build, jobs to PREFIX/bin, migrations/report SQL/roles.sql/job grants to PREFIX/share/iap-pipeline"
 	@echo "make bench   run the benchmarks and update Benchmarks/results.md"
 
 deps:
@@ -74,6 +74,7 @@ install-files:
 	rm -f "$(SHARE_DIR)"/migrations/*.sql "$(SHARE_DIR)"/reports/*.sql
 	install -m 0644 SQL/migrations/*.sql "$(SHARE_DIR)/migrations/"
 	install -m 0644 Reports/*.sql "$(SHARE_DIR)/reports/"
+	install -m 0644 SQL/job_role_grants.sql "$(SHARE_DIR)/"
 	install -m 0644 deploy/postgres/roles.sql "$(SHARE_DIR)/postgres/"
 	echo "$(COMMIT)" >"$(SHARE_DIR)/BUILD_COMMIT"
 	@echo "installed $(words $(JOBS)) jobs into $(PREFIX)/bin, their SQL into $(SHARE_DIR) (commit $$(cat "$(SHARE_DIR)/BUILD_COMMIT"))"

@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibpq"]),
         // The .sql files are not a resource bundle: jobs read them from the share folder (JobKit's ShareDirectory),
         // which `make install` fills and which is the source tree in a build folder.
-        .target(name: "Migrations", path: "SQL", exclude: ["README.md", "migrations"]),
+        .target(name: "Migrations", path: "SQL", exclude: ["README.md", "migrations", "job_role_grants.sql"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "BillingCore"]),
         .target(name: "StoreAuth", dependencies: ["Crypto"]),
         .target(name: "Archive", dependencies: ["CArchive"]),

@@ -2,7 +2,9 @@ import Foundation
 import Migrations
 import Postgres
 
-/// Applies the numbered SQL files in order, each in its own transaction, recording version and checksum.
+/// Applies the numbered SQL files in order, each in its own transaction, recording version and checksum; then, on
+/// every run (even when nothing was pending, so an upgraded database is healed), the job role's table privileges
+/// (`SQL/job_role_grants.sql`, installed as `<share>/job_role_grants.sql`) in one transaction of their own.
 public struct Migrator {
     /// One migration's state in this database.
     public struct Status: Sendable, Equatable {
@@ -34,11 +36,21 @@ public struct Migrator {
 
     public let database: PostgresConnection
     public let files: [MigrationFiles.File]
+    /// The job role's grants script applied after the files, or nil to leave privileges alone.
+    public let jobRoleGrants: String?
 
-    /// A migrator for `files` (by default the share folder's `migrations`, see `ShareDirectory`).
-    public init(database: PostgresConnection, files: [MigrationFiles.File]? = nil) throws {
+    /// A migrator for `files` and `jobRoleGrants`. By default both are the share folder's (`ShareDirectory`): the
+    /// shipped migrations and the shipped grants; given files come with no grants unless they are given too (a
+    /// partial or made-up migration set is not the schema the grants describe).
+    public init(database: PostgresConnection, files: [MigrationFiles.File]? = nil, jobRoleGrants: String? = nil) throws {
         self.database = database
-        self.files = try files ?? Self.shippedFiles()
+        if let files {
+            self.files = files
+            self.jobRoleGrants = jobRoleGrants
+        } else {
+            self.files = try Self.shippedFiles()
+            self.jobRoleGrants = try jobRoleGrants ?? Self.shippedJobRoleGrants()
+        }
     }
 
     /// The migration files shipped with this binary: `migrations` of its share folder (`ShareDirectory.current()`).
@@ -49,6 +61,17 @@ public struct Migrator {
                                            + "or set \(ShareDirectory.environmentVariable))")
         }
         return try MigrationFiles.load(from: folder)
+    }
+
+    /// The job role's grants shipped with this binary: `job_role_grants.sql` of its share folder.
+    public static func shippedJobRoleGrants(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        let file = try ShareDirectory.current(environment: environment).jobRoleGrants
+        do {
+            return try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            throw ShareDirectory.NotFound(description: "the job role's grants \(file.path) cannot be read (install with make install, "
+                                           + "or set \(ShareDirectory.environmentVariable)): \(error.localizedDescription)")
+        }
     }
 
     /// Each file's state; throws nothing for changed files (they show as `changed`).
@@ -98,6 +121,13 @@ public struct Migrator {
                 }
             } catch {
                 throw Failure.failed(name: file.name, underlying: error)
+            }
+        }
+        if let jobRoleGrants {
+            do {
+                try database.transaction { db in try db.executeScript(jobRoleGrants) }
+            } catch {
+                throw Failure.failed(name: "job_role_grants.sql", underlying: error)
             }
         }
         return pending.map(\.name)

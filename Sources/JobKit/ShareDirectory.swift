@@ -2,10 +2,11 @@ import Foundation
 
 /// Where a job finds the files it reads at run time (SQL migrations, report SQL, BUILD_COMMIT), located from the
 /// running binary, never from the working directory:
-/// 1. `IAP_SHARE_DIR` when set (tests, unusual layouts): `<dir>/migrations`, `<dir>/reports`, `<dir>/BUILD_COMMIT`;
+/// 1. `IAP_SHARE_DIR` when set (tests, unusual layouts): `<dir>/migrations`, `<dir>/reports`,
+///    `<dir>/job_role_grants.sql`, `<dir>/BUILD_COMMIT`;
 /// 2. an installed binary `<prefix>/bin/<job>`: `<prefix>/share/iap-pipeline` (what `make install` writes), same layout;
 /// 3. a binary inside a build folder `<root>/.build/…`: the source tree `<root>` (`SQL/migrations`, `Reports`,
-///    `.build/BUILD_COMMIT` written by the Makefile), which is how tests and `make demo` run.
+///    `SQL/job_role_grants.sql`, `.build/BUILD_COMMIT` written by the Makefile), which is how tests and `make demo` run.
 public struct ShareDirectory: Sendable, Equatable {
     /// The environment variable that overrides the location.
     public static let environmentVariable = "IAP_SHARE_DIR"
@@ -21,6 +22,8 @@ public struct ShareDirectory: Sendable, Equatable {
     public let migrations: URL
     /// The report SQL folder (build-reports' default `--sql-dir`).
     public let reports: URL
+    /// The job role's table privileges, applied by `migrate` after every run (`Migrator`).
+    public let jobRoleGrants: URL
     /// The file holding the git commit the binary was built from.
     public let buildCommit: URL
 
@@ -28,6 +31,7 @@ public struct ShareDirectory: Sendable, Equatable {
     public init(installed folder: URL) {
         migrations = folder.appendingPathComponent("migrations", isDirectory: true)
         reports = folder.appendingPathComponent("reports", isDirectory: true)
+        jobRoleGrants = folder.appendingPathComponent("job_role_grants.sql")
         buildCommit = folder.appendingPathComponent("BUILD_COMMIT")
     }
 
@@ -35,6 +39,7 @@ public struct ShareDirectory: Sendable, Equatable {
     public init(sourceTree root: URL) {
         migrations = root.appendingPathComponent("SQL/migrations", isDirectory: true)
         reports = root.appendingPathComponent("Reports", isDirectory: true)
+        jobRoleGrants = root.appendingPathComponent("SQL/job_role_grants.sql")
         buildCommit = root.appendingPathComponent(".build/BUILD_COMMIT")
     }
 

@@ -3,15 +3,18 @@
 -- Re-running it is safe (it creates what is missing and grants again).
 --
 -- iap_owner  owns the schema and every object the migrations create; only `migrate` connects as it.
--- iap_job    what every other job connects as: SELECT, INSERT, UPDATE, DELETE on the schema's tables, USAGE and
---            SELECT on its sequences, EXECUTE on its functions (PostgreSQL's default for PUBLIC); no superuser, no
---            CREATE on the schema (no DDL), not the owner of any table (so no ALTER TABLE … DISABLE TRIGGER, no
---            DROP), no TRIGGER privilege, and no SET of superuser-only settings (session_replication_role): the
---            closed-period trigger (migration 0011) holds against it.
+-- iap_job    what every other job connects as: USAGE on the schema, USAGE and SELECT on its sequences, EXECUTE on
+--            its functions (PostgreSQL's default for PUBLIC), TEMPORARY on the database (build-reports' temporary
+--            tables), and on the tables exactly what SQL/job_role_grants.sql lists, table by table (the finance
+--            trail append-only, reference data read-only, DELETE only where retention or a report replacement
+--            deletes). No superuser, no CREATE on the schema (no DDL), not the owner of any table (so no ALTER
+--            TABLE … DISABLE TRIGGER, no DROP), no TRIGGER or TRUNCATE privilege, and no SET of superuser-only
+--            settings (session_replication_role): the closed-period trigger (migration 0011) holds against it.
 --
--- Tables created by later migrations: `migrate` runs as iap_owner, and the ALTER DEFAULT PRIVILEGES below give
--- iap_job the same grants on every table and sequence iap_owner creates from now on. A database migrated by another
--- role before: run this file again after `migrate` (the GRANT … ON ALL TABLES lines cover what exists).
+-- The table privileges are not granted here: the tables do not exist before the first `migrate`, and `migrate`
+-- (as iap_owner, who owns them) applies job_role_grants.sql after every run, so each new table gets exactly its
+-- listed privileges and an upgraded installation is brought to the list by its next `migrate`. Earlier versions of
+-- this file granted every DML privilege on every table by default; that default is withdrawn below.
 --
 -- Passwords are not set here: use peer/cert authentication in pg_hba.conf, or `\password iap_job` and a PGPASSFILE.
 
@@ -36,10 +39,10 @@ ALTER SCHEMA public OWNER TO iap_owner;
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 GRANT USAGE ON SCHEMA public TO iap_job;
 
--- What exists already (a re-run after `migrate`).
-GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO iap_job;
+-- Sequences (ids of runs, closes, audit rows): the job role draws from them; later ones by default.
 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO iap_job;
-
--- What iap_owner creates from now on (every later migration).
-ALTER DEFAULT PRIVILEGES FOR ROLE iap_owner IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO iap_job;
 ALTER DEFAULT PRIVILEGES FOR ROLE iap_owner IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO iap_job;
+
+-- No table privilege by default: job_role_grants.sql, applied by `migrate`, is the whole list. (Withdraws the blanket
+-- default of earlier versions of this file; a no-op where it was never given.)
+ALTER DEFAULT PRIVILEGES FOR ROLE iap_owner IN SCHEMA public REVOKE SELECT, INSERT, UPDATE, DELETE ON TABLES FROM iap_job;

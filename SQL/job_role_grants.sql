@@ -1,0 +1,85 @@
+-- What the job role `iap_job` may do, table by table: the whole list, applied by `migrate` after every run (as the
+-- owner of the tables, in one transaction). Every privilege iap_job held on a table of the schema is revoked first, so
+-- this list is the complete truth: a privilege not named here is not held. Only `migrate` (as iap_owner) changes
+-- the schema; every other job connects as iap_job (deploy/postgres/roles.sql creates both roles).
+--
+-- The rule: a job may read every table; it may write only the rows its own work writes, and only in the way it
+-- writes them. So the finance trail is append-only for the jobs: audit_log, reconciliation items, period locks and
+-- snapshots take INSERT and nothing else; a close can be reopened (two columns, audited) but never rewritten; a
+-- reconciliation run, an imported report file and an FX rate change only in the one column their writer sets; the
+-- schema's bookkeeping and the reference tables (users, accounts, plans, store product mapping) are read-only.
+-- DELETE is held only where retention or a report replacement deletes.
+--
+-- A table missing from this list gets nothing (MigrationsTests' JobRoleGrantsTests holds every table of the schema
+-- listed, and the privileges in the database equal the list). Nothing happens in a database without the role.
+-- Reasons per table are in docs/DATA_MODEL.md, "What the job role may do".
+DO $grants$
+DECLARE
+    entry record;
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'iap_job') THEN
+        RETURN;
+    END IF;
+    FOR entry IN
+        SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm')
+    LOOP
+        EXECUTE format('REVOKE ALL ON TABLE public.%I FROM iap_job', entry.relname);
+    END LOOP;
+    FOR entry IN
+        SELECT g.table_name, g.privileges
+        FROM (VALUES
+            -- the schema's bookkeeping and the reference data: read only
+            ('schema_migration', 'SELECT'),
+            ('app_user', 'SELECT'),
+            ('billing_account', 'SELECT'),
+            ('plan', 'SELECT'),
+            ('store_product_mapping', 'SELECT'),
+            -- build-reports' placeholders (always empty; it fills temporary tables of the same names)
+            ('report_run_filled', 'SELECT'),
+            ('report_snapshot_run', 'SELECT'),
+            ('report_contribution_run', 'SELECT'),
+            ('report_movement_run', 'SELECT'),
+            -- append-only trails
+            ('audit_log', 'SELECT, INSERT'),
+            ('drift_event', 'SELECT, INSERT'),
+            ('store_query', 'SELECT, INSERT'),
+            ('reconciliation_item', 'SELECT, INSERT'),
+            ('period_lock', 'SELECT, INSERT'),
+            ('period_snapshot', 'SELECT, INSERT'),
+            -- appended, then one column set by its writer
+            ('period_close', 'SELECT, INSERT, UPDATE (reopened_at, reopen_reason)'),
+            ('reconciliation_run', 'SELECT, INSERT, UPDATE (superseded_by)'),
+            ('report_file', 'SELECT, INSERT, UPDATE (replaced_by)'),
+            ('fx_rate', 'SELECT, INSERT, UPDATE (rate)'),
+            -- staged store report rows: a replaced report's rows are deleted with it
+            ('apple_financial_row', 'SELECT, INSERT, DELETE'),
+            ('apple_payments_row', 'SELECT, INSERT, DELETE'),
+            ('apple_sales_summary_row', 'SELECT, INSERT, DELETE'),
+            ('apple_subscriber_row', 'SELECT, INSERT, DELETE'),
+            ('google_earnings_row', 'SELECT, INSERT, DELETE'),
+            ('google_estimated_sales_row', 'SELECT, INSERT, DELETE'),
+            -- the jobs' own state
+            ('job_run', 'SELECT, INSERT, UPDATE'),
+            ('rate_limit_bucket', 'SELECT, INSERT, UPDATE'),
+            ('requery_work_item', 'SELECT, INSERT, UPDATE'),
+            -- the projection: written by the repair jobs; the history rows are never deleted except by retention
+            ('apple_subscription_identity', 'SELECT, INSERT, UPDATE'),
+            ('google_purchase_token', 'SELECT, INSERT, UPDATE'),
+            ('entitlement_interval', 'SELECT, INSERT, UPDATE'),
+            ('subscription_price_change_transition', 'SELECT, INSERT, UPDATE'),
+            -- retention deletes test and sandbox purchases (with their rows) and expired keys
+            ('subscription', 'SELECT, INSERT, UPDATE, DELETE'),
+            ('entitlement', 'SELECT, INSERT, UPDATE, DELETE'),
+            ('subscription_price_change', 'SELECT, INSERT, UPDATE, DELETE'),
+            ('billing_transaction', 'SELECT, INSERT, UPDATE, DELETE'),
+            ('inbound_webhook_event', 'SELECT, INSERT, UPDATE, DELETE'),
+            ('dead_letter', 'SELECT, INSERT, UPDATE, DELETE'),
+            ('idempotency_key', 'SELECT, DELETE')
+        ) AS g (table_name, privileges)
+        WHERE to_regclass('public.' || quote_ident(g.table_name)) IS NOT NULL
+    LOOP
+        EXECUTE format('GRANT %s ON TABLE public.%I TO iap_job', entry.privileges, entry.table_name);
+    END LOOP;
+END
+$grants$;

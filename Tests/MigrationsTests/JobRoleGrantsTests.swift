@@ -1,0 +1,163 @@
+import Foundation
+import JobKit
+import Migrations
+import Postgres
+import TestSupport
+import Testing
+
+/// The job role's table privileges (`SQL/job_role_grants.sql`, applied by `migrate`): every table of the schema is
+/// listed, the database holds exactly the listed privileges, the finance trail is append-only for `iap_job`, and an
+/// installation set up with the old blanket grants is brought to the list by roles.sql and its next `migrate`.
+@Suite(.serialized) struct JobRoleGrantsTests {
+    static let grantsFile = RoleDatabase.rolesSQL.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("SQL/job_role_grants.sql")
+
+    /// The list as the file states it: table → privileges, a column-limited one as `UPDATE(a,b)`.
+    static func listed() throws -> [String: Set<String>] {
+        let text = try String(contentsOf: grantsFile, encoding: .utf8)
+        let entry = try Regex(#"\('([a-z_]+)', '([A-Z ,()a-z_]+)'\)"#)
+        var list: [String: Set<String>] = [:]
+        for match in text.matches(of: entry) {
+            let table = String(match.output[1].substring ?? "")
+            #expect(list[table] == nil, "\(table) is listed twice")
+            var privileges: Set<String> = []
+            var rest = Substring(match.output[2].substring ?? "")
+            while !rest.isEmpty {
+                let name = rest.prefix { $0.isLetter }
+                rest = rest.dropFirst(name.count).drop { $0 == " " }
+                if rest.first == "(" {
+                    let columns = rest.dropFirst().prefix { $0 != ")" }
+                    rest = rest.dropFirst(columns.count + 2)
+                    let sorted = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
+                    privileges.insert("\(name)(\(sorted.joined(separator: ",")))")
+                } else {
+                    privileges.insert(String(name))
+                }
+                rest = rest.drop { $0 == "," || $0 == " " }
+            }
+            list[table] = privileges
+        }
+        return list
+    }
+
+    /// What `iap_job` holds on each table of the schema, in the list's notation (column privileges not implied by a
+    /// table privilege as `UPDATE(a,b)`); tables it holds nothing on map to an empty set.
+    static func held(_ db: PostgresConnection) throws -> [String: Set<String>] {
+        var held: [String: Set<String>] = [:]
+        for row in try db.query("""
+            SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm')
+            """).rows {
+            held[try row.decode(String.self, "name")] = []
+        }
+        for row in try db.query("""
+            SELECT table_name AS name, privilege_type AS privilege FROM information_schema.role_table_grants
+            WHERE grantee = 'iap_job' AND table_schema = 'public'
+            """).rows {
+            held[try row.decode(String.self, "name"), default: []].insert(try row.decode(String.self, "privilege"))
+        }
+        for row in try db.query("""
+            SELECT table_name AS name, privilege_type AS privilege, string_agg(column_name, ',' ORDER BY column_name) AS columns
+            FROM information_schema.column_privileges p
+            WHERE grantee = 'iap_job' AND table_schema = 'public'
+              AND NOT EXISTS (SELECT 1 FROM information_schema.role_table_grants t
+                              WHERE t.grantee = 'iap_job' AND t.table_schema = 'public' AND t.table_name = p.table_name
+                                AND t.privilege_type = p.privilege_type)
+            GROUP BY table_name, privilege_type
+            """).rows {
+            let privilege = try row.decode(String.self, "privilege"), columns = try row.decode(String.self, "columns")
+            held[try row.decode(String.self, "name"), default: []].insert("\(privilege)(\(columns))")
+        }
+        return held
+    }
+
+    @Test func everyTableIsListedAndTheDatabaseHoldsExactlyTheList() throws {
+        let database = try RoleDatabase.fresh("job_role_grants")
+        let db = try PostgresConnection(configuration: database.superuser)
+        defer { db.close() }
+        let listed = try Self.listed()
+        let held = try Self.held(db)
+        #expect(listed.count >= 39, "the list was read (\(listed.count) entries)")
+        #expect(Set(held.keys).subtracting(listed.keys).sorted() == [], "tables of the schema missing from job_role_grants.sql")
+        #expect(Set(listed.keys).subtracting(held.keys).sorted() == [], "entries naming no table of the schema")
+        for (table, privileges) in listed.sorted(by: { $0.key < $1.key }) {
+            #expect(held[table] == privileges, "\(table): held \(held[table]?.sorted() ?? []), listed \(privileges.sorted())")
+        }
+        #expect(held.values.allSatisfy { !$0.contains("TRUNCATE") && !$0.contains("TRIGGER") && !$0.contains("REFERENCES") })
+    }
+
+    @Test func theFinanceTrailIsAppendOnlyForTheJobRole() throws {
+        let database = try RoleDatabase.fresh("job_role_trail")
+        let admin = try PostgresConnection(configuration: database.superuser)
+        defer { admin.close() }
+        _ = try admin.execute("INSERT INTO period_close (period, closed_at, closed_by) VALUES ('2026-01', now(), 'test')")
+        _ = try admin.execute("""
+            INSERT INTO audit_log (actor, action, entity, entity_id, detail) VALUES ('test', 'probe', 'probe', '1', '{}')
+            """)
+        let job = try PostgresConnection(configuration: database.jobConfiguration)
+        defer { job.close() }
+
+        /// Runs `sql` as iap_job, expecting insufficient_privilege.
+        func refused(_ sql: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            do {
+                try job.execute(sql)
+                Issue.record("iap_job was allowed: \(sql)", sourceLocation: sourceLocation)
+            } catch let error as PostgresError {
+                #expect(error.sqlState == "42501", "\(sql): \(error)", sourceLocation: sourceLocation)
+            } catch {
+                Issue.record("\(sql): \(error)", sourceLocation: sourceLocation)
+            }
+        }
+        refused("UPDATE audit_log SET actor = 'someone else'")
+        refused("DELETE FROM audit_log")
+        refused("DELETE FROM reconciliation_item")
+        refused("UPDATE reconciliation_item SET category = category")
+        refused("DELETE FROM period_snapshot")
+        refused("DELETE FROM period_lock")
+        refused("DELETE FROM period_close")
+        refused("UPDATE period_close SET closed_at = now()")
+        refused("UPDATE reconciliation_run SET item_count = 0")
+        refused("DELETE FROM report_file")
+        refused("UPDATE report_file SET content_sha256 = 'x'")
+        refused("INSERT INTO schema_migration (version, name, checksum) VALUES (9999, 'x', 'x')")
+        refused("DELETE FROM schema_migration")
+        refused("UPDATE plan SET name = 'x'")
+        refused("UPDATE store_product_mapping SET product_id = 'x'")
+        refused("DELETE FROM job_run")
+        refused("TRUNCATE billing_transaction")
+        refused("DELETE FROM entitlement_interval")
+
+        // What the role is for still works: appending to the trail, reopening a close (two columns), reading.
+        #expect(try job.execute("""
+            INSERT INTO audit_log (actor, action, entity, entity_id, detail) VALUES ('job', 'probe', 'probe', '2', '{}')
+            """) == 1)
+        #expect(try job.execute("UPDATE period_close SET reopened_at = now(), reopen_reason = 'test' WHERE period = '2026-01'") == 1)
+        #expect(try job.query("SELECT count(*) AS n FROM audit_log").first?.decode(Int.self, "n") == 2)
+    }
+
+    @Test func anInstallationWithTheOldBlanketGrantsIsBroughtToTheList() throws {
+        let database = try RoleDatabase.fresh("job_role_upgrade", migrate: false)
+        let admin = try PostgresConnection(configuration: database.superuser)
+        defer { admin.close() }
+        // As the earlier roles.sql left it: every DML privilege on every table, now and by default.
+        try admin.executeScript("""
+            ALTER DEFAULT PRIVILEGES FOR ROLE iap_owner IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO iap_job;
+            """)
+        let owner = try PostgresConnection(configuration: database.ownerConfiguration)
+        defer { owner.close() }
+        try Migrator(database: owner, files: try Migrator.shippedFiles()).migrate()
+        #expect(try Self.held(admin)["audit_log"] == ["SELECT", "INSERT", "UPDATE", "DELETE"], "the old default applied")
+
+        // The upgrade: roles.sql again, then `migrate` (nothing pending; the grants are applied all the same).
+        try admin.executeScript(try String(contentsOf: RoleDatabase.rolesSQL, encoding: .utf8))
+        #expect(try Migrator(database: owner).migrate() == [])
+        let held = try Self.held(admin)
+        #expect(held["audit_log"] == ["SELECT", "INSERT"])
+        #expect(held == (try Self.listed()).merging(held.filter { $0.value.isEmpty }) { listed, _ in listed })
+        let defaults = try admin.query("""
+            SELECT count(*) AS n FROM pg_default_acl d, aclexplode(d.defaclacl) a
+            WHERE d.defaclobjtype = 'r' AND a.grantee = 'iap_job'::regrole
+            """).first?.decode(Int.self, "n")
+        #expect(defaults == 0, "no table privilege by default any more")
+    }
+}
