@@ -125,6 +125,10 @@ let package = Package(
         job("explain", ["JobKit", "Explain"]),
         // Operations (issue 16): retention and the notification self-check.
         .target(name: "Retention", dependencies: ["JobKit", "Postgres"]),
+        // The product catalogue (plans and store products) from a file, run as the owner role at install.
+        .target(name: "Catalog", dependencies: ["JobKit", "Postgres"]),
+        job("catalog", ["JobKit", "Catalog"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "JobKit", "Postgres", "TestSupport"]),
         job("retention", ["JobKit", "Retention"]),
         .target(name: "NotificationCheck", dependencies: ["JobKit", "Postgres", "StoreAccess", "AppStore", "StoreCalls"]),
         job("check-notifications", ["JobKit", "NotificationCheck"]),

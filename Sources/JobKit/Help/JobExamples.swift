@@ -40,6 +40,8 @@ public enum JobExamples {
                                 explanation: "prints exactly what a run now would delete and redact, writing nothing"),
         "check-notifications": JobExample(command: "check-notifications --timeout 120",
                                           explanation: "sends Apple a test notification and waits up to 2 minutes for its row"),
+        "catalog": JobExample(command: "catalog --file /etc/iap/catalog.tsv --dry-run",
+                              explanation: "prints which plans and store products the file would add (as PGUSER=iap_owner)"),
         "explain": JobExample(command: "explain --json 2000000123456789",
                               explanation: "one subscription's story for support, as one JSON document for jq"),
     ]
