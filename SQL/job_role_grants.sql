@@ -57,6 +57,8 @@ BEGIN
             ('apple_payments_row', 'SELECT, INSERT, DELETE'),
             ('apple_sales_summary_row', 'SELECT, INSERT, DELETE'),
             ('apple_subscriber_row', 'SELECT, INSERT, DELETE'),
+            ('apple_subscription_row', 'SELECT, INSERT, DELETE'),
+            ('apple_subscription_event_row', 'SELECT, INSERT, DELETE'),
             ('google_earnings_row', 'SELECT, INSERT, DELETE'),
             ('google_estimated_sales_row', 'SELECT, INSERT, DELETE'),
             -- the jobs' own state

@@ -32,6 +32,8 @@ public enum ImportExports {
         case .appleFinancial: return "apple_financial"
         case .applePayments: return "apple_payments"
         case .appleSubscriber: return "apple_subscriber"
+        case .appleSubscription: return "apple_subscription"
+        case .appleSubscriptionEvent: return "apple_subscription_event"
         case .appleSummarySales: return "apple_sales_summary"
         case .googleEarnings: return "google_earnings"
         case .googleEstimatedSales: return "google_estimated_sales"

@@ -2,11 +2,13 @@ import StoreExports
 
 /// One report file read and parsed, with its identity and content hash, ready to stage.
 public struct ParsedReport: Sendable {
-    /// The rows of one of the six report kinds.
+    /// The rows of one of the report kinds.
     public enum Content: Sendable {
         case appleFinancial(AppleFinancialReport)
         case applePayments(ApplePaymentsSummary)
         case appleSubscriber(AppleSubscriberReport)
+        case appleSubscription(AppleSubscriptionReport)
+        case appleSubscriptionEvent(AppleSubscriptionEventReport)
         case appleSummarySales([AppleSummarySalesRow])
         case googleEarnings([GoogleEarningsRow])
         case googleEstimatedSales([GoogleEstimatedSalesRow])
@@ -27,6 +29,8 @@ public struct ParsedReport: Sendable {
         case .appleFinancial(let report): return report.rows.count
         case .applePayments(let summary): return summary.rows.count
         case .appleSubscriber(let report): return report.rows.count
+        case .appleSubscription(let report): return report.rows.count
+        case .appleSubscriptionEvent(let report): return report.rows.count
         case .appleSummarySales(let rows): return rows.count
         case .googleEarnings(let rows): return rows.count
         case .googleEstimatedSales(let rows): return rows.count

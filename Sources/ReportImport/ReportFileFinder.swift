@@ -13,7 +13,7 @@ public struct FoundReportFile: Sendable, Equatable {
 public struct UnimportableFile: Sendable, Equatable {
     /// Path of the file.
     public let path: String
-    /// What the name denotes (`Apple Subscription Event report`, …) or `not a report file name`.
+    /// What the name denotes (`Apple Subscription Offer Code Redemption report`, …) or `not a report file name`.
     public let kind: String
 
     /// `name (kind)`.
@@ -21,9 +21,8 @@ public struct UnimportableFile: Sendable, Equatable {
 
     /// What a file name the importer does not read is: a report kind a store delivers that is not imported, or none.
     public static func kind(ofName name: String) -> String {
-        if name.hasPrefix("Subscription_Event_") { return "Apple Subscription Event report, not imported" }
         if name.hasPrefix("Subscription_Offer_Code_") { return "Apple Subscription Offer Code Redemption report, not imported" }
-        if name.hasPrefix("Subscription_") { return "Apple Subscription report, not imported" }
+        if name.hasPrefix("Winback_Eligibility_Report_") { return "Apple Win-back Eligibility report, not imported" }
         return "not a report file name"
     }
 }

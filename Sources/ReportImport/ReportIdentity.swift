@@ -49,8 +49,8 @@ public struct ReportIdentity: Sendable, Equatable {
             let label = paymentsLabel ?? ""
             return ReportIdentity(kind: kind, key: label.isEmpty ? stem + " #" + contentSHA256 : "financial_report (\(label))",
                                   period: paymentsFiscalPeriod(label)?.reportDate ?? label, region: "", vendor: "")
-        case .appleSubscriber, .appleSummarySales:
-            // Subscriber_<vendor>_<YYYYMMDD>…, S_D_<vendor>_<YYYYMMDD>
+        case .appleSubscriber, .appleSubscription, .appleSubscriptionEvent, .appleSummarySales:
+            // Subscriber_<vendor>_<YYYYMMDD>…, Subscription[_Event]_<vendor>_<YYYYMMDD>[_V1_3], S_D_<vendor>_<YYYYMMDD>
             if let dateIndex = parts.lastIndex(where: { $0.count == 8 && $0.allSatisfy(\.isNumber) }), dateIndex > 0 {
                 let digits = Array(parts[dateIndex])
                 let day = String(digits[0..<4]) + "-" + String(digits[4..<6]) + "-" + String(digits[6..<8])

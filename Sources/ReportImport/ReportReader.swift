@@ -44,6 +44,9 @@ public enum ReportReader {
             paymentsLabel = summary.periodLabel
             content = .applePayments(summary)
         case .appleSubscriber: content = .appleSubscriber(try AppleSubscriberReportParser.parse(bytes, file: label))
+        case .appleSubscription: content = .appleSubscription(try AppleSubscriptionReportParser.parse(bytes, file: label))
+        case .appleSubscriptionEvent:
+            content = .appleSubscriptionEvent(try AppleSubscriptionEventParser.parse(bytes, file: label))
         case .appleSummarySales: content = .appleSummarySales(try AppleSummarySalesParser.parse(bytes, file: label))
         case .googleEarnings: content = .googleEarnings(try GoogleEarningsParser.parse(bytes, file: label))
         case .googleEstimatedSales: content = .googleEstimatedSales(try GoogleEstimatedSalesParser.parse(bytes, file: label))

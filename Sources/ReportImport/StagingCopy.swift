@@ -10,6 +10,8 @@ enum StagingCopy {
         case .appleFinancial: return "apple_financial_row"
         case .applePayments: return "apple_payments_row"
         case .appleSubscriber: return "apple_subscriber_row"
+        case .appleSubscription: return "apple_subscription_row"
+        case .appleSubscriptionEvent: return "apple_subscription_event_row"
         case .appleSummarySales: return "apple_sales_summary_row"
         case .googleEarnings: return "google_earnings_row"
         case .googleEstimatedSales: return "google_estimated_sales_row"
@@ -69,6 +71,9 @@ enum StagingCopy {
                                        r.subscriberIDReset, r.isRefund ? "t" : "f", r.purchaseDate?.description, String(r.units)])
                 }
             }
+        case .appleSubscription(let report): return try AppleSubscriptionStaging.copy(report, fileID: id, into: database)
+        case .appleSubscriptionEvent(let report):
+            return try AppleSubscriptionStaging.copy(report, fileID: id, into: database)
         case .appleSummarySales(let rows):
             return try database.copyIn("""
                 COPY apple_sales_summary_row (report_file_id, line, provider, provider_country, sku, developer, title, version,

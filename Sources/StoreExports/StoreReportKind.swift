@@ -6,6 +6,10 @@ public enum StoreReportKind: String, Sendable, CaseIterable {
     case applePayments
     /// `Subscriber_<vendor>_<date>…`: Apple Subscriber report.
     case appleSubscriber
+    /// `Subscription_<vendor>_<date>…`: Apple Subscription report (daily counts of subscriptions by state).
+    case appleSubscription
+    /// `Subscription_Event_<vendor>_<date>…`: Apple Subscription Event report (daily event counts).
+    case appleSubscriptionEvent
     /// `S_D_` / `S_W_` / `S_M_` / `S_Y_<vendor>_<date>…`: Apple Summary Sales report.
     case appleSummarySales
     /// `earnings_YYYYMM_<dev>-<n>.zip` (or the `.csv` inside): Google earnings.
@@ -22,6 +26,10 @@ public enum StoreReportKind: String, Sendable, CaseIterable {
             self = .applePayments
         } else if base.hasPrefix("Subscriber_") {
             self = .appleSubscriber
+        } else if base.hasPrefix("Subscription_Event_") {
+            self = .appleSubscriptionEvent
+        } else if base.hasPrefix("Subscription_"), !base.hasPrefix("Subscription_Offer_Code_") {
+            self = .appleSubscription
         } else if ["S_D_", "S_W_", "S_M_", "S_Y_"].contains(where: { base.hasPrefix($0) }) {
             self = .appleSummarySales
         } else if base.hasPrefix("earnings_"), base.hasSuffix(".zip") || base.hasSuffix(".csv") {

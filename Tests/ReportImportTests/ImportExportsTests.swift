@@ -11,13 +11,14 @@ import Testing
         try harness.addGood()
         let (code, counts, line) = try harness.run()
         #expect(code == .succeeded, "\(line)")
-        #expect(counts["files_imported"] == 7)
-        for kind in ["apple_payments", "apple_subscriber", "apple_sales_summary", "google_earnings", "google_estimated_sales"] {
+        #expect(counts["files_imported"] == 9)
+        for kind in ["apple_payments", "apple_subscriber", "apple_subscription", "apple_subscription_event", "apple_sales_summary",
+                     "google_earnings", "google_estimated_sales"] {
             #expect(counts["\(kind)_imported"] == 1, "\(kind)")
         }
         #expect(counts["apple_financial_imported"] == 2)
-        let tables = ["apple_financial_row", "apple_payments_row", "apple_subscriber_row", "apple_sales_summary_row",
-                      "google_earnings_row", "google_estimated_sales_row"]
+        let tables = ["apple_financial_row", "apple_payments_row", "apple_subscriber_row", "apple_subscription_row",
+                      "apple_subscription_event_row", "apple_sales_summary_row", "google_earnings_row", "google_estimated_sales_row"]
         var staged: Int64 = 0
         for table in tables {
             let rows = try harness.scalar("SELECT count(*) AS n FROM \(table)")
@@ -47,7 +48,7 @@ import Testing
         let before = try harness.digest()
         let (code, counts, _) = try harness.run()
         #expect(code == .succeeded)
-        #expect(counts["files_unchanged"] == 7)
+        #expect(counts["files_unchanged"] == 9)
         #expect(counts["files_imported"] == nil)
         #expect(counts["rows_loaded"] == 0)
         #expect(try harness.digest() == before)
@@ -93,7 +94,7 @@ import Testing
         let (code, counts, line) = try harness.run()
         #expect(code == .failed)
         #expect(counts["apple_financial_rejected"] == 1)
-        #expect(counts["files_unchanged"] == 7)
+        #expect(counts["files_unchanged"] == 9)
         #expect(line.contains("85000000_0125_JP.txt:"), "\(line)")
         #expect(line.contains("Total_Amount"), "\(line)")
         #expect(try harness.digest() == before)
@@ -104,7 +105,7 @@ import Testing
         try fresh.add("bad/85000000_0125_JP.txt")
         let (freshCode, freshCounts, _) = try fresh.run()
         #expect(freshCode == .failed)
-        #expect(freshCounts["files_imported"] == 7)
+        #expect(freshCounts["files_imported"] == 9)
         #expect(try fresh.scalar("SELECT count(*) AS n FROM report_file WHERE file_name = '85000000_0125_JP.txt'") == 0)
     }
 
@@ -114,7 +115,7 @@ import Testing
         let before = try harness.digest()
         let (code, counts, line) = try harness.run(["--dry-run"])
         #expect(code == .succeeded, "\(line)")
-        #expect(counts["files_imported"] == 7)
+        #expect(counts["files_imported"] == 9)
         #expect(try harness.digest() == before)
         #expect(try harness.scalar("SELECT count(*) AS n FROM job_run") == 0)
     }

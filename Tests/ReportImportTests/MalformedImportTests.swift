@@ -22,6 +22,7 @@ import Testing
     static let reportNames: [(prefix: String, name: String)] = [
         ("afr-", "45545510_0914_CH.txt"), ("gz-", "45545510_0914_CH.txt.gz"), ("pay-", "financial_report.csv"),
         ("sub-", "Subscriber_85000000_20251103.txt"), ("ss-", "S_D_85000000_20251103.txt"),
+        ("ssn-", "Subscription_85000000_20251103.txt"), ("sev-", "Subscription_Event_85000000_20251103.txt"),
         ("ge-", "earnings_201911_1234567890123-0.csv"), ("gs-", "salesreport_202511.csv"),
         ("zip-", "earnings_201911_1234567890123-0.zip"),
     ]
@@ -70,16 +71,16 @@ import Testing
         let corpus = try Self.corpus()
         #expect(corpus.count >= 50, "the corpus has \(corpus.count) files")
         let kinds = Set(corpus.compactMap { StoreReportKind(fileName: $0.importedAs) })
-        #expect(kinds.count == 6, "every report kind has bad files: \(kinds)")
+        #expect(kinds.count == StoreReportKind.allCases.count, "every report kind has bad files: \(kinds)")
         #expect(corpus.contains { $0.importedAs.hasSuffix(".gz") } && corpus.contains { $0.importedAs.hasSuffix(".zip") })
 
         let harness = try ImportHarness("malformed_corpus")
         try harness.addGood()
         let (goodCode, goodCounts, _) = try harness.run()
         #expect(goodCode == .succeeded)
-        #expect(goodCounts["files_imported"] == 7)
+        #expect(goodCounts["files_imported"] == 9)
         let before = try Self.databaseDigest(harness.database)
-        #expect(before["report_file"]?.hasPrefix("7:") == true)
+        #expect(before["report_file"]?.hasPrefix("9:") == true)
         let manager = FileManager.default
         for bad in corpus {
             for name in try manager.contentsOfDirectory(atPath: harness.folder.path) {

@@ -24,15 +24,18 @@ import Testing
 
     @Test func onlyReportsOfUnknownKindsExitThreeNamingEach() throws {
         let harness = try ImportHarness("nothing_unknown")
-        for name in ["Subscription_85012345_20261130_V1_3.txt", "Subscription_Event_85012345_20261130_V1_3.txt", "notes.pdf"] {
+        for name in ["Subscription_Offer_Code_85012345_20261130_V1_3.txt", "Winback_Eligibility_Report_85012345_20261130_V1_0.txt",
+                     "notes.pdf"] {
             try Data("x\n".utf8).write(to: harness.folder.appendingPathComponent(name))
         }
         let (code, counts, line) = try harness.run()
         #expect(code == .thresholdBreached, "\(line)")
         #expect(counts["files_ignored"] == 3, "\(line)")
         #expect(line.contains("0 importable file(s); 3 other file(s)"), "\(line)")
-        #expect(line.contains("Subscription_85012345_20261130_V1_3.txt (Apple Subscription report, not imported)"), "\(line)")
-        #expect(line.contains("Subscription_Event_85012345_20261130_V1_3.txt (Apple Subscription Event report, not imported)"), "\(line)")
+        #expect(line.contains("Subscription_Offer_Code_85012345_20261130_V1_3.txt (Apple Subscription Offer Code Redemption report, not imported)"),
+                "\(line)")
+        #expect(line.contains("Winback_Eligibility_Report_85012345_20261130_V1_0.txt (Apple Win-back Eligibility report, not imported)"),
+                "\(line)")
         #expect(line.contains("notes.pdf (not a report file name)"), "\(line)")
     }
 
@@ -41,11 +44,12 @@ import Testing
     @Test func unknownKindsBesideReportsAreListedAndTheRunSucceeds() throws {
         let harness = try ImportHarness("unknown_beside")
         try harness.add("good/85000000_1125_ZZ.txt")
-        try Data("x\n".utf8).write(to: harness.folder.appendingPathComponent("Subscription_Event_85012345_20261130_V1_3.txt"))
+        try Data("x\n".utf8).write(to: harness.folder.appendingPathComponent("Subscription_Offer_Code_85012345_20261130_V1_3.txt"))
         let (code, counts, line) = try harness.run()
         #expect(code == .succeeded, "\(line)")
         #expect(counts["files_imported"] == 1 && counts["files_ignored"] == 1, "\(line)")
-        #expect(line.contains("Subscription_Event_85012345_20261130_V1_3.txt (Apple Subscription Event report, not imported)"), "\(line)")
+        #expect(line.contains("Subscription_Offer_Code_85012345_20261130_V1_3.txt (Apple Subscription Offer Code Redemption report, not imported)"),
+                "\(line)")
     }
 
     @Test func aSymlinkedFolderIsFollowed() throws {

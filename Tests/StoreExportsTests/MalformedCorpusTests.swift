@@ -7,7 +7,7 @@ import Archive
 @Suite struct MalformedCorpusTests {
     /// Which parser reads a corpus file.
     enum Kind: Sendable {
-        case afr, pay, sub, ss, ge, gs, afrGz, geZip
+        case afr, pay, sub, ss, ssn, sev, ge, gs, afrGz, geZip
     }
 
     /// File, parser, expected line, column and a fragment of the reason.
@@ -51,6 +51,20 @@ import Archive
         ("ss-units-fraction.txt", .ss, 3, 8, "'Units': '1.50' is not a whole number of units"),
         ("ss-proceeds-without-currency.txt", .ss, 2, 14, "empty 'Currency of Proceeds'"),
         ("ss-end-before-begin.txt", .ss, 3, 11, "'End Date' 2025-11-02 is before 'Begin Date' 2025-11-03"),
+        ("ssn-bad-decimal.txt", .ssn, 3, 9, "'Customer Price': '59,99' is not a number"),
+        ("ssn-negative-count.txt", .ssn, 2, 27, "'Billing Retry': '-1' is not a whole number of at least 0"),
+        ("ssn-count-fraction.txt", .ssn, 2, 19, "'Active Standard Price Subscriptions': '120.5' is not a whole number of at least 0"),
+        ("ssn-unknown-header.txt", .ssn, 1, 26, "unexpected column 'Marketing Opt-In Subscriptions'; missing 'Marketing Opt-Ins'"),
+        ("ssn-wrong-column-count.txt", .ssn, 5, 29, "row has 29 fields, the header has 28"),
+        ("ssn-bad-currency.txt", .ssn, 4, 10, "'Customer Currency': 'eur' is not a currency code"),
+        ("sev-unknown-event.txt", .sev, 3, 2, "unknown event 'Cancel Renewal' in 'Event', expected one of Subscribe, "),
+        ("sev-bad-quantity.txt", .sev, 3, 28, "'Quantity': '4.5' is not a whole number of at least 0"),
+        ("sev-zero-quantity.txt", .sev, 6, 28, "'Quantity' is 0; a row counts at least one event"),
+        ("sev-wrong-column-count.txt", .sev, 4, 28, "row has 27 fields, the header has 28"),
+        ("sev-unknown-header.txt", .sev, 1, 17, "unexpected column 'Consecutive Paid Period'; missing 'Consecutive Paid Periods'"),
+        ("sev-bad-cancellation-reason.txt", .sev, 4, 26, "unknown cancellation reason 'Too expensive' in 'Cancellation Reason'"),
+        ("sev-bad-date.txt", .sev, 2, 1, "'Event Date': '2025-11-31' is not a date (YYYY-MM-DD)"),
+        ("sev-bad-offer-type.txt", .sev, 2, 11, "unknown offer type 'Free Trail' in 'Subscription Offer Type', expected one of Free Trial, Pay As You Go, Pay Up Front or blank"),
         ("ge-unterminated-quote.csv", .ge, 10, 2, "quoted field never closed"),
         ("ge-bad-time.csv", .ge, 3, 3, "'Transaction Time': '13:29:44 AM PDT' is not h:mm:ss AM/PM [zone]"),
         ("ge-unknown-zone.csv", .ge, 3, 3, "unknown zone 'CET'"),
@@ -82,6 +96,8 @@ import Archive
         case .pay: return try ApplePaymentsSummaryParser.parse(bytes, file: file)
         case .sub: return try AppleSubscriberReportParser.parse(bytes, file: file)
         case .ss: return try AppleSummarySalesParser.parse(bytes, file: file)
+        case .ssn: return try AppleSubscriptionReportParser.parse(bytes, file: file, reportDate: CalendarDate(year: 2025, month: 11, day: 3))
+        case .sev: return try AppleSubscriptionEventParser.parse(bytes, file: file)
         case .ge: return try GoogleEarningsParser.parse(bytes, file: file)
         case .gs: return try GoogleEstimatedSalesParser.parse(bytes, file: file)
         case .afrGz: return try AppleFinancialReportParser.parse(try ReportArchive.gunzip(bytes, file: file), file: file)
