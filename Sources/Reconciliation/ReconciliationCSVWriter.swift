@@ -90,16 +90,12 @@ public final class ReconciliationCSVWriter {
         return hex
     }
 
-    /// Finishes and renames the file into place (nothing to do without a path).
+    /// Finishes and puts the file in place, mode 0640 (`OutputFile`; nothing to do without a path).
     public func commit() throws {
         _ = try finish()
         guard let handle, let temporary, let path else { return }
         try handle.close()
         self.handle = nil
-        guard rename(temporary.path, path.path) == 0 else {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw FileSystemError.posix("rename \(temporary.path) to", path.path, errno: code)
-        }
+        try OutputFile.place(temporary, at: path)
     }
 }

@@ -83,16 +83,12 @@ public struct ReconciliationStore {
     }
 }
 
-/// Writes files atomically: to a temporary name in the same folder, then renamed.
+/// Writes files atomically: to a temporary name in the same folder, then put in place with mode 0640 (`OutputFile`).
 public enum AtomicFile {
     /// Writes `bytes` to `path` through a temporary file and a rename.
     public static func write(_ bytes: [UInt8], to path: URL) throws {
         let temporary = path.deletingLastPathComponent().appendingPathComponent(".\(path.lastPathComponent).tmp-\(getpid())")
         try FileSystemError.perform("write", temporary.path) { try Data(bytes).write(to: temporary) }
-        guard rename(temporary.path, path.path) == 0 else {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw FileSystemError.posix("rename \(temporary.path) to", path.path, errno: code)
-        }
+        try OutputFile.place(temporary, at: path)
     }
 }

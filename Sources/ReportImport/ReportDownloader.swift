@@ -86,7 +86,10 @@ public struct ReportDownloader {
         try fetch(.summarySales(month: monthText, vendorNumber: vendor), "S_M_\(vendor)_\(monthText.filter { $0 != "-" }).txt.gz")
     }
 
+    /// Writes a downloaded file under a temporary name, then puts it in place, mode 0640 (`OutputFile`).
     func write(_ data: Data, _ name: String) throws {
-        try data.write(to: folder.appendingPathComponent(name), options: .atomic)
+        let temporary = folder.appendingPathComponent(".\(name).download-\(getpid())")
+        try FileSystemError.perform("write", temporary.path) { try data.write(to: temporary) }
+        try OutputFile.place(temporary, at: folder.appendingPathComponent(name))
     }
 }

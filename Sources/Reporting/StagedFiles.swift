@@ -30,12 +30,10 @@ final class StagedFiles {
         try FileSystemError.perform("write", path.path) { try Data(bytes).write(to: path) }
     }
 
-    /// Renames every staged file to its final name.
+    /// Puts every staged file in place under its final name, mode 0640 (`OutputFile`).
     func commit() throws {
         for (temporary, final) in staged {
-            guard rename(temporary.path, final.path) == 0 else {
-                throw FileSystemError.posix("rename \(temporary.path) to", final.path, errno: errno)
-            }
+            try OutputFile.place(temporary, at: final)
         }
         staged.removeAll()
     }

@@ -39,6 +39,7 @@ import Testing
         #expect(digest == SHA256Digest.hex(expected))
         #expect(writer.byteCount == expected.count && writer.count == count)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["items.csv"])
+        #expect(try FileManager.default.attributesOfItem(atPath: path.path)[.posixPermissions] as? Int == 0o640)
         // Digest only: the same hash, no file.
         let hashOnly = try ReconciliationCSVWriter(path: nil)
         for item in items { try hashOnly.add(item) }

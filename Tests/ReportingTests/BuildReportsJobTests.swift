@@ -29,6 +29,10 @@ import Testing
 
         let files = try ReportingHarness.files(out)
         #expect(Set(files.keys) == Self.expectedFiles, "no temporary file is left")
+        for name in files.keys.sorted() {
+            let mode = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(name).path)[.posixPermissions] as? Int
+            #expect(mode == 0o640, "\(name): mode \(String(mode ?? 0, radix: 8)), not 640")
+        }
         let book = try XLSXReadBack(path: out.appendingPathComponent("reports.xlsx").path)
         #expect(book.sheetNames == ["Cover"] + ReportCatalogue.standard.map(\.sheet) + ["Chart data"])
         var csvs: [String: [[String?]]] = [:]
