@@ -30,14 +30,14 @@ import Testing
         let files = try ReportingHarness.files(out)
         #expect(Set(files.keys) == Self.expectedFiles, "no temporary file is left")
         let book = try XLSXReadBack(path: out.appendingPathComponent("reports.xlsx").path)
-        #expect(book.sheetNames == ["Cover"] + ReportCatalogue.standard.map(\.sheet) + ["Chart data"])
+        #expect(book.sheetNames == ["Cover", "Charts"] + ReportCatalogue.standard.map(\.sheet) + ["Chart data"])
         var csvs: [String: [[String?]]] = [:]
         for (index, definition) in ReportCatalogue.standard.enumerated() {
             let csv = CSVReadBack.records(try #require(files[definition.name + ".csv"]))
             csvs[definition.name] = csv
             #expect(csv.count - 1 == counts["rows_" + definition.name], "\(definition.name)")
             let header = try #require(csv.first)
-            let cells = book.cells(sheet: index + 2)
+            let cells = book.cells(sheet: index + 3)
             for (r, record) in csv.enumerated() {
                 for (c, field) in record.enumerated() {
                     let cell = cells[r + 1]?[c], place = "\(definition.name) row \(r + 1) column \(header[c] ?? "")"
@@ -72,7 +72,7 @@ import Testing
         // Every chart: its own block of the Chart data sheet, titled "<report>: <chart>", whose category and value
         // ranges the chart's series reference.
         #expect(book.charts.count == charts.count)
-        let data = book.cells(sheet: ReportCatalogue.standard.count + 2)
+        let data = book.cells(sheet: ReportCatalogue.standard.count + 3)
         func text(_ value: XLSXReadBack.Value?) -> String? { if case .text(let t)? = value { return t } else { return nil } }
         var blocks: [String: (top: Int, rows: Int, series: [String])] = [:]
         for (row, values) in data where text(values[0])?.contains(": ") == true && values.count == 1 {
