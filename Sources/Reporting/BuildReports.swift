@@ -164,7 +164,9 @@ public enum BuildReports {
             if let book {
                 for (index, (definition, table, formatter, sheet)) in drawn.enumerated() {
                     for chart in definition.charts {
-                        switch try ChartBlock.make(chart, table: table, formatter: formatter, reportingCurrency: settings.currency) {
+                        let partial = settings.lastMonth == settings.asOfMonth ? settings.asOfMonth.description : nil
+                        switch try ChartBlock.make(chart, table: table, formatter: formatter, reportingCurrency: settings.currency,
+                                                   partialMonth: partial) {
                         case .success(let block):
                             try book.drawChart(block, report: definition.name, sheet: sheet.name)
                             context.count("charts")

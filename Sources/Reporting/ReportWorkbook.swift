@@ -66,11 +66,12 @@ final class ReportWorkbook {
         let first = top + 2, last = top + 1 + block.categories.count
         let series = block.seriesNames.enumerated().map { index, name in
             ChartSeries(name: name, categories: .column(0, rows: first...last, of: Self.chartDataName),
-                        values: .column(index + 1, rows: first...last, of: Self.chartDataName))
+                        values: .column(index + 1, rows: first...last, of: Self.chartDataName), color: block.seriesColors[index])
         }
         try charts.writeHeader(["Sheet '\(sheet)': \(block.chart.title)"], row: chartsRow, freeze: false, autofilter: false)
         try charts.insertChart(ChartSpec(kind: block.chart.kind, title: block.chart.title, categoryAxis: block.chart.categoryTitle,
-                                         valueAxis: block.chart.valueAxis, valueFormat: block.valueFormat, series: series),
+                                         valueAxis: block.chart.valueAxis, valueFormat: block.valueFormat, series: series,
+                                         categoryLabelsLow: block.chart.drawsLosses),
                                row: chartsRow + 1, column: 0)
         chartStarts.append(chartsRow)
         chartsRow += Self.chartSlotRows

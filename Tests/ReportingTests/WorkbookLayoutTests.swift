@@ -69,6 +69,21 @@ import Testing
             #expect(headings[rows[offset]]?[0] == .text("Sheet '\(definition.0.sheet)': \(definition.1.title)"))
         }
 
+        // The movements chart: gains in greens, losses in reds, FX grey, month labels below the plot (not across the
+        // churn bars), the as-of month labelled partial. The price-change chart's labels show prices as amounts.
+        let movementsTitle = ReportCatalogue.standard[1].charts[1].title
+        let movements = try #require(book.charts.first { (book.parts[$0] ?? "").contains(XLSXReadBack.escape(movementsTitle)) })
+        let chartXML = book.parts[movements] ?? ""
+        let fills = book.matches(#"<c:ser>.*?<a:srgbClr val="([0-9A-F]{6})"/>.*?</c:ser>"#, in: chartXML).map { $0[0] }
+        let columns = ["new_micros", "expansion_micros", "reactivation_micros", "contraction_micros", "churn_micros", "fx_micros"]
+        #expect(fills == columns.map { String(format: "%06X", ReportCatalogue.movementColors[$0] ?? 0) }, "\(fills)")
+        #expect(chartXML.contains(#"<c:tickLblPos val="low"/>"#))
+        let data = book.cells(sheet: book.sheetNames.count)
+        let labels = data.values.compactMap { cells -> String? in if case .text(let t)? = cells[0] { return t } else { return nil } }
+        #expect(labels.contains("\(harness.asOf.prefix(7)) (partial)"), "the as-of month is marked partial in the chart data")
+        let cohortLabels = labels.filter { $0.hasPrefix("APPLE ") || $0.hasPrefix("GOOGLE ") }
+        #expect(cohortLabels.allSatisfy { $0.contains(" → ") && !$0.contains("000000") }, "\(cohortLabels)")
+
         // The cover's headline: the as-of month (partial: the world's as-of is mid-month), its MRR bridge in the
         // reporting currency summed over the providers, and its refunds per currency, each equal to the CSV cells.
         try Self.checkHeadline(cover: book.cells(sheet: 1), files: files, month: String(harness.asOf.prefix(7)))
