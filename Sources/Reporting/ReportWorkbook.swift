@@ -36,6 +36,9 @@ final class ReportWorkbook {
             let sheet = try workbook.addWorksheet(Self.chartsName)
             try sheet.writeHeader(["Charts: each drawn from its report's rows (copied to the 'Chart data' sheet)"], row: 0,
                                   freeze: false, autofilter: false)
+            // Column A keeps Excel's default width: the headings run over the empty cells to their right, and the
+            // charts anchored at A keep their size on the printed page.
+            try sheet.setColumnWidth(0, characters: 8.43)
             charts = sheet
         } else {
             charts = nil

@@ -4,19 +4,21 @@ import Testing
 
 /// The workbook as a person prints and reads it: every sheet prints landscape on A4, one page wide, with a footer
 /// naming the sheet and the page; a report sheet repeats its header row and prints its own columns and rows only; the
-/// cover fits one page; every chart sits on the Charts sheet after the cover, at column A, none beside the data.
+/// cover fits one page; every chart sits on the Charts sheet after the cover, at column A, none beside the data; the
+/// movements chart tells gains from losses and marks the running month; the cover's headline equals the CSVs.
 @Suite(.serialized) struct WorkbookLayoutTests {
-    @Test func everySheetPrintsAndTheChartsAreOnTheChartsSheet() throws {
-        let harness = try ReportingHarness("layout", subscriptions: 120, months: 4)
+    /// A run of build-reports on a small world (as-of mid-month): the harness, the files written and the workbook.
+    static func written(_ name: String) throws -> (ReportingHarness, [String: [UInt8]], XLSXReadBack) {
+        let harness = try ReportingHarness("layout_" + name, subscriptions: 120, months: 4)
         let out = harness.folder("out")
         let (code, summary) = try harness.run(["--sql-dir", try harness.sqlFolder("sql").path, "--out", out.path])
         #expect(code == .succeeded, "\(summary)")
-        let files = try ReportingHarness.files(out)
-        let book = try XLSXReadBack(path: out.appendingPathComponent("reports.xlsx").path)
-        let reportSheets = ReportCatalogue.standard.map(\.sheet)
-        #expect(book.sheetNames == ["Cover", "Charts"] + reportSheets + ["Chart data"])
-        let workbook = book.parts["xl/workbook.xml"] ?? ""
+        return (harness, try ReportingHarness.files(out), try XLSXReadBack(path: out.appendingPathComponent("reports.xlsx").path))
+    }
 
+    @Test func everySheetPrintsLandscapeOnePageWideWithItsHeaderAndFooter() throws {
+        let (_, files, book) = try Self.written("print")
+        let workbook = book.parts["xl/workbook.xml"] ?? ""
         /// The `_xlnm.<kind>` defined name of the sheet at 0-based `index`, unescaped.
         func definedName(_ kind: String, sheet index: Int) -> String? {
             book.matches(#"<definedName name="_xlnm\.\#(kind)" localSheetId="\#(index)"[^>]*>(.*?)</definedName>"#, in: workbook)
@@ -24,7 +26,7 @@ import Testing
         }
         for (index, name) in book.sheetNames.enumerated() {
             let xml = book.parts["xl/worksheets/sheet\(index + 1).xml"] ?? ""
-            let setup = try #require(book.matches(#"<pageSetup ([^>]*)/>"#, in: xml).first?[0], "\(name): a pageSetup")
+            let setup = book.matches(#"<pageSetup ([^>]*)/>"#, in: xml).first?[0] ?? "none"
             #expect(setup.contains(#"orientation="landscape""#) && setup.contains(#"paperSize="9""#), "\(name): \(setup)")
             #expect(xml.contains(#"<pageSetUpPr fitToPage="1"/>"#), "\(name): fitted to pages")
             // fitToWidth defaults to 1 (libxlsxwriter leaves it out then); the height is 1 page for the cover, any
@@ -36,8 +38,8 @@ import Testing
             #expect(definedName("Print_Area", sheet: index) != nil, "\(name): a print area")
         }
         // A report sheet repeats its header row and prints exactly its columns and rows (header + data).
-        for (offset, definition) in ReportCatalogue.standard.enumerated() {
-            let index = offset + 2
+        for definition in ReportCatalogue.standard {
+            let index = try #require(book.sheetNames.firstIndex(of: definition.sheet))
             let csv = CSVReadBack.records(try #require(files[definition.name + ".csv"]))
             let columns = try #require(csv.first).count
             let sheet = Self.unquoted(definition.sheet)
@@ -46,7 +48,11 @@ import Testing
                     "\(definition.sheet): \(definedName("Print_Area", sheet: index) ?? "none")")
         }
         #expect(definedName("Print_Area", sheet: 0) == "Cover!$A$1:$B$\(book.cells(sheet: 1).keys.max() ?? 0)")
+    }
 
+    @Test func everyChartIsOnTheChartsSheetAfterTheCoverAtColumnA() throws {
+        let (_, _, book) = try Self.written("charts")
+        #expect(book.sheetNames == ["Cover", "Charts"] + ReportCatalogue.standard.map(\.sheet) + ["Chart data"])
         // Charts: only the Charts sheet has a drawing; every chart of the catalogue is anchored there at column A,
         // one under the other, each on its own printed page.
         let charts = ReportCatalogue.standard.flatMap(\.charts)
@@ -60,6 +66,7 @@ import Testing
         #expect(anchors.count == charts.count)
         #expect(anchors.allSatisfy { $0[0] == "0" }, "\(anchors)")
         let rows = anchors.compactMap { Int($0[1]) }
+        guard rows.count == charts.count else { return }
         #expect(rows == rows.sorted() && Set(rows).count == rows.count, "\(rows)")
         let breaks = book.matches(#"<brk id="([0-9]+)""#, in: book.parts["xl/worksheets/sheet2.xml"] ?? "").compactMap { Int($0[0]) }
         #expect(breaks == rows.dropFirst().map { $0 - 1 }, "a page break above each chart's heading after the first")
@@ -68,21 +75,30 @@ import Testing
         for (offset, definition) in ReportCatalogue.standard.filter({ !$0.charts.isEmpty }).flatMap({ d in d.charts.map { (d, $0) } }).enumerated() {
             #expect(headings[rows[offset]]?[0] == .text("Sheet '\(definition.0.sheet)': \(definition.1.title)"))
         }
+    }
 
+    @Test func theMovementsChartTellsGainsFromLossesAndMarksThePartialMonthAndPricesAreAmounts() throws {
+        let (harness, files, book) = try Self.written("movements")
         // The movements chart: gains in greens, losses in reds, FX grey, month labels below the plot (not across the
         // churn bars), the as-of month labelled partial. The price-change chart's labels show prices as amounts.
         let movementsTitle = ReportCatalogue.standard[1].charts[1].title
         let movements = try #require(book.charts.first { (book.parts[$0] ?? "").contains(XLSXReadBack.escape(movementsTitle)) })
         let chartXML = book.parts[movements] ?? ""
         let fills = book.matches(#"<c:ser>.*?<a:srgbClr val="([0-9A-F]{6})"/>.*?</c:ser>"#, in: chartXML).map { $0[0] }
-        let columns = ["new_micros", "expansion_micros", "reactivation_micros", "contraction_micros", "churn_micros", "fx_micros"]
-        #expect(fills == columns.map { String(format: "%06X", ReportCatalogue.movementColors[$0] ?? 0) }, "\(fills)")
+        // new, expansion, reactivation: greens; contraction, churn: reds; FX: grey.
+        #expect(fills == ["1B7837", "5AAE61", "A6DBA0", "F4A582", "B2182B", "999999"], "\(fills)")
         #expect(chartXML.contains(#"<c:tickLblPos val="low"/>"#))
         let data = book.cells(sheet: book.sheetNames.count)
         let labels = data.values.compactMap { cells -> String? in if case .text(let t)? = cells[0] { return t } else { return nil } }
         #expect(labels.contains("\(harness.asOf.prefix(7)) (partial)"), "the as-of month is marked partial in the chart data")
         let cohortLabels = labels.filter { $0.hasPrefix("APPLE ") || $0.hasPrefix("GOOGLE ") }
         #expect(cohortLabels.allSatisfy { $0.contains(" → ") && !$0.contains("000000") }, "\(cohortLabels)")
+        let cohorts = CSVReadBack.records(try #require(files["price_change_churn.csv"])).count - 1
+        #expect(cohortLabels.count == cohorts, "one label per price-change cohort")
+    }
+
+    @Test func theCoverHeadlineEqualsTheCSVs() throws {
+        let (harness, files, book) = try Self.written("cover")
 
         // The cover's headline: the as-of month (partial: the world's as-of is mid-month), its MRR bridge in the
         // reporting currency summed over the providers, and its refunds per currency, each equal to the CSV cells.
