@@ -39,6 +39,8 @@ enum CoverHeadline {
             let net = (sums["new_micros"] ?? 0) + (sums["expansion_micros"] ?? 0) + (sums["reactivation_micros"] ?? 0)
                 - (sums["contraction_micros"] ?? 0) - (sums["churn_micros"] ?? 0)
             rows.append(("  " + netLabel, .money(micros: net, places: places)))
+            rows.append(("  note", .text("the bridge adds up exactly in the CSV's *_micros columns; each amount here is rounded from them "
+                + "on its own, so the lines may miss their sum by a minor unit or two")))
         } else {
             rows.append(("MRR \(month) in \(currency)", .text("no mrr_bridge row for the month")))
         }
