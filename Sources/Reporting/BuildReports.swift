@@ -113,7 +113,8 @@ public enum BuildReports {
                 let path = files.stage(workbookName).path
                 book = try ReportWorkbook(path: path, created: Int64(settings.asOf.timeIntervalSince1970.rounded(.down)),
                                           title: "Subscription finance reports as of \(PostgresTimestamp.iso8601(settings.asOf))",
-                                          temporaryDirectory: settings.outputFolder.path)
+                                          temporaryDirectory: settings.outputFolder.path,
+                                          withCharts: present.contains { !$0.0.charts.isEmpty })
             }
             var results: [ReportResult] = []
             var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet)] = []
@@ -124,7 +125,8 @@ public enum BuildReports {
                 var formatter: ReportFormatter?
                 var kept = ReportTable(columns: [], rows: [])
                 var count = 0
-                // A report with charts is kept whole (they read it); any other one is streamed through a cursor.
+                // A report with charts or cover headline numbers is kept whole (they read it); any other one is streamed
+                // through a cursor.
                 let consume = { (columns: [String], rows: [[String?]]) throws in
                     if formatter == nil {
                         let made = ReportFormatter(report: definition.name, columns: columns, rawIdentifiers: settings.rawIdentifiers)
@@ -141,7 +143,7 @@ public enum BuildReports {
                         if let sheet, count <= ReportWorkbook.maxDataRows { try sheet.writeRow(cells.map(\.cell), row: count) }
                     }
                 }
-                if definition.charts.isEmpty {
+                if definition.charts.isEmpty && !CoverHeadline.reports.contains(definition.name) {
                     try ReportQuery.stream(definition.name, sql: sql, settings: settings, database: context.database, consume)
                 } else {
                     kept = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: context.database)
@@ -161,12 +163,12 @@ public enum BuildReports {
             }
             if let book {
                 for (index, (definition, table, formatter, sheet)) in drawn.enumerated() {
-                    var row = 1
                     for chart in definition.charts {
-                        switch try ChartBlock.make(chart, table: table, formatter: formatter, reportingCurrency: settings.currency) {
+                        let partial = settings.lastMonth == settings.asOfMonth ? settings.asOfMonth.description : nil
+                        switch try ChartBlock.make(chart, table: table, formatter: formatter, reportingCurrency: settings.currency,
+                                                   partialMonth: partial) {
                         case .success(let block):
-                            try book.drawChart(block, report: definition.name, on: sheet, row: row, column: formatter.columns.count + 1)
-                            row += 20
+                            try book.drawChart(block, report: definition.name, sheet: sheet.name)
                             context.count("charts")
                             if let note = block.note { results[index].notes.append("chart '\(chart.title)': \(note)") }
                         case .failure(let skipped):
@@ -176,7 +178,11 @@ public enum BuildReports {
                         }
                     }
                 }
-                try book.writeCover(title: "Subscription finance reports", rows: try ReportCover.rows(settings: settings, results: results))
+                let kept = { (name: String) in drawn.first { $0.0.name == name }?.1 }
+                let headline = try CoverHeadline.rows(month: settings.lastMonth, partial: settings.lastMonth == settings.asOfMonth,
+                                                      currency: settings.currency, bridge: kept("mrr_bridge"), refunds: kept("refunds"))
+                try book.writeCover(title: "Subscription finance reports",
+                                    rows: try ReportCover.rows(settings: settings, results: results, headline: headline))
                 try book.close()
             }
             try files.commit()

@@ -14,11 +14,38 @@ public struct ChartBlock: Sendable {
     public let values: [[Cell]]
     /// Why series were left out, if any were.
     public let note: String?
+    /// Each series' fill colour (the chart's colour of its value column), nil for the default palette.
+    public let seriesColors: [UInt32?]
+
+    /// The text a category label shows for the label columns' `values` of one row: a `*_micros` column as the amount
+    /// in the row's currency (`places` decimals) rather than micros, and an `old_x`, `new_x` pair as `old → new`.
+    static func label(columns: [String], values: [String?], places: Int) -> String {
+        var parts: [String] = []
+        var index = 0
+        func shown(_ at: Int) -> String {
+            guard let text = values[at] else { return "" }
+            guard ColumnRole.of(columns[at]) == .micros, let micros = Int64(text),
+                  let amount = try? DecimalAmount(micros: micros, places: places) else { return text }
+            return amount.exactDecimal
+        }
+        while index < columns.count {
+            let name = columns[index]
+            if name.hasPrefix("old_"), index + 1 < columns.count, columns[index + 1] == "new_" + name.dropFirst(4) {
+                parts.append(shown(index) + " → " + shown(index + 1))
+                index += 2
+            } else {
+                parts.append(shown(index))
+                index += 1
+            }
+        }
+        return parts.joined(separator: " ")
+    }
 
     /// The block of `chart` over `table` with `reportingCurrency` standing for `$currency` in filters, or a reason why
-    /// the chart cannot be drawn.
+    /// the chart cannot be drawn. A month category equal to `partialMonth` (the as-of month while it runs) is labelled
+    /// `<month> (partial)`.
     public static func make(_ chart: ReportChart, table: ReportTable, formatter: ReportFormatter,
-                            reportingCurrency: String) throws -> Result<ChartBlock, ChartSkipped> {
+                            reportingCurrency: String, partialMonth: String? = nil) throws -> Result<ChartBlock, ChartSkipped> {
         for column in chart.columns where table.index(of: column) == nil {
             return .failure(ChartSkipped(reason: "the report has no column \(column)"))
         }
@@ -29,13 +56,15 @@ public struct ChartBlock: Sendable {
             return .failure(ChartSkipped(reason: "\(name) is neither a count nor an amount; only those add up"))
         }
         let labels = ([chart.category] + chart.labelColumns).compactMap { table.index(of: $0) }
+        let labelNames = labels.map { table.columns[$0] }
         let split = chart.seriesColumns.compactMap { table.index(of: $0) }
         let filters = chart.filter.map { (index: table.index(of: $0.key) ?? 0, value: $0.value == "$currency" ? reportingCurrency : $0.value) }
         var categories: [String] = [], categoryIndex: [String: Int] = [:]
         var keys: [String] = [], keyIndex: [String: Int] = [:]
         var points: [[Int: Point]] = []
         for (number, row) in table.rows.enumerated() where filters.allSatisfy({ row[$0.index] == $0.value }) {
-            let label = labels.map { row[$0] ?? "" }.joined(separator: " ")
+            var label = Self.label(columns: labelNames, values: labels.map { row[$0] }, places: formatter.places(row))
+            if chart.categoriesAreMonths, let partialMonth, label == partialMonth { label += " (partial)" }
             let key = split.map { row[$0] ?? "" }.joined(separator: " ")
             if categoryIndex[label] == nil { categoryIndex[label] = categories.count; categories.append(label); points.append([:]) }
             if keyIndex[key] == nil { keyIndex[key] = keys.count; keys.append(key) }
@@ -66,7 +95,9 @@ public struct ChartBlock: Sendable {
                 return chart.negated.contains(chart.values[series % chart.values.count]) ? negate(cell) : cell
             }
         }
-        return .success(ChartBlock(chart: chart, seriesNames: Array(names.prefix(kept)), categories: categories, values: values, note: note))
+        let colors = (0..<kept).map { chart.colors[chart.values[$0 % chart.values.count]] }
+        return .success(ChartBlock(chart: chart, seriesNames: Array(names.prefix(kept)), categories: categories, values: values, note: note,
+                                   seriesColors: colors))
     }
 
     static func negate(_ cell: Cell) -> Cell {

@@ -7,6 +7,12 @@ public enum ReportCatalogue {
     /// run.
     public static let fxMissing = "fx_missing"
 
+    /// The movements chart's colours: gains in greens, losses in reds, FX in grey.
+    public static let movementColors: [String: UInt32] = [
+        "new_micros": 0x1B7837, "expansion_micros": 0x5AAE61, "reactivation_micros": 0xA6DBA0,
+        "contraction_micros": 0xF4A582, "churn_micros": 0xB2182B, "fx_micros": 0x999999,
+    ]
+
     /// The reports, in sheet order.
     public static let standard: [ReportDefinition] = [
         ReportDefinition(
@@ -23,7 +29,7 @@ public enum ReportCatalogue {
                 ReportChart(kind: .stackedColumn, title: "MRR movements in the reporting currency (all providers)",
                             values: ["new_micros", "expansion_micros", "reactivation_micros", "contraction_micros", "churn_micros", "fx_micros"],
                             filter: ["view": "reporting", "currency": "$currency"], negated: ["contraction_micros", "churn_micros"],
-                            valueAxis: "MRR change", combine: .sum),
+                            valueAxis: "MRR change", combine: .sum, colors: ReportCatalogue.movementColors),
             ]),
         ReportDefinition(
             name: "mrr_movements", sheet: "MRR movements",
@@ -51,8 +57,9 @@ public enum ReportCatalogue {
             summary: "per price-change cohort: affected, consented, churned because of the change, baseline peers, excess churn, MRR effect",
             required: true,
             charts: [ReportChart(kind: .column, title: "Churn per price-change cohort against its baseline", category: "provider",
-                                 labelColumns: ["product_id", "region", "currency", "old_price_micros", "new_price_micros", "mode"],
-                                 values: ["cohort_churn_rate", "baseline_churn_rate", "excess_churn_rate"], valueAxis: "churn")]),
+                                 labelColumns: ["product_id", "region", "old_price_micros", "new_price_micros", "currency", "mode"],
+                                 values: ["cohort_churn_rate", "baseline_churn_rate", "excess_churn_rate"], valueAxis: "churn",
+                                 categoryAxisTitle: "cohort: provider, product, region, old → new price, currency, mode")]),
         ReportDefinition(
             name: "entitlement_leakage", sheet: "Entitlement leakage",
             summary: "entitlements covering the as-of instant that the history says had ended (empty after the nightly chain)",

@@ -39,11 +39,15 @@ public struct ReportChart: Sendable, Equatable {
     public var valueAxis: String
     /// How rows sharing a category and series combine.
     public var combine: Combine
+    /// Fill colours (0xRRGGBB) by value column, for every series of that column (gains apart from losses).
+    public var colors: [String: UInt32]
+    /// The category axis title; nil: the category column then the label columns.
+    public var categoryAxisTitle: String?
 
     /// A chart of `kind` titled `title` plotting `values` against `category`.
     public init(kind: ChartKind, title: String, category: String = "month", labelColumns: [String] = [], values: [String],
                 seriesColumns: [String] = [], filter: [String: String] = [:], negated: Set<String> = [], valueAxis: String,
-                combine: Combine = .none) {
+                combine: Combine = .none, colors: [String: UInt32] = [:], categoryAxisTitle: String? = nil) {
         self.kind = kind
         self.title = title
         self.category = category
@@ -54,6 +58,8 @@ public struct ReportChart: Sendable, Equatable {
         self.filter = filter
         self.negated = negated
         self.valueAxis = valueAxis
+        self.colors = colors
+        self.categoryAxisTitle = categoryAxisTitle
     }
 
     /// Every column the chart reads.
@@ -64,7 +70,13 @@ public struct ReportChart: Sendable, Equatable {
     }
 
     /// The category axis title: the category column, then the label columns.
-    public var categoryTitle: String { ([category] + labelColumns).joined(separator: " ") }
+    public var categoryTitle: String { categoryAxisTitle ?? ([category] + labelColumns).joined(separator: " ") }
+
+    /// Whether the categories are months (`month`, `failure_month`, … alone), so the partial month can be marked.
+    public var categoriesAreMonths: Bool { category.hasSuffix("month") && labelColumns.isEmpty }
+
+    /// Whether any value is drawn below the axis (its category labels then go to the bottom of the plot).
+    public var drawsLosses: Bool { !negated.isEmpty }
 
     /// At most this many series per chart (a legend beyond it is unreadable); the rest are left out with a note.
     public static let maxSeries = 16

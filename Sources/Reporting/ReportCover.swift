@@ -16,8 +16,10 @@ enum ReportCover {
         "Full definitions: Reports/README.md.",
     ]
 
-    static func rows(settings: ReportSettings, results: [ReportResult]) throws -> [(String, Cell)] {
-        var rows: [(String, Cell)] = [
+    /// The cover rows: `headline` (the last month's numbers) first, then the run's metadata, the definitions and per
+    /// report its rows and hashes.
+    static func rows(settings: ReportSettings, results: [ReportResult], headline: [(String, Cell)] = []) throws -> [(String, Cell)] {
+        var rows: [(String, Cell)] = headline + (headline.isEmpty ? [] : [("", .empty)]) + [
             ("Period", .text(settings.periodText)),
             ("As of", .text(PostgresTimestamp.iso8601(settings.asOf))),
             ("Basis", .text(settings.basis.rawValue)),

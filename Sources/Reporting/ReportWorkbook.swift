@@ -1,34 +1,62 @@
 import XLSX
 
-/// The run's one XLSX workbook: a cover sheet first, one sheet per report, then the "Chart data" sheet the charts
-/// read. Written in constant-memory mode (every sheet streams its rows in order), so a large report costs no memory.
+/// The run's one XLSX workbook: a cover sheet first, then (when the catalogue draws any) the "Charts" sheet holding
+/// every chart, one sheet per report, then the "Chart data" sheet the charts read. Written in constant-memory mode
+/// (every sheet streams its rows in order), so a large report costs no memory. Every sheet prints landscape on A4,
+/// one page wide, with the sheet name and "Page x of y" in the footer; a report sheet repeats its header row and
+/// prints its columns only; the cover fits one page.
 final class ReportWorkbook {
     /// Excel's last row number for data under the header.
     static let maxDataRows = Worksheet.maxRows - 1
     static let coverName = "Cover"
+    static let chartsName = "Charts"
     static let chartDataName = "Chart data"
+    /// Rows one chart takes on the Charts sheet: its heading row, then the chart (360 pixels: 18 default rows) and a gap.
+    static let chartSlotRows = 21
+    /// Columns one chart spans on the Charts sheet (720 pixels of 64-pixel default columns, rounded up).
+    static let chartSlotColumns = 12
 
     let workbook: Workbook
     let cover: Worksheet
+    /// The sheet every chart is drawn on; nil when the catalogue has no chart.
+    private let charts: Worksheet?
+    private var chartsRow = 1
+    private var chartStarts: [Int] = []
     private var chartData: Worksheet?
     private var chartDataRow = 0
+    private var chartDataColumns = 1
 
-    /// A workbook written to `path` with the document time `created` (the as-of instant, so reruns are identical).
-    init(path: String, created: Int64, title: String, temporaryDirectory: String) throws {
+    /// A workbook written to `path` with the document time `created` (the as-of instant, so reruns are identical);
+    /// `withCharts` adds the Charts sheet after the cover.
+    init(path: String, created: Int64, title: String, temporaryDirectory: String, withCharts: Bool) throws {
         workbook = try Workbook(path: path, options: WorkbookOptions(
             created: created, constantMemory: true, temporaryDirectory: temporaryDirectory, title: title, author: "build-reports"))
         cover = try workbook.addWorksheet(Self.coverName)
+        if withCharts {
+            let sheet = try workbook.addWorksheet(Self.chartsName)
+            try sheet.writeHeader(["Charts: each drawn from its report's rows (copied to the 'Chart data' sheet)"], row: 0,
+                                  freeze: false, autofilter: false)
+            // Column A keeps Excel's default width: the headings run over the empty cells to their right, and the
+            // charts anchored at A keep their size on the printed page.
+            try sheet.setColumnWidth(0, characters: 8.43)
+            charts = sheet
+        } else {
+            charts = nil
+        }
     }
 
-    /// Adds the sheet of a report with its header (frozen, filtered).
+    /// Adds the sheet of a report with its header (frozen, filtered, repeated on every printed page).
     func addReportSheet(_ name: String, columns: [OutputColumn]) throws -> Worksheet {
         let sheet = try workbook.addWorksheet(name)
         try sheet.writeHeader(columns.map(\.name))
+        try sheet.setPrint(PrintSetup(repeatedRows: 0...0, printedColumns: max(1, columns.count)))
         return sheet
     }
 
-    /// Copies `block` to the chart-data sheet and draws its chart on `sheet` at (`row`, `column`).
-    func drawChart(_ block: ChartBlock, report: String, on sheet: Worksheet, row: Int, column: Int) throws {
+    /// Copies `block` to the chart-data sheet and draws its chart on the Charts sheet under a heading naming the
+    /// report's `sheet`, each chart on its own printed page.
+    func drawChart(_ block: ChartBlock, report: String, sheet: String) throws {
+        guard let charts else { return }
         if chartData == nil { chartData = try workbook.addWorksheet(Self.chartDataName) }
         guard let data = chartData else { return }
         let top = chartDataRow
@@ -41,23 +69,37 @@ final class ReportWorkbook {
         let first = top + 2, last = top + 1 + block.categories.count
         let series = block.seriesNames.enumerated().map { index, name in
             ChartSeries(name: name, categories: .column(0, rows: first...last, of: Self.chartDataName),
-                        values: .column(index + 1, rows: first...last, of: Self.chartDataName))
+                        values: .column(index + 1, rows: first...last, of: Self.chartDataName), color: block.seriesColors[index])
         }
-        try sheet.insertChart(ChartSpec(kind: block.chart.kind, title: block.chart.title, categoryAxis: block.chart.categoryTitle,
-                                        valueAxis: block.chart.valueAxis, valueFormat: block.valueFormat, series: series),
-                              row: row, column: column)
+        try charts.writeHeader(["Sheet '\(sheet)': \(block.chart.title)"], row: chartsRow, freeze: false, autofilter: false)
+        try charts.insertChart(ChartSpec(kind: block.chart.kind, title: block.chart.title, categoryAxis: block.chart.categoryTitle,
+                                         valueAxis: block.chart.valueAxis, valueFormat: block.valueFormat, series: series,
+                                         categoryLabelsLow: block.chart.drawsLosses),
+                               row: chartsRow + 1, column: 0)
+        chartStarts.append(chartsRow)
+        chartsRow += Self.chartSlotRows
         chartDataRow = last + 2
+        chartDataColumns = max(chartDataColumns, 1 + block.seriesNames.count)
     }
 
-    /// Writes the cover: a title, then (key, value) rows from the third row.
+    /// Writes the cover: a title, then (key, value) rows from the third row; it prints on one page.
     func writeCover(title: String, rows: [(String, Cell)]) throws {
         try cover.writeHeader([title], row: 0, freeze: false, autofilter: false)
         for (offset, entry) in rows.enumerated() {
             try cover.writeHeader([entry.0], row: offset + 2, freeze: false, autofilter: false)
             try cover.write(entry.1, row: offset + 2, column: 1)
         }
+        try cover.setPrint(PrintSetup(pagesWide: 1, pagesTall: 1, printedColumns: 2))
     }
 
-    /// Writes the file.
-    func close() throws { try workbook.close() }
+    /// Sets the print setup of the Charts and Chart data sheets, then writes the file.
+    func close() throws {
+        if let charts {
+            // The print area reaches the last chart's bottom, below the last written (heading) row.
+            try charts.setPrint(PrintSetup(printedColumns: Self.chartSlotColumns, printedRows: chartsRow,
+                                           pageBreaksBefore: Array(chartStarts.dropFirst())))
+        }
+        try chartData?.setPrint(PrintSetup(repeatedRows: nil, printedColumns: chartDataColumns))
+        try workbook.close()
+    }
 }

@@ -60,12 +60,15 @@ public struct ChartSeries: Sendable, Equatable {
     public var categories: CellRange
     /// The values.
     public var values: CellRange
+    /// The fill colour of its columns or bars as 0xRRGGBB; nil for the library's palette (lines keep theirs).
+    public var color: UInt32?
 
-    /// A series named `name` plotting `values` against `categories`.
-    public init(name: String, categories: CellRange, values: CellRange) {
+    /// A series named `name` plotting `values` against `categories`, filled with `color` if given.
+    public init(name: String, categories: CellRange, values: CellRange, color: UInt32? = nil) {
         self.name = name
         self.categories = categories
         self.values = values
+        self.color = color
     }
 }
 
@@ -87,10 +90,13 @@ public struct ChartSpec: Sendable, Equatable {
     public var widthScale: Double
     /// Height relative to 288 pixels.
     public var heightScale: Double
+    /// Category labels drawn at the bottom of the plot area rather than at the zero line, so bars below the axis
+    /// (losses) do not run through them.
+    public var categoryLabelsLow: Bool
 
     /// A chart of `kind` titled `title` with `series`.
     public init(kind: ChartKind, title: String, categoryAxis: String? = nil, valueAxis: String? = nil, valueFormat: String? = nil,
-                series: [ChartSeries], widthScale: Double = 1.5, heightScale: Double = 1.25) {
+                series: [ChartSeries], widthScale: Double = 1.5, heightScale: Double = 1.25, categoryLabelsLow: Bool = false) {
         self.kind = kind
         self.title = title
         self.categoryAxis = categoryAxis
@@ -99,5 +105,6 @@ public struct ChartSpec: Sendable, Equatable {
         self.series = series
         self.widthScale = widthScale
         self.heightScale = heightScale
+        self.categoryLabelsLow = categoryLabelsLow
     }
 }

@@ -27,12 +27,19 @@ extension Worksheet {
         if let axis = chart.valueAxis { chart_axis_set_name(pointer.pointee.y_axis, ExcelText.escaped(axis)) }
         if let format = chart.valueFormat { chart_axis_set_num_format(pointer.pointee.y_axis, format) }
         chart_legend_set_position(pointer, UInt8(LXW_CHART_LEGEND_BOTTOM.rawValue))
+        if chart.categoryLabelsLow { chart_axis_set_label_position(pointer.pointee.x_axis, UInt8(LXW_CHART_AXIS_LABEL_POSITION_LOW.rawValue)) }
         for series in chart.series {
             guard let added = chart_add_series(pointer, nil, nil) else { throw XLSXError(operation, library: LXW_ERROR_MEMORY_MALLOC_FAILED) }
             chart_series_set_name(added, ExcelText.escaped(series.name))
             let c = series.categories, v = series.values
             chart_series_set_categories(added, c.sheet, lxw_row_t(c.firstRow), lxw_col_t(c.firstColumn), lxw_row_t(c.lastRow), lxw_col_t(c.lastColumn))
             chart_series_set_values(added, v.sheet, lxw_row_t(v.firstRow), lxw_col_t(v.firstColumn), lxw_row_t(v.lastRow), lxw_col_t(v.lastColumn))
+            if let color = series.color, chart.kind != .line {
+                guard color <= 0xFF_FFFF else { throw XLSXError(operation, "a colour is 0xRRGGBB, not \(color)") }
+                var fill = lxw_chart_fill()
+                fill.color = lxw_color_t(color)
+                chart_series_set_fill(added, &fill)
+            }
         }
         var options = lxw_chart_options()
         options.x_scale = chart.widthScale

@@ -16,6 +16,8 @@ public final class Worksheet {
     var explicitWidths: [Int: Double] = [:]
     /// A header row whose autofilter spans the written rows, applied at close.
     var pendingAutofilter: (row: Int, columns: Int)?
+    /// The print area's columns and rows (nil: through the last row written), set at close (`setPrint`).
+    var pendingPrintArea: (columns: Int, rows: Int?)?
 
     /// Excel's limits: 1,048,576 rows and 16,384 columns.
     public static let maxRows = 1_048_576
@@ -118,7 +120,7 @@ public final class Worksheet {
         explicitWidths[column] = characters
     }
 
-    /// Applies fitted widths and the pending autofilter; called by `Workbook.close()`.
+    /// Applies fitted widths, the pending autofilter and print area; called by `Workbook.close()`.
     func finish() throws {
         for (column, width) in contentWidths.enumerated() where width > 0 && explicitWidths[column] == nil {
             explicitWidths[column] = Double(min(max(width + 1, 8), 80))
@@ -130,6 +132,7 @@ public final class Worksheet {
         if let (row, columns) = pendingAutofilter {
             try autofilter(firstRow: row, firstColumn: 0, lastRow: max(row, lastRow), lastColumn: columns - 1)
         }
+        try applyPrintArea()
     }
 
     /// Throws unless (`row`, `column`) lies inside Excel's grid, the workbook is open and, in constant-memory mode

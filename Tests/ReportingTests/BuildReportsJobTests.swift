@@ -34,14 +34,14 @@ import Testing
             #expect(mode == 0o640, "\(name): mode \(String(mode ?? 0, radix: 8)), not 640")
         }
         let book = try XLSXReadBack(path: out.appendingPathComponent("reports.xlsx").path)
-        #expect(book.sheetNames == ["Cover"] + ReportCatalogue.standard.map(\.sheet) + ["Chart data"])
+        #expect(book.sheetNames == ["Cover", "Charts"] + ReportCatalogue.standard.map(\.sheet) + ["Chart data"])
         var csvs: [String: [[String?]]] = [:]
         for (index, definition) in ReportCatalogue.standard.enumerated() {
             let csv = CSVReadBack.records(try #require(files[definition.name + ".csv"]))
             csvs[definition.name] = csv
             #expect(csv.count - 1 == counts["rows_" + definition.name], "\(definition.name)")
             let header = try #require(csv.first)
-            let cells = book.cells(sheet: index + 2)
+            let cells = book.cells(sheet: index + 3)
             for (r, record) in csv.enumerated() {
                 for (c, field) in record.enumerated() {
                     let cell = cells[r + 1]?[c], place = "\(definition.name) row \(r + 1) column \(header[c] ?? "")"
@@ -76,8 +76,10 @@ import Testing
         // Every chart: its own block of the Chart data sheet, titled "<report>: <chart>", whose category and value
         // ranges the chart's series reference.
         #expect(book.charts.count == charts.count)
-        let data = book.cells(sheet: ReportCatalogue.standard.count + 2)
+        let data = book.cells(sheet: ReportCatalogue.standard.count + 3)
         func text(_ value: XLSXReadBack.Value?) -> String? { if case .text(let t)? = value { return t } else { return nil } }
+        /// A month category label without the partial-month mark the as-of month's carries.
+        func monthLabel(_ value: XLSXReadBack.Value?) -> String? { text(value).map { $0.replacingOccurrences(of: " (partial)", with: "") } }
         var blocks: [String: (top: Int, rows: Int, series: [String])] = [:]
         for (row, values) in data where text(values[0])?.contains(": ") == true && values.count == 1 {
             var last = row + 2
@@ -105,7 +107,7 @@ import Testing
         let reporting = bridge.dropFirst().filter { $0[view] == "reporting" && $0[currency] == "USD" }
         #expect(line.rows == Set(reporting.map { $0[month] ?? "" }).count && Set(line.series) == Set(reporting.map { $0[provider] ?? "" }))
         for record in reporting {
-            let row = try #require(data.first { $0.key >= line.top && $0.key < line.top + line.rows && text($0.value[0]) == record[month] ?? "" }?.key)
+            let row = try #require(data.first { $0.key >= line.top && $0.key < line.top + line.rows && monthLabel($0.value[0]) == record[month] ?? "" }?.key)
             let series = try #require(line.series.firstIndex(of: record[provider] ?? ""))
             #expect(number(data[row]?[series + 1]) == Double(record[mrr] ?? ""), "\(record[provider] ?? "") \(record[month] ?? "")")
         }
@@ -114,7 +116,7 @@ import Testing
         #expect(movements.series == ["new", "expansion", "reactivation", "contraction", "churn", "fx"])
         let new = try column("new_micros"), churn = try column("churn_micros")
         for offset in 0..<movements.rows {
-            let cells = data[movements.top + offset] ?? [:], label = text(cells[0]) ?? ""
+            let cells = data[movements.top + offset] ?? [:], label = monthLabel(cells[0]) ?? ""
             let rows = reporting.filter { $0[month] == label }
             let newSum = rows.reduce(Int64(0)) { $0 + (Int64($1[new] ?? "") ?? 0) }, churnSum = rows.reduce(Int64(0)) { $0 + (Int64($1[churn] ?? "") ?? 0) }
             #expect(abs((number(cells[1]) ?? .nan) - Double(newSum) / 1e6) < 0.005 + 1e-9, "new \(label)")

@@ -113,6 +113,33 @@ struct ReportFormattingTests {
         #expect(labelled.categoryTitle == "month currency plan")
     }
 
+    @Test func chartLabelsShowPricesAsAmountsAndMarkThePartialMonthAndSeriesTakeTheirColumnsColours() throws {
+        let cohorts = ReportTable(columns: ["provider", "product_id", "region", "old_price_micros", "new_price_micros", "currency", "mode", "excess_churn_rate"],
+                                  rows: [["APPLE", "pro.monthly", "USA", "9990000", "12990000", "USD", "opt_in", "0.1"],
+                                         ["GOOGLE", "pro.monthly", "JP", "450000000", "600000000", "JPY", "opt_out", "0.2"]])
+        let formatter = ReportFormatter(report: "t", columns: cohorts.columns, rawIdentifiers: false)
+        let price = ReportChart(kind: .column, title: "Churn", category: "provider",
+                                labelColumns: ["product_id", "region", "old_price_micros", "new_price_micros", "currency", "mode"],
+                                values: ["excess_churn_rate"], valueAxis: "churn", categoryAxisTitle: "cohort")
+        guard case .success(let block) = try ChartBlock.make(price, table: cohorts, formatter: formatter, reportingCurrency: "USD") else {
+            Issue.record("the cohorts are drawn"); return
+        }
+        #expect(block.categories == ["APPLE pro.monthly USA 9.99 → 12.99 USD opt_in", "GOOGLE pro.monthly JP 450 → 600 JPY opt_out"])
+        #expect(price.categoryTitle == "cohort" && block.seriesColors == [nil])
+
+        let months = ReportTable(columns: ["month", "currency", "new_micros", "churn_micros"],
+                                 rows: [["2026-10", "USD", "1000000", "500000"], ["2026-11", "USD", "2000000", "0"]])
+        let moves = ReportChart(kind: .stackedColumn, title: "Moves", values: ["new_micros", "churn_micros"], negated: ["churn_micros"],
+                                valueAxis: "MRR", colors: ["new_micros": 0x1B7837, "churn_micros": 0xB2182B])
+        let monthFormatter = ReportFormatter(report: "t", columns: months.columns, rawIdentifiers: false)
+        guard case .success(let drawn) = try ChartBlock.make(moves, table: months, formatter: monthFormatter, reportingCurrency: "USD",
+                                                             partialMonth: "2026-11") else { Issue.record("the months are drawn"); return }
+        #expect(drawn.categories == ["2026-10", "2026-11 (partial)"])
+        #expect(drawn.seriesColors == [0x1B7837, 0xB2182B] && moves.drawsLosses)
+        guard case .success(let closed) = try ChartBlock.make(moves, table: months, formatter: monthFormatter, reportingCurrency: "USD") else { return }
+        #expect(closed.categories == ["2026-10", "2026-11"])
+    }
+
     @Test func chartBlocksCopyCellsAndNeverAddRowsUp() throws {
         let table = ReportTable(columns: ["month", "view", "currency", "provider", "new_micros", "churn_micros"], rows: [
             ["2026-01", "reporting", "USD", "APPLE", "1000000", "500000"],

@@ -1,0 +1,173 @@
+import Foundation
+import Reporting
+import Testing
+
+/// The workbook as a person prints and reads it: every sheet prints landscape on A4, one page wide, with a footer
+/// naming the sheet and the page; a report sheet repeats its header row and prints its own columns and rows only; the
+/// cover fits one page; every chart sits on the Charts sheet after the cover, at column A, none beside the data; the
+/// movements chart tells gains from losses and marks the running month; the cover's headline equals the CSVs.
+@Suite(.serialized) struct WorkbookLayoutTests {
+    /// A run of build-reports on a small world (as-of mid-month): the harness, the files written and the workbook.
+    static func written(_ name: String) throws -> (ReportingHarness, [String: [UInt8]], XLSXReadBack) {
+        let harness = try ReportingHarness("layout_" + name, subscriptions: 120, months: 4)
+        let out = harness.folder("out")
+        let (code, summary) = try harness.run(["--sql-dir", try harness.sqlFolder("sql").path, "--out", out.path])
+        #expect(code == .succeeded, "\(summary)")
+        return (harness, try ReportingHarness.files(out), try XLSXReadBack(path: out.appendingPathComponent("reports.xlsx").path))
+    }
+
+    @Test func everySheetPrintsLandscapeOnePageWideWithItsHeaderAndFooter() throws {
+        let (_, files, book) = try Self.written("print")
+        let workbook = book.parts["xl/workbook.xml"] ?? ""
+        /// The `_xlnm.<kind>` defined name of the sheet at 0-based `index`, unescaped.
+        func definedName(_ kind: String, sheet index: Int) -> String? {
+            book.matches(#"<definedName name="_xlnm\.\#(kind)" localSheetId="\#(index)"[^>]*>(.*?)</definedName>"#, in: workbook)
+                .first.map { XLSXReadBack.unescape($0[0]) }
+        }
+        for (index, name) in book.sheetNames.enumerated() {
+            let xml = book.parts["xl/worksheets/sheet\(index + 1).xml"] ?? ""
+            let setup = book.matches(#"<pageSetup ([^>]*)/>"#, in: xml).first?[0] ?? "none"
+            #expect(setup.contains(#"orientation="landscape""#) && setup.contains(#"paperSize="9""#), "\(name): \(setup)")
+            #expect(xml.contains(#"<pageSetUpPr fitToPage="1"/>"#), "\(name): fitted to pages")
+            // fitToWidth defaults to 1 (libxlsxwriter leaves it out then); the height is 1 page for the cover, any
+            // number for the others.
+            #expect(!setup.contains("fitToWidth") || setup.contains(#"fitToWidth="1""#), "\(name): \(setup)")
+            #expect(setup.contains(name == "Cover" ? #"fitToHeight="1""# : #"fitToHeight="0""#) || (name == "Cover" && !setup.contains("fitToHeight")),
+                    "\(name): \(setup)")
+            #expect(xml.contains("<oddFooter>&amp;L&amp;A&amp;RPage &amp;P of &amp;N</oddFooter>"), "\(name): the footer")
+            #expect(definedName("Print_Area", sheet: index) != nil, "\(name): a print area")
+        }
+        // A report sheet repeats its header row and prints exactly its columns and rows (header + data).
+        for definition in ReportCatalogue.standard {
+            let index = try #require(book.sheetNames.firstIndex(of: definition.sheet))
+            let csv = CSVReadBack.records(try #require(files[definition.name + ".csv"]))
+            let columns = try #require(csv.first).count
+            let sheet = Self.unquoted(definition.sheet)
+            #expect(definedName("Print_Titles", sheet: index).map(Self.unquoted) == "\(sheet)!$1:$1", "\(definition.sheet)")
+            #expect(definedName("Print_Area", sheet: index).map(Self.unquoted) == "\(sheet)!$A$1:$\(Self.letters(columns))$\(csv.count)",
+                    "\(definition.sheet): \(definedName("Print_Area", sheet: index) ?? "none")")
+        }
+        #expect(definedName("Print_Area", sheet: 0) == "Cover!$A$1:$B$\(book.cells(sheet: 1).keys.max() ?? 0)")
+    }
+
+    @Test func everyChartIsOnTheChartsSheetAfterTheCoverAtColumnA() throws {
+        let (_, _, book) = try Self.written("charts")
+        #expect(book.sheetNames == ["Cover", "Charts"] + ReportCatalogue.standard.map(\.sheet) + ["Chart data"])
+        // Charts: only the Charts sheet has a drawing; every chart of the catalogue is anchored there at column A,
+        // one under the other, each on its own printed page.
+        let charts = ReportCatalogue.standard.flatMap(\.charts)
+        for (index, name) in book.sheetNames.enumerated() where name != "Charts" {
+            #expect(!(book.parts["xl/worksheets/sheet\(index + 1).xml"] ?? "").contains("<drawing "), "\(name) has no chart")
+        }
+        #expect((book.parts["xl/worksheets/sheet2.xml"] ?? "").contains("<drawing "))
+        let drawing = try #require(book.parts.first { $0.key.hasPrefix("xl/drawings/drawing") && $0.key.hasSuffix(".xml") }?.value)
+        #expect(book.parts.keys.filter { $0.hasPrefix("xl/drawings/drawing") && $0.hasSuffix(".xml") }.count == 1)
+        let anchors = book.matches(#"<xdr:from><xdr:col>([0-9]+)</xdr:col><xdr:colOff>[0-9]+</xdr:colOff><xdr:row>([0-9]+)</xdr:row>"#, in: drawing)
+        #expect(anchors.count == charts.count)
+        #expect(anchors.allSatisfy { $0[0] == "0" }, "\(anchors)")
+        let rows = anchors.compactMap { Int($0[1]) }
+        guard rows.count == charts.count else { return }
+        #expect(rows == rows.sorted() && Set(rows).count == rows.count, "\(rows)")
+        let breaks = book.matches(#"<brk id="([0-9]+)""#, in: book.parts["xl/worksheets/sheet2.xml"] ?? "").compactMap { Int($0[0]) }
+        #expect(breaks == rows.dropFirst().map { $0 - 1 }, "a page break above each chart's heading after the first")
+        // Each chart has a heading naming its report sheet, right above it.
+        let headings = book.cells(sheet: 2)
+        for (offset, definition) in ReportCatalogue.standard.filter({ !$0.charts.isEmpty }).flatMap({ d in d.charts.map { (d, $0) } }).enumerated() {
+            #expect(headings[rows[offset]]?[0] == .text("Sheet '\(definition.0.sheet)': \(definition.1.title)"))
+        }
+    }
+
+    @Test func theMovementsChartTellsGainsFromLossesAndMarksThePartialMonthAndPricesAreAmounts() throws {
+        let (harness, files, book) = try Self.written("movements")
+        // The movements chart: gains in greens, losses in reds, FX grey, month labels below the plot (not across the
+        // churn bars), the as-of month labelled partial. The price-change chart's labels show prices as amounts.
+        let movementsTitle = ReportCatalogue.standard[1].charts[1].title
+        let movements = try #require(book.charts.first { (book.parts[$0] ?? "").contains(XLSXReadBack.escape(movementsTitle)) })
+        let chartXML = book.parts[movements] ?? ""
+        let fills = book.matches(#"<c:ser>.*?<a:srgbClr val="([0-9A-F]{6})"/>.*?</c:ser>"#, in: chartXML).map { $0[0] }
+        // new, expansion, reactivation: greens; contraction, churn: reds; FX: grey.
+        #expect(fills == ["1B7837", "5AAE61", "A6DBA0", "F4A582", "B2182B", "999999"], "\(fills)")
+        #expect(chartXML.contains(#"<c:tickLblPos val="low"/>"#))
+        let data = book.cells(sheet: book.sheetNames.count)
+        let labels = data.values.compactMap { cells -> String? in if case .text(let t)? = cells[0] { return t } else { return nil } }
+        #expect(labels.contains("\(harness.asOf.prefix(7)) (partial)"), "the as-of month is marked partial in the chart data")
+        let cohortLabels = labels.filter { $0.hasPrefix("APPLE ") || $0.hasPrefix("GOOGLE ") }
+        #expect(cohortLabels.allSatisfy { $0.contains(" → ") && !$0.contains("000000") }, "\(cohortLabels)")
+        let cohorts = CSVReadBack.records(try #require(files["price_change_churn.csv"])).count - 1
+        #expect(cohortLabels.count == cohorts, "one label per price-change cohort")
+    }
+
+    @Test func theCoverHeadlineEqualsTheCSVs() throws {
+        let (harness, files, book) = try Self.written("cover")
+
+        // The cover's headline: the as-of month (partial: the world's as-of is mid-month), its MRR bridge in the
+        // reporting currency summed over the providers, and its refunds per currency, each equal to the CSV cells.
+        try Self.checkHeadline(cover: book.cells(sheet: 1), files: files, month: String(harness.asOf.prefix(7)))
+    }
+
+    /// The cover's headline cells against mrr_bridge.csv and refunds.csv for `month`.
+    static func checkHeadline(cover: [Int: [Int: XLSXReadBack.Value]], files: [String: [UInt8]], month: String) throws {
+        var byKey: [String: XLSXReadBack.Value] = [:]
+        for (_, cells) in cover { if case .text(let key)? = cells[0] { byKey[key] = cells[1] } }
+        func units(_ key: String, places: Int) throws -> Int64 {
+            let value = try #require(byKey[key], "cover row '\(key)'")
+            guard case .number(let text) = value, let number = Double(text) else { Issue.record("\(key): \(value)"); return .min }
+            return Int64((number * pow(10, Double(places))).rounded())
+        }
+        /// A CSV amount field (the currency's minor units after the point) in those units.
+        func units(_ field: String?) -> Int64 { Int64((field ?? "0").replacingOccurrences(of: ".", with: "")) ?? .max }
+        guard case .text(let status)? = byKey["Headline month"] else { Issue.record("no headline month: \(byKey.keys.sorted())"); return }
+        #expect(status.hasPrefix(month + " (partial"), "\(status)")
+        #expect(byKey["MRR \(month) (partial) in USD"] != nil, "\(byKey.keys.sorted())")
+
+        let bridge = CSVReadBack.records(try #require(files["mrr_bridge.csv"]))
+        let header = try #require(bridge.first)
+        func at(_ name: String, _ header: [String?]) throws -> Int { try #require(header.firstIndex(of: name), "\(name)") }
+        let rows = try bridge.dropFirst().filter { try $0[at("month", header)] == month && $0[at("view", header)] == "reporting" && $0[at("currency", header)] == "USD" }
+        #expect(!rows.isEmpty)
+        var sums: [String: Int64] = [:]
+        for (column, label) in [("start_mrr", "MRR at the start"), ("new", "+ new"), ("expansion", "+ expansion"), ("reactivation", "+ reactivation"),
+                                ("contraction", "− contraction"), ("churn", "− churn"), ("fx", "+ FX"), ("mrr", "MRR at the end")] {
+            let index = try at(column, header)
+            sums[column] = rows.reduce(0) { $0 + units($1[index]) }
+            #expect(try units("  " + label, places: 2) == sums[column], "\(label)")
+        }
+        let net = (sums["new"] ?? 0) + (sums["expansion"] ?? 0) + (sums["reactivation"] ?? 0) - (sums["contraction"] ?? 0) - (sums["churn"] ?? 0)
+        #expect(try units("  Net new MRR (new + expansion + reactivation − contraction − churn)", places: 2) == net)
+        #expect((sums["mrr"] ?? 0) > 0, "the world has MRR in its as-of month")
+
+        let refunds = CSVReadBack.records(try #require(files["refunds.csv"]))
+        let columns = try #require(refunds.first)
+        var perCurrency: [String: (count: Int64, units: Int64)] = [:]
+        for record in refunds.dropFirst() where try record[at("view", columns)] == "by_refund_month" && record[at("month", columns)] == month
+            && record[at("refund_kind", columns)] != "FAMILY_REVOKE" {
+            let code = try record[at("currency", columns)].flatMap { $0 } ?? "?"
+            let count = Int64(try record[at("refunds_count", columns)].flatMap { $0 } ?? "") ?? -1
+            perCurrency[code, default: (0, 0)].count += count
+            perCurrency[code, default: (0, 0)].units += units(try record[at("refunds", columns)])
+        }
+        for (code, sum) in perCurrency {
+            #expect(byKey["  \(code) count"] == .number(String(sum.count)), "\(code)")
+            #expect(try units("  \(code) amount", places: ["JPY": 0, "KRW": 0][code] ?? 2) == sum.units, "\(code)")
+        }
+        #expect(byKey.keys.filter { $0.hasSuffix(" count") && $0.hasPrefix("  ") }.count == perCurrency.count)
+    }
+
+    /// A sheet reference with the quotes Excel puts around some sheet names taken off (and their doubled quotes undone).
+    static func unquoted(_ reference: String) -> String {
+        guard reference.hasPrefix("'"), let end = reference.range(of: "'!", options: .backwards) else { return reference }
+        return String(reference[reference.index(after: reference.startIndex)..<end.lowerBound]).replacingOccurrences(of: "''", with: "'")
+            + String(reference[reference.index(after: end.lowerBound)...])
+    }
+
+    /// Excel's column letters of the 1-based column `number`.
+    static func letters(_ number: Int) -> String {
+        var number = number, result = ""
+        while number > 0 {
+            let digit = (number - 1) % 26
+            result = String(UnicodeScalar(UInt8(65 + digit))) + result
+            number = (number - 1) / 26
+        }
+        return result
+    }
+}
