@@ -52,7 +52,7 @@ import Testing
         #expect(try ContributionReference.difference(db, "report_contribution_0017", "report_contribution", parameters) == 0)
     }
 
-    /// The comparison can fail: a contribution that drops one rule (the grace row's own end) differs from 0017's.
+    /// The comparison can fail: a contribution that prices a monthly plan at 13 twelfths instead of 12 differs from 0017's.
     @Test func theComparisonSeesADroppedRule() throws {
         let harness = try ReportingHarness("contribution_equality_mutant", seed: 15, subscriptions: 500, months: 10)
         let db = harness.database
@@ -60,7 +60,7 @@ import Testing
         let body = try ContributionReference.statement("0017_report_contribution.sql",
                                                        opening: "CREATE OR REPLACE FUNCTION report_contribution(")
         let mutant = body.replacingOccurrences(of: "FUNCTION report_contribution(", with: "FUNCTION report_contribution_mutant(")
-            .replacingOccurrences(of: "CASE WHEN g.expires_at > g.effective_at THEN g.expires_at END", with: "NULL::timestamptz")
+            .replacingOccurrences(of: "('P1M', 12)", with: "('P1M', 13)")
         #expect(mutant != body.replacingOccurrences(of: "FUNCTION report_contribution(", with: "FUNCTION report_contribution_mutant("))
         _ = try db.execute(mutant)
         let parameters: [any PostgresEncodable] = [harness.asOf, "2000-01-01", harness.asOf, "corrected"]
