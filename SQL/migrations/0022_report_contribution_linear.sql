@@ -4,11 +4,12 @@
 -- "MRR"); only how they are computed changed:
 --   * billing_transaction is read once and its rows sorted once, by subscription in reading order; window passes over
 --     that order decide the test subscriptions (any test row), when each state row ends (the next row read) and which
---     charges surround each grace row (their positions, then nth_value). 0017 scanned the table again for test rows and
---     looked the surrounding charges up three times per grace row (LATERAL ... LIMIT 1);
+--     charges surround each grace row (the subscription's charges as one array, read at the grace row's charge count).
+--     0017 scanned the table again for test rows and looked the surrounding charges up three times per grace row
+--     (LATERAL ... LIMIT 1);
 --   * the snapshots a span holds at are found by arithmetic: the snapshot instants are one sorted array, width_bucket
---     (a binary search) gives the first and the last snapshot inside the span, and one hash join on the span's length
---     expands it. 0017 called generate_series once per span;
+--     (a binary search) gives the first and the last snapshot inside the span, and the select list expands that range
+--     (usually one number). 0017 joined every span to a generate_series function scan and filtered its candidates;
 --   * the snapshots are read through report_run_snapshot (0021): in a build-reports run they are the filled table, so
 --     billing_transaction is not scanned for min(effective_at) a second time; report_snapshot itself finds that
 --     minimum with one index probe per provider and event type instead of a scan.
@@ -81,8 +82,8 @@ subscriber AS (
     FROM subscription s
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
 ),
--- The history rows that matter of those subscriptions (the only read of billing_transaction), each with its rank: what it sets from its
--- instant on, and its place among rows at one instant:
+-- The history rows that matter of those subscriptions (the only read of billing_transaction), each with its rank:
+-- what it sets from its instant on, and its place among rows at one instant:
 --   0 CHARGE  a paid period bought at a price (a free trial is a charge of 0) with an amount and a period end:
 --             amount x the whole number of monthly twelfths of its billing period, until the period ends (half-open);
 --   1 GRACE   still paying, at the renewal being retried, until the grace ends (priced in `valued` below);
@@ -92,8 +93,9 @@ subscriber AS (
 -- test rows are kept whatever they are, only to exclude their subscription (`ordered`).
 history AS (
     SELECT h.*
-    FROM (SELECT b.subscription_id, sub.provider, sub.billing_account_id, b.transaction_key, b.effective_at, b.is_test, b.expires_at, b.amount_micros,
-                 b.currency_code, b.country_code, b.product_id, b.plan_id, b.billing_period, b.period_end_at, f.factor,
+    FROM (SELECT b.subscription_id, sub.provider, sub.billing_account_id, b.transaction_key, b.effective_at, b.is_test,
+                 b.expires_at, b.amount_micros, b.currency_code, b.country_code, b.product_id, b.plan_id,
+                 b.billing_period, b.period_end_at, f.factor,
                  b.event_type = 'RECOVERED' AS recovered,
                  b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS read,
                  CASE WHEN b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
@@ -137,9 +139,11 @@ ordered AS (
 --   l  the latest charge at or before it (charge number charge_no), a free trial's included;
 --   c  the latest paid charge at or before it (paid charge number paid_no).
 located AS (
-    SELECT o.subscription_id, o.provider, o.billing_account_id, o.rank, o.effective_at, o.next_at, o.expires_at, o.period_end_at, o.amount_micros,
-           o.factor, o.currency_code, o.country_code, o.product_id, o.plan_id, o.billing_period,
-           CASE WHEN o.rank = 1 AND (o.charges[o.charge_no::int + 1]).recovered THEN o.charges[o.charge_no::int + 1] END AS n,
+    SELECT o.subscription_id, o.provider, o.billing_account_id, o.rank, o.effective_at, o.next_at, o.expires_at,
+           o.period_end_at, o.amount_micros, o.factor, o.currency_code, o.country_code, o.product_id, o.plan_id,
+           o.billing_period,
+           CASE WHEN o.rank = 1 AND (o.charges[o.charge_no::int + 1]).recovered
+                THEN o.charges[o.charge_no::int + 1] END AS n,
            CASE WHEN o.rank = 1 THEN o.charges[o.charge_no::int] END AS l,
            CASE WHEN o.rank = 1 THEN o.paid_charges[o.paid_no::int] END AS c
     FROM ordered o
@@ -156,11 +160,14 @@ valued AS (
     SELECT g.subscription_id, g.provider, g.billing_account_id, g.effective_at, g.next_at,
            CASE WHEN g.rank = 0 THEN g.period_end_at WHEN g.expires_at > g.effective_at THEN g.expires_at END AS end_at,
            CASE WHEN g.rank = 0 THEN g.amount_micros * g.factor
-                WHEN (g.c).twelfths IS NOT NULL THEN COALESCE((g.n).twelfths, g.amount_micros * (g.l).factor, (g.c).twelfths) END
-               AS twelfths,
-           CASE WHEN g.rank = 0 THEN g.currency_code ELSE COALESCE((g.n).currency, g.currency_code, (g.c).currency) END AS currency,
-           CASE WHEN g.rank = 0 THEN g.country_code ELSE COALESCE((g.n).country, (g.l).country, g.country_code) END AS country,
-           CASE WHEN g.rank = 0 THEN g.product_id ELSE COALESCE((g.n).product_id, (g.l).product_id, g.product_id) END AS product_id,
+                WHEN (g.c).twelfths IS NOT NULL
+                THEN COALESCE((g.n).twelfths, g.amount_micros * (g.l).factor, (g.c).twelfths) END AS twelfths,
+           CASE WHEN g.rank = 0 THEN g.currency_code
+                ELSE COALESCE((g.n).currency, g.currency_code, (g.c).currency) END AS currency,
+           CASE WHEN g.rank = 0 THEN g.country_code
+                ELSE COALESCE((g.n).country, (g.l).country, g.country_code) END AS country,
+           CASE WHEN g.rank = 0 THEN g.product_id
+                ELSE COALESCE((g.n).product_id, (g.l).product_id, g.product_id) END AS product_id,
            CASE WHEN g.rank = 0 THEN g.plan_id ELSE COALESCE((g.n).plan_id, (g.l).plan_id, g.plan_id) END AS plan_id,
            CASE WHEN g.rank = 0 THEN g.billing_period
                 ELSE COALESCE((g.n).billing_period, (g.l).billing_period, g.billing_period) END AS billing_period
