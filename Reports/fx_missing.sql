@@ -25,12 +25,17 @@ snapshot AS (
 contribution AS (
     SELECT * FROM report_run_contribution($1, $2, $3, $5)
 ),
+-- The currencies paying at each snapshot: a few per snapshot, found once from the contributions (not joined to the
+-- snapshots row by row).
+paying AS (
+    SELECT DISTINCT c.n, c.currency FROM contribution c
+),
 needed AS (
     -- This month's rate for what pays now and for what paid at the previous snapshot.
-    SELECT sn.n, c.currency FROM snapshot sn JOIN contribution c ON c.n IN (sn.n, sn.n - 1) WHERE sn.reported
+    SELECT sn.n, p.currency FROM snapshot sn JOIN paying p ON p.n IN (sn.n, sn.n - 1) WHERE sn.reported
     UNION
     -- The previous month's rate for what paid at the previous snapshot.
-    SELECT c.n, c.currency FROM snapshot sn JOIN contribution c ON c.n = sn.n - 1 WHERE sn.reported
+    SELECT p.n, p.currency FROM snapshot sn JOIN paying p ON p.n = sn.n - 1 WHERE sn.reported
 )
 SELECT sn.month, d.currency, p.reporting_currency AS to_currency
 FROM needed d JOIN snapshot sn USING (n) CROSS JOIN params p

@@ -61,6 +61,11 @@ public enum BuildReports {
             // Reports without charts are read through a cursor; plan them for all their rows, as a plain query is (the
             // default, 0.1, picks fast-start plans that made mrr_movements several times slower).
             try database.execute("SET LOCAL cursor_tuple_fraction = 1.0")
+            // The contributions are one sort of the history and the reports group them into a few thousand cells, but
+            // PostgreSQL estimates hundreds of thousands of groups: with the default 32 MB it sorts (4 s for mrr at
+            // 200k subscriptions) where a hash table takes 0.7 s, and the contribution sort spills to disk
+            // (Reports/README.md, "Cost"). One report runs at a time, so this bounds the backend to a few of these.
+            try database.execute("SET LOCAL work_mem = '256MB'")
             let filling = Date()
             try SharedReportTables.fill(settings: settings, database: database)
             noteSeconds("shared_tables", since: filling, context: context)

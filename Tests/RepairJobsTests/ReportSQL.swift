@@ -1,5 +1,7 @@
 import Foundation
 import Postgres
+import TestSupport
+import Testing
 
 /// Runs a report file of `Reports/` the way build-reports binds it: the five contract parameters, in order.
 struct ReportSQL {
@@ -33,7 +35,14 @@ struct ReportSQL {
     }
 
     /// The bridge (Reports/mrr_bridge.sql) by "month provider view currency", each row's integer columns by name.
-    func bridge(_ db: PostgresConnection) throws -> [String: [String: Int64]] {
+    /// Every hand world that reads the bridge also proves, for its parameters and both bases, that the contributions
+    /// and snapshots of migration 0022 are row for row those of 0017 and 0013 (`ContributionReference`).
+    func bridge(_ db: PostgresConnection, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: [String: Int64]] {
+        for basis in ["corrected", "known"] {
+            let differences = try ContributionReference.differences(db, [asOf, firstMonth, lastMonth, basis])
+            #expect(differences.snapshot == 0, "snapshots differ from 0013's (\(basis))", sourceLocation: sourceLocation)
+            #expect(differences.contribution == 0, "contributions differ from 0017's (\(basis))", sourceLocation: sourceLocation)
+        }
         var cells: [String: [String: Int64]] = [:]
         for row in try rows("mrr_bridge", db) {
             let key = try ["month", "provider", "view", "currency"].map { try row.decode(String.self, $0) }.joined(separator: " ")
