@@ -45,8 +45,25 @@ public struct BillingPeriod: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The start of the period that ends at `end`.
-    public func start(endingAt end: Date) -> Date { advance(end, by: -1) }
+    /// The start of the period that ends at `end`: the latest instant one period before `end`.
+    ///
+    /// Month-end clamping makes this ambiguous: Mar 30 and Mar 31 + P1M are both Apr 30, and Jan 28 … Jan 31 + P1M are
+    /// all Feb 28. Stepping back clamps to the earliest of them (Apr 30 − P1M = Mar 30), which can be up to three days
+    /// before the period really began. The latest instant whose period ends at `end` is taken instead (Mar 31), so a
+    /// period read back from its end never begins before the charge that bought it: a renewal never before the period
+    /// it follows ended, a recovery never before the failure it recovers (issue 28, finding 4). Its error is the other
+    /// way (a period bought on Mar 30 reads as Mar 31), always inside the same calendar month. A function of `end`
+    /// alone. When no instant's period ends exactly at `end` (a store that keeps the signup's day: Feb 28 → Mar 31),
+    /// the clamped step back is returned.
+    public func start(endingAt end: Date) -> Date {
+        let clamped = advance(end, by: -1)
+        guard unit == .month || unit == .year else { return clamped }
+        for extraDays in stride(from: 3, through: 1, by: -1) {
+            let candidate = clamped.addingTimeInterval(Double(extraDays) * 86_400)
+            if candidate < end, advance(candidate) == end { return candidate }
+        }
+        return clamped
+    }
 
     /// The period the legacy `IntervalUnit` names (P1M or P1Y); only for plans stored before `billing_period` existed.
     public static func legacy(_ unit: IntervalUnit) -> BillingPeriod {
