@@ -45,24 +45,26 @@ public struct BillingPeriod: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The start of the period that ends at `end`: the latest instant one period before `end`.
-    ///
-    /// Month-end clamping makes this ambiguous: Mar 30 and Mar 31 + P1M are both Apr 30, and Jan 28 … Jan 31 + P1M are
-    /// all Feb 28. Stepping back clamps to the earliest of them (Apr 30 − P1M = Mar 30), which can be up to three days
-    /// before the period really began. The latest instant whose period ends at `end` is taken instead (Mar 31), so a
-    /// period read back from its end never begins before the charge that bought it: a renewal never before the period
-    /// it follows ended, a recovery never before the failure it recovers (issue 28, finding 4). Its error is the other
-    /// way (a period bought on Mar 30 reads as Mar 31), always inside the same calendar month. A function of `end`
-    /// alone. When no instant's period ends exactly at `end` (a store that keeps the signup's day: Feb 28 → Mar 31),
-    /// the clamped step back is returned.
-    public func start(endingAt end: Date) -> Date {
+    /// The start of the period that ends at `end`: one period back, month-end clamped (Apr 30 − P1M = Mar 30).
+    public func start(endingAt end: Date) -> Date { advance(end, by: -1) }
+
+    /// Every instant whose period ends exactly at `end`, earliest first. Month-end clamping makes a month-based end
+    /// ambiguous: Mar 30 and Mar 31 + P1M are both Apr 30, Jan 28 … Jan 31 + P1M are all Feb 28 (at most four
+    /// instants, a day apart). Empty when no instant's period ends there (Feb 28 + P1M is Mar 28, never Mar 31).
+    public func starts(endingAt end: Date) -> [Date] {
         let clamped = advance(end, by: -1)
-        guard unit == .month || unit == .year else { return clamped }
-        for extraDays in stride(from: 3, through: 1, by: -1) {
-            let candidate = clamped.addingTimeInterval(Double(extraDays) * 86_400)
-            if candidate < end, advance(candidate) == end { return candidate }
-        }
-        return clamped
+        let candidates = unit == .month || unit == .year ? (0...3).map { clamped.addingTimeInterval(Double($0) * 86_400) } : [clamped]
+        return candidates.filter { $0 < end && advance($0) == end }
+    }
+
+    /// The start of the period that ends at `end`, for a period bought no later than `notAfter`: the latest instant
+    /// whose period ends at `end` and that is not after `notAfter`; else `start(endingAt:)`. Where clamping leaves
+    /// several starts, stepping back picks the earliest, up to three days before the period was bought (a recovery of
+    /// Mar 31 20:00, expiry Apr 30 20:00, read back as Mar 30 20:00: before the renewal failed, issue 28 finding 4);
+    /// the instant it was bought is one of the starts, and the latest not after the answer that shows it is never
+    /// before it, nor after that answer.
+    public func start(endingAt end: Date, notAfter: Date) -> Date {
+        starts(endingAt: end).last { $0 <= notAfter } ?? start(endingAt: end)
     }
 
     /// The period the legacy `IntervalUnit` names (P1M or P1Y); only for plans stored before `billing_period` existed.

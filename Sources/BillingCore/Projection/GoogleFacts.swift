@@ -94,6 +94,21 @@ struct GoogleFacts {
         return max(start, signup)
     }
 
+    /// When the current renewal order's paid period began, for its charge rows: the latest start whose period ends at
+    /// the primary line item's `expiryTime` and that is not after this answer's instant
+    /// (`BillingPeriod.start(endingAt:notAfter:)`), never before the signup. Month-end clamping makes `expiryTime` minus one period ambiguous (a recovery of 03-31 20:00,
+    /// expiry 04-30 20:00, steps back to 03-30 20:00, before the renewal failed at 03-31 13:00: issue 28, finding 4);
+    /// the instant the order was charged is one of the candidates and no answer that shows the order comes before
+    /// it, so the charge is never dated before it was bought (nor before the failure it recovers), nor after the
+    /// answer that reports it. Reads only this answer and its own instant.
+    var chargedPeriodStart: Date? {
+        let signup = purchase.startTime?.date
+        guard isRenewal(primary), let expiry = expiresAt, let billingPeriod else { return signup }
+        let start = billingPeriod.start(endingAt: expiry, notAfter: stateTime)
+        guard let signup else { return start }
+        return max(start, signup)
+    }
+
     /// Start of the period the subscription row and its entitlement show. In grace `expiryTime` is the grace end, so
     /// `periodStart` (expiryTime minus one period) is an instant where nothing happened (paid 02-01 → 03-01, grace
     /// until 03-08: 02-08), and the entitlement interval would be split there (issue 28, finding 7). When the answer
