@@ -42,7 +42,7 @@ struct GoogleRows {
         if current?.productId == snapshot.productId, let old = current?.currentPrice, let new = snapshot.currentPrice,
            old.currencyCode == new.currencyCode, old.micros != new.micros {
             rows.append(record(key: facts.anchorKey + ":" + BillingEventType.priceChanged.rawValue, type: .priceChanged,
-                               effectiveAt: facts.periodStart ?? facts.stateTime, expiresAt: snapshot.currentPeriodEndAt,
+                               effectiveAt: facts.chargedPeriodStart ?? facts.stateTime, expiresAt: snapshot.currentPeriodEndAt,
                                orderId: facts.orderId(facts.primary), amount: new, churn: nil))
         }
         return rows
