@@ -147,12 +147,9 @@ import WorldGen
         }
         let rerun = try StateDigest(db, excluding: ["drift_event"])
         let differences = rerun.differences(from: expected)
-        // Intermittent (1 of 3 whole-suite runs on 2026-12-02): the rerun kept one open entitlement_interval the clean
-        // run never wrote (a Google subscription, 2026-10-11 → 2026-11-11), depending on which calls the faults hit.
-        // Recorded as a known issue until its cause is found, so that it is seen in every run without failing CI.
-        withKnownIssue("a rerun after store faults can keep an entitlement interval the clean run never wrote", isIntermittent: true) {
-            #expect(differences.isEmpty, "the rerun without faults differs from the clean run: \(differences)")
-        }
+        // Strict: expire-lapsed no longer expires a subscription whose stored notification failed to replay under the
+        // faults (the rerun replays it; a derived expiry could not be taken back), see docs/RELIABILITY.md.
+        #expect(differences.isEmpty, "the rerun without faults differs from the clean run: \(differences)")
         print("hostile rerun equal=\(differences.isEmpty) subscriptions_with_foreign_rows=\(divergent.count)")
     }
 

@@ -45,8 +45,27 @@ public struct BillingPeriod: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The start of the period that ends at `end`.
+    /// The start of the period that ends at `end`: one period back, month-end clamped (Apr 30 − P1M = Mar 30).
     public func start(endingAt end: Date) -> Date { advance(end, by: -1) }
+
+    /// Every instant whose period ends exactly at `end`, earliest first. Month-end clamping makes a month-based end
+    /// ambiguous: Mar 30 and Mar 31 + P1M are both Apr 30, Jan 28 … Jan 31 + P1M are all Feb 28 (at most four
+    /// instants, a day apart). Empty when no instant's period ends there (Feb 28 + P1M is Mar 28, never Mar 31).
+    public func starts(endingAt end: Date) -> [Date] {
+        let clamped = advance(end, by: -1)
+        let candidates = unit == .month || unit == .year ? (0...3).map { clamped.addingTimeInterval(Double($0) * 86_400) } : [clamped]
+        return candidates.filter { $0 < end && advance($0) == end }
+    }
+
+    /// The start of the period that ends at `end`, for a period bought no later than `notAfter`: the latest instant
+    /// whose period ends at `end` and that is not after `notAfter`; else `start(endingAt:)`. Where clamping leaves
+    /// several starts, stepping back picks the earliest, up to three days before the period was bought (a recovery of
+    /// Mar 31 20:00, expiry Apr 30 20:00, read back as Mar 30 20:00: before the renewal failed, issue 28 finding 4);
+    /// the instant it was bought is one of the starts, and the latest not after the answer that shows it is never
+    /// before it, nor after that answer.
+    public func start(endingAt end: Date, notAfter: Date) -> Date {
+        starts(endingAt: end).last { $0 <= notAfter } ?? start(endingAt: end)
+    }
 
     /// The period the legacy `IntervalUnit` names (P1M or P1Y); only for plans stored before `billing_period` existed.
     public static func legacy(_ unit: IntervalUnit) -> BillingPeriod {

@@ -11,6 +11,10 @@ struct GoogleFacts {
     let billingPeriod: BillingPeriod?
     let voided: GoogleVoid?
     let recurringPrice: Money?
+    /// When the paid period ended, as the projected notification states it: the `eventTime` of a
+    /// SUBSCRIPTION_IN_GRACE_PERIOD notification projected with an IN_GRACE_PERIOD answer (Google sends it when the
+    /// renewal fails, at the paid period's end); nil for any other answer.
+    let graceEnteredAt: Date?
 
     init(state: GoogleStoreState, purchase: SubscriptionPurchaseV2, now: Date, billingPeriod: BillingPeriod?) throws(ProjectionError) {
         guard let first = purchase.items.first else { throw .incompleteStoreState("subscription has no line items") }
@@ -21,6 +25,8 @@ struct GoogleFacts {
         }
         voided = GoogleVoid(state)
         stateTime = state.notification?.eventTime ?? voided?.time ?? now
+        let graceNotified = state.notification?.subscriptionNotification?.notificationTypeValue == .inGracePeriod
+        graceEnteredAt = graceNotified && purchase.subscriptionStateValue == .inGracePeriod ? state.notification?.eventTime : nil
         self.billingPeriod = billingPeriod
         let plan = primary.autoRenewingPlan
         recurringPrice = try Amounts.convert { () throws(MoneyError) in try plan?.recurringPrice?.money() }
@@ -85,6 +91,37 @@ struct GoogleFacts {
         guard isRenewal(primary), let expiry = expiresAt, let billingPeriod else { return signup }
         let start = billingPeriod.start(endingAt: expiry)
         guard let signup else { return start }
+        return max(start, signup)
+    }
+
+    /// When the current renewal order's paid period began, for its charge rows: the latest start whose period ends at
+    /// the primary line item's `expiryTime` and that is not after this answer's instant
+    /// (`BillingPeriod.start(endingAt:notAfter:)`), never before the signup. Month-end clamping makes `expiryTime` minus one period ambiguous (a recovery of 03-31 20:00,
+    /// expiry 04-30 20:00, steps back to 03-30 20:00, before the renewal failed at 03-31 13:00: issue 28, finding 4);
+    /// the instant the order was charged is one of the candidates and no answer that shows the order comes before
+    /// it, so the charge is never dated before it was bought (nor before the failure it recovers), nor after the
+    /// answer that reports it. Reads only this answer and its own instant.
+    var chargedPeriodStart: Date? {
+        let signup = purchase.startTime?.date
+        guard isRenewal(primary), let expiry = expiresAt, let billingPeriod else { return signup }
+        let start = billingPeriod.start(endingAt: expiry, notAfter: stateTime)
+        guard let signup else { return start }
+        return max(start, signup)
+    }
+
+    /// Start of the period the subscription row and its entitlement show. In grace `expiryTime` is the grace end, so
+    /// `periodStart` (expiryTime minus one period) is an instant where nothing happened (paid 02-01 → 03-01, grace
+    /// until 03-08: 02-08), and the entitlement interval would be split there (issue 28, finding 7). When the answer
+    /// is projected with its SUBSCRIPTION_IN_GRACE_PERIOD notification, whose `eventTime` is the paid period's end,
+    /// the paid period's start is read back from that end exactly as the paid answer read it from its `expiryTime`
+    /// (`BillingPeriod.start(endingAt:)`, never before the signup): the grace continues the paid period's interval
+    /// to the grace end. A function of this answer and its notification only, so every delivery order gives the same
+    /// start. A grace answer seen without that notification (a re-query) cannot know the paid period's end and
+    /// keeps `periodStart`.
+    var shownPeriodStart: Date? {
+        guard let graceEnteredAt, isRenewal(primary), let billingPeriod else { return periodStart }
+        let start = billingPeriod.start(endingAt: graceEnteredAt)
+        guard let signup = purchase.startTime?.date else { return start }
         return max(start, signup)
     }
 

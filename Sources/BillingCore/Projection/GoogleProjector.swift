@@ -76,7 +76,7 @@ struct GoogleProjector {
             productId: facts.primary.productId, status: status,
             acknowledgementStatus: facts.acknowledgement(for: status, current: current),
             isTestPurchase: facts.purchase.isTestPurchase, autoRenew: autoRenew, currentPrice: nil,
-            currentPeriodStartAt: facts.periodStart, currentPeriodEndAt: facts.expiresAt,
+            currentPeriodStartAt: facts.shownPeriodStart, currentPeriodEndAt: facts.expiresAt,
             trialEndsAt: trialEnd ?? current?.trialEndsAt,
             cancelAt: autoRenew || status == .pending ? nil : facts.expiresAt,
             canceledAt: autoRenew ? nil : cancelTime, lastVerifiedAt: current?.lastVerifiedAt,

@@ -20,7 +20,7 @@ struct GoogleRows {
                 guard let key = facts.chargeKey(item) else { continue }
                 let fallback: BillingEventType = facts.isRenewal(item) ? .renewed : .purchased
                 let type = item == facts.primary ? (decision.chargeEventType ?? fallback) : fallback
-                let effectiveAt = facts.isRenewal(item) ? (facts.periodStart ?? facts.stateTime)
+                let effectiveAt = facts.isRenewal(item) ? (facts.chargedPeriodStart ?? facts.stateTime)
                     : (facts.purchase.startTime?.date ?? facts.stateTime)
                 var row = record(key: key, type: type, effectiveAt: effectiveAt, expiresAt: item.expiryTime?.date,
                                  orderId: facts.orderId(item), amount: try chargeAmount(item), churn: nil)
@@ -42,7 +42,7 @@ struct GoogleRows {
         if current?.productId == snapshot.productId, let old = current?.currentPrice, let new = snapshot.currentPrice,
            old.currencyCode == new.currencyCode, old.micros != new.micros {
             rows.append(record(key: facts.anchorKey + ":" + BillingEventType.priceChanged.rawValue, type: .priceChanged,
-                               effectiveAt: facts.periodStart ?? facts.stateTime, expiresAt: snapshot.currentPeriodEndAt,
+                               effectiveAt: facts.chargedPeriodStart ?? facts.stateTime, expiresAt: snapshot.currentPeriodEndAt,
                                orderId: facts.orderId(facts.primary), amount: new, churn: nil))
         }
         return rows

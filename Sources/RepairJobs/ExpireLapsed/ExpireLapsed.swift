@@ -19,7 +19,12 @@ import Postgres
 /// Unknown is not lapsed: a subscription whose latest re-query failed (its `requery_work_item` is `failed`) is left as it
 /// is, because the store was asked and did not answer, so a renewal may be there; the next night asks again. Only
 /// once the store can no longer be asked (a Google token whose period ended more than Google's 60-day window ago) is
-/// it expired by time regardless.
+/// it expired by time regardless. Likewise a subscription with a stored notification that replay-events has still to
+/// project (`processed_at` NULL or a `processing_error`, not dead-lettered) is left, whatever its token's age: that
+/// notification may be the renewal (a Google token whose stored period ended long ago can have renewed since, and
+/// is then still queryable), and a derived row is never retracted. replay-events retries it each night and
+/// dead-letters it after `--max-attempts` failures, or at once when Google no longer knows the token (410), so the
+/// wait is bounded (issue 28: a rerun after store faults kept a derived expiry the clean run never wrote).
 public enum ExpireLapsed {
     /// Days after the period end before a CANCELED subscription is expired by time.
     public static let canceledGrace = 1
@@ -67,6 +72,24 @@ public enum ExpireLapsed {
                            ORDER BY w.id DESC LIMIT 1), false)
                  AND NOT (s.provider = 'GOOGLE'
                           AND s.current_period_end_at < $1::timestamptz - make_interval(days => \(googleQueryWindow))))
+        AND s.id NOT IN (\(awaitingReplay))
+        """
+
+    /// The subscriptions with a stored notification replay-events has still to project (unprocessed or failed, not
+    /// dead-lettered): Google by any purchase token of the subscription (the business key starts with it), Apple by the
+    /// original transaction. Uncorrelated, so it is read once per statement.
+    public static let awaitingReplay = """
+        SELECT g.subscription_id FROM inbound_webhook_event w
+        JOIN google_purchase_token g ON g.purchase_token = split_part(w.provider_business_key, ':', 1)
+        WHERE w.provider = 'GOOGLE' AND (w.processed_at IS NULL OR w.processing_error IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM dead_letter d WHERE d.source = 'inbound_webhook_event' AND d.source_id = w.id::text
+                            AND d.resolved_at IS NULL)
+        UNION ALL
+        SELECT a.subscription_id FROM inbound_webhook_event w
+        JOIN apple_subscription_identity a ON a.original_transaction_id = w.payload -> 'transactionInfo' ->> 'originalTransactionId'
+        WHERE w.provider = 'APPLE' AND (w.processed_at IS NULL OR w.processing_error IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM dead_letter d WHERE d.source = 'inbound_webhook_event' AND d.source_id = w.id::text
+                            AND d.resolved_at IS NULL)
         """
 
     /// How many subscriptions are lapsed as of `asOf`.

@@ -21,6 +21,28 @@ import Testing
         #expect(BillingPeriod(iso: "P1W")?.start(endingAt: try Self.utc("2026-03-05T00:00:00Z")) == (try Self.utc("2026-02-26T00:00:00Z")))
         #expect(BillingPeriod(iso: "P6M")?.start(endingAt: try Self.utc("2026-08-31T00:00:00Z")) == (try Self.utc("2026-02-28T00:00:00Z")))
     }
+
+    /// Issue 28, finding 4: a clamped end has several starts; a period bought by an instant reads back to the latest
+    /// start not after it, so never to a start before the one it was bought at.
+    @Test func aClampedEndReadsBackToTheLatestStartNotAfterTheAnswer() throws {
+        let month = try #require(BillingPeriod(iso: "P1M"))
+        let april30 = try Self.utc("2025-04-30T20:00:00Z")
+        // Mar 30 and Mar 31 + P1M are both Apr 30; stepping back clamps to Mar 30.
+        #expect(month.starts(endingAt: april30) == [try Self.utc("2025-03-30T20:00:00Z"), try Self.utc("2025-03-31T20:00:00Z")])
+        #expect(month.start(endingAt: april30) == (try Self.utc("2025-03-30T20:00:00Z")))
+        #expect(month.start(endingAt: april30, notAfter: try Self.utc("2025-03-31T20:00:00Z")) == (try Self.utc("2025-03-31T20:00:00Z")))
+        #expect(month.start(endingAt: april30, notAfter: try Self.utc("2025-03-31T19:59:59Z")) == (try Self.utc("2025-03-30T20:00:00Z")))
+        // Jan 28 … Jan 31 + P1M are all Feb 28 (2026).
+        #expect(month.starts(endingAt: try Self.utc("2026-02-28T10:00:00Z")).count == 4)
+        #expect(month.start(endingAt: try Self.utc("2026-02-28T10:00:00Z"), notAfter: try Self.utc("2026-01-29T11:00:00Z"))
+                == (try Self.utc("2026-01-29T10:00:00Z")))
+        // An unambiguous end has one start; an end no start reaches (Mar 31: Feb 28 + P1M is Mar 28) steps back.
+        #expect(month.starts(endingAt: try Self.utc("2026-03-15T10:00:00Z")) == [try Self.utc("2026-02-15T10:00:00Z")])
+        #expect(month.start(endingAt: try Self.utc("2026-03-31T10:00:00Z"), notAfter: .distantFuture) == (try Self.utc("2026-02-28T10:00:00Z")))
+        // Feb 28 and Feb 29 (2028) + P1Y are both Feb 28, 2029; a week has one start.
+        #expect(BillingPeriod(iso: "P1Y")?.starts(endingAt: try Self.utc("2029-02-28T00:00:00Z")).count == 2)
+        #expect(BillingPeriod(iso: "P1W")?.starts(endingAt: try Self.utc("2026-03-05T00:00:00Z")) == [try Self.utc("2026-02-26T00:00:00Z")])
+    }
 }
 
 @Suite struct HistoryRowTests {
