@@ -30,7 +30,8 @@ public enum TimelineText {
         // The source stays on the head line while the widest one fits; otherwise it leads the details.
         let sourceInHead = atWidth + eventWidth + amountWidth + sourceWidth + 6 <= width
         func head(_ at: String, _ event: String, _ amount: String, _ source: String) -> String {
-            let start = pad(at, atWidth) + "  " + pad(event, eventWidth) + "  " + String(repeating: " ", count: amountWidth - amount.count) + amount
+            let start = pad(at, atWidth) + "  " + pad(event, eventWidth) + "  "
+                + String(repeating: " ", count: amountWidth - amount.count) + amount
             return (sourceInHead ? start + "  " + source : start).trimmingTrailingSpaces()
         }
         lines.append(head("AT", "EVENT", "AMOUNT", "SOURCE"))
