@@ -1,3 +1,4 @@
+import BillingCore
 import JobKit
 import XLSX
 

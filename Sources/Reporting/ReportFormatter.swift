@@ -1,3 +1,4 @@
+import BillingCore
 import HTTP
 import JobKit
 import Postgres

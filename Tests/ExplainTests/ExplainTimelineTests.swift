@@ -60,9 +60,13 @@ import Testing
         return TimelineText.render(try Timeline.build(identifier: identifier, asOf: asOf, rawOwnIdentifiers: raw, database: db))
     }
 
-    /// Asserts each expected step is a line holding all its parts, in the given order.
+    /// Asserts each expected step is an entry (its head line and indented continuation lines) holding all its parts,
+    /// in the given order.
     func expectInOrder(_ output: String, _ steps: [[String]], sourceLocation: SourceLocation = #_sourceLocation) {
-        let lines = output.split(separator: "\n").map(String.init)
+        var lines: [String] = []
+        for line in output.split(separator: "\n").map(String.init) {
+            if line.hasPrefix(" "), !lines.isEmpty { lines[lines.count - 1] += " " + line.trimmingCharacters(in: .whitespaces) } else { lines.append(line) }
+        }
         var next = 0
         for step in steps {
             guard let found = lines[next...].firstIndex(where: { line in step.allSatisfy { line.contains($0) } }) else {
@@ -77,16 +81,16 @@ import Testing
         let (id, _) = try Self.story.get()
         let output = try text(Self.original)
         expectInOrder(output, [
-            ["2026-01-01T00:00:00Z", "billing_transaction", "PURCHASED", "0.000000 USD"],
+            ["2026-01-01T00:00:00Z", "billing_transaction", "PURCHASED", "0.00 USD"],
             ["2026-01-01T00:00:00Z", "ENTITLEMENT_GRANTED"],
-            ["2026-01-08T00:00:00Z", "billing_transaction", "RENEWED", "9.990000 USD"],
-            ["2026-02-07T00:00:00Z", "billing_transaction", "ENTERED_GRACE_PERIOD"],
-            ["2026-02-10T00:00:00Z", "billing_transaction", "RECOVERED", "9.990000 USD"],
-            ["2026-02-20T00:00:00Z", "subscription_price_change", "PRICE_CHANGE_PENDING", "12.990000 USD", "old_price=9.990000 USD"],
-            ["2026-02-25T00:00:00Z", "subscription_price_change", "PRICE_CHANGE_ACCEPTED", "12.990000 USD"],
-            ["2026-03-12T00:00:00Z", "billing_transaction", "RENEWED", "12.990000 USD"],
+            ["2026-01-08T00:00:00Z", "billing_transaction", "RENEWED", "9.99 USD"],
+            ["2026-02-07T00:00:00Z", "billing_transaction", "ENTERED_GRACE_PERIOD", "retrying=9.99 USD"],
+            ["2026-02-10T00:00:00Z", "billing_transaction", "RECOVERED", "9.99 USD"],
+            ["2026-02-20T00:00:00Z", "subscription_price_change", "PRICE_CHANGE_PENDING", "12.99 USD", "old_price=9.99 USD"],
+            ["2026-02-25T00:00:00Z", "subscription_price_change", "PRICE_CHANGE_ACCEPTED", "12.99 USD"],
+            ["2026-03-12T00:00:00Z", "billing_transaction", "RENEWED", "12.99 USD"],
             ["2026-03-12T00:00:00Z", "subscription_price_change", "PRICE_CHANGE_APPLIED"],
-            ["2026-03-16T00:00:00Z", "billing_transaction", "REFUNDED", "-12.990000 USD", "refund_kind=REFUND"],
+            ["2026-03-16T00:00:00Z", "billing_transaction", "REFUNDED", "-12.99 USD", "refund_kind=REFUND"],
             ["2026-03-16T00:00:00Z", "ENTITLEMENT_ENDED"],
             ["2026-03-17T00:30:00Z", "inbound_webhook_event", "APPLE REFUND"],
             ["2026-03-18T00:00:00Z", "store_query", "STORE_QUERY_OK", "http_status=200"],
@@ -123,7 +127,7 @@ import Testing
         #expect(output.contains("RECOVERED") && output.contains("PRICE_CHANGE_ACCEPTED"))
         #expect(!output.contains("REFUNDED") && !output.contains("PRICE_CHANGE_APPLIED"))
         let charges = output.split(separator: "\n").filter { $0.contains("billing_transaction") && $0.contains(" RENEWED ") }
-        #expect(charges.count == 1 && charges.allSatisfy { $0.contains("9.990000 USD") }, "only the January renewal: \(charges)")
+        #expect(charges.count == 1 && charges.allSatisfy { $0.contains("9.99 USD") }, "only the January renewal: \(charges)")
         #expect(!output.contains("APPLE REFUND") && !output.contains("STORE_QUERY") && !output.contains("DRIFT_"))
         #expect(output.contains("as of: 2026-03-02T00:00:00Z"))
     }

@@ -38,12 +38,6 @@ import Testing
         #expect(throws: XLSXError.self) { try CalendarDay(iso: "2025-1-01") }
     }
 
-    @Test func currenciesKeepTheirIsoMinorUnits() {
-        #expect(CurrencyDigits.places(of: "USD") == 2 && CurrencyDigits.places(of: "EUR") == 2)
-        #expect(CurrencyDigits.places(of: "JPY") == 0 && CurrencyDigits.places(of: "KRW") == 0)
-        #expect(CurrencyDigits.places(of: "KWD") == 3 && CurrencyDigits.places(of: "BHD") == 3)
-    }
-
     @Test func columnsAndCellsHaveA1Names() {
         #expect([0, 25, 26, 51, 52, 701, 702, 16_383].map(CellReference.column) == ["A", "Z", "AA", "AZ", "BA", "ZZ", "AAA", "XFD"])
         #expect(CellReference.name(row: 0, column: 0) == "A1" && CellReference.name(row: 9, column: 2) == "C10")

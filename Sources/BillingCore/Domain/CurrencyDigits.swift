@@ -1,4 +1,5 @@
-/// ISO 4217 minor units: how many decimal places an amount in a currency is shown with.
+/// ISO 4217 minor units: how many decimal places an amount in a currency is shown with (the workbook, the CSVs and
+/// explain share this one table).
 public enum CurrencyDigits {
     /// Currencies of ISO 4217 with no minor unit.
     static let zero: Set<String> = ["BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI",
