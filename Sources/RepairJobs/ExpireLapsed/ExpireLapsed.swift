@@ -79,17 +79,15 @@ public enum ExpireLapsed {
     /// dead-lettered): Google by any purchase token of the subscription (the business key starts with it), Apple by the
     /// original transaction. Uncorrelated, so it is read once per statement.
     public static let awaitingReplay = """
-        SELECT g.subscription_id FROM inbound_webhook_event w
+        WITH waiting AS (SELECT w.provider, w.provider_business_key, w.payload FROM inbound_webhook_event w
+                         WHERE \(ReplayEvents.awaitingReplay("w")))
+        SELECT g.subscription_id FROM waiting w
         JOIN google_purchase_token g ON g.purchase_token = split_part(w.provider_business_key, ':', 1)
-        WHERE w.provider = 'GOOGLE' AND (w.processed_at IS NULL OR w.processing_error IS NOT NULL)
-          AND NOT EXISTS (SELECT 1 FROM dead_letter d WHERE d.source = 'inbound_webhook_event' AND d.source_id = w.id::text
-                            AND d.resolved_at IS NULL)
+        WHERE w.provider = 'GOOGLE'
         UNION ALL
-        SELECT a.subscription_id FROM inbound_webhook_event w
+        SELECT a.subscription_id FROM waiting w
         JOIN apple_subscription_identity a ON a.original_transaction_id = w.payload -> 'transactionInfo' ->> 'originalTransactionId'
-        WHERE w.provider = 'APPLE' AND (w.processed_at IS NULL OR w.processing_error IS NOT NULL)
-          AND NOT EXISTS (SELECT 1 FROM dead_letter d WHERE d.source = 'inbound_webhook_event' AND d.source_id = w.id::text
-                            AND d.resolved_at IS NULL)
+        WHERE w.provider = 'APPLE'
         """
 
     /// How many subscriptions are lapsed as of `asOf`.

@@ -62,13 +62,21 @@ public enum ReplayEvents {
         }
     }
 
+    /// The SQL condition that the `inbound_webhook_event` row aliased `alias` is still to be projected by this job:
+    /// unprocessed or failed, and not dead-lettered (expire-lapsed holds such a subscription back with the same test).
+    static func awaitingReplay(_ alias: String) -> String {
+        """
+        (\(alias).processed_at IS NULL OR \(alias).processing_error IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM dead_letter d WHERE d.source = 'inbound_webhook_event' AND d.source_id = \(alias).id::text
+                          AND d.resolved_at IS NULL)
+        """
+    }
+
     /// Unprocessed or failed events not dead-lettered, oldest first.
     static func select(_ database: PostgresConnection, limit: Int) throws -> [InboundEvent] {
         try database.query("""
             SELECT \(InboundEvent.columns) FROM inbound_webhook_event e
-            WHERE (e.processed_at IS NULL OR e.processing_error IS NOT NULL)
-              AND NOT EXISTS (SELECT 1 FROM dead_letter d WHERE d.source = 'inbound_webhook_event' AND d.source_id = e.id::text
-                              AND d.resolved_at IS NULL)
+            WHERE \(awaitingReplay("e"))
             ORDER BY e.received_at, e.id
             LIMIT $1
             """, [limit]).rows.map { try InboundEvent(row: $0) }
