@@ -47,44 +47,39 @@ public enum CatalogJob {
     static func apply(_ file: CatalogFile, context: JobContext) throws -> [(String, Int)] {
         var counts: [String: Int] = ["plans_added": 0, "plans_renamed": 0, "plans_unchanged": 0,
                                      "mappings_added": 0, "mappings_unchanged": 0, "mappings_not_in_file": 0]
-        do {
-            try context.database.transaction { db in
-                _ = try db.execute("LOCK TABLE plan, store_product_mapping IN SHARE ROW EXCLUSIVE MODE")
-                var planIds: [String: String] = [:]
-                for plan in file.plans {
-                    let (id, outcome) = try applyPlan(plan, file: file, db)
-                    planIds[plan.code] = id
-                    counts[outcome, default: 0] += 1
-                }
-                for mapping in file.mappings {
-                    counts[try applyMapping(mapping, planId: planIds[mapping.planCode] ?? "", file: file, db), default: 0] += 1
-                }
-                let keys = Set(file.mappings.map(\.externalKey))
-                let others = try db.query("""
-                    SELECT provider::text || ':' || product_id || ':' || base_plan_id || ':' || offer_id AS key
-                    FROM store_product_mapping ORDER BY 1
-                    """).rows.map { try $0.decode(String.self, "key") }.filter { !keys.contains($0) }
-                counts["mappings_not_in_file"] = others.count
-                if !others.isEmpty {
-                    context.logger.info("store products in the database but not in the file are kept",
-                                        ["count": String(others.count), "first": others.prefix(5).joined(separator: ", ")])
-                }
-                let changed = counts["plans_added", default: 0] + counts["plans_renamed", default: 0] + counts["mappings_added", default: 0]
-                if changed > 0 {
-                    var detail: [String: Any] = counts.mapValues { $0 as Any }
-                    detail["file"] = file.path
-                    detail["job_run_id"] = context.runID.map { $0 as Any } ?? NSNull()
-                    let json = try JSONSerialization.data(withJSONObject: detail, options: [.sortedKeys])
-                    _ = try db.execute("""
-                        INSERT INTO audit_log (actor, action, entity, entity_id, detail)
-                        VALUES ('catalog', 'apply', 'store_product_mapping', $1,
-                                $2::jsonb || jsonb_build_object('sha256', encode(sha256($3::bytea), 'hex')))
-                        """, [file.path, String(decoding: json, as: UTF8.self), file.bytes])
-                }
-                if context.dryRun { throw DryRunRollback() }
+        try context.transactionRolledBackOnDryRun { db in
+            _ = try db.execute("LOCK TABLE plan, store_product_mapping IN SHARE ROW EXCLUSIVE MODE")
+            var planIds: [String: String] = [:]
+            for plan in file.plans {
+                let (id, outcome) = try applyPlan(plan, file: file, db)
+                planIds[plan.code] = id
+                counts[outcome, default: 0] += 1
             }
-        } catch is DryRunRollback {
-            // The dry run's statements are rolled back; their counts stand.
+            for mapping in file.mappings {
+                counts[try applyMapping(mapping, planId: planIds[mapping.planCode] ?? "", file: file, db), default: 0] += 1
+            }
+            let keys = Set(file.mappings.map(\.externalKey))
+            let others = try db.query("""
+                SELECT provider::text || ':' || product_id || ':' || base_plan_id || ':' || offer_id AS key
+                FROM store_product_mapping ORDER BY 1
+                """).rows.map { try $0.decode(String.self, "key") }.filter { !keys.contains($0) }
+            counts["mappings_not_in_file"] = others.count
+            if !others.isEmpty {
+                context.logger.info("store products in the database but not in the file are kept",
+                                    ["count": String(others.count), "first": others.prefix(5).joined(separator: ", ")])
+            }
+            let changed = counts["plans_added", default: 0] + counts["plans_renamed", default: 0] + counts["mappings_added", default: 0]
+            if changed > 0 {
+                var detail: [String: Any] = counts.mapValues { $0 as Any }
+                detail["file"] = file.path
+                detail["job_run_id"] = context.runID.map { $0 as Any } ?? NSNull()
+                let json = try JSONSerialization.data(withJSONObject: detail, options: [.sortedKeys])
+                _ = try db.execute("""
+                    INSERT INTO audit_log (actor, action, entity, entity_id, detail)
+                    VALUES ('catalog', 'apply', 'store_product_mapping', $1,
+                            $2::jsonb || jsonb_build_object('sha256', encode(sha256($3::bytea), 'hex')))
+                    """, [file.path, String(decoding: json, as: UTF8.self), file.bytes])
+            }
         }
         return counts.sorted { $0.key < $1.key }
     }
@@ -130,7 +125,4 @@ public enum CatalogJob {
             """, [mapping.provider, planId, mapping.productId, mapping.basePlanId, mapping.offerId, mapping.externalKey])
         return "mappings_added"
     }
-
-    /// Thrown inside the transaction to roll a dry run back.
-    private struct DryRunRollback: Error {}
 }

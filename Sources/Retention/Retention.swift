@@ -30,29 +30,24 @@ public enum Retention {
         let sandboxCutoff = context.asOf.addingTimeInterval(-Double(settings.sandboxDays) * 86_400)
         let payloadCutoff = context.asOf.addingTimeInterval(-Double(settings.payloadDays) * 86_400)
         var counts: [(String, Int)] = []
-        do {
-            try context.database.transaction { db in
-                _ = try db.execute(RetentionRules.redactFunction)
-                for rule in RetentionRules.all(guardQuery) {
-                    let (sql, values) = rule.bound(asOf: context.asOf, sandboxCutoff: sandboxCutoff, payloadCutoff: payloadCutoff)
-                    guard let row = try db.query(sql, values.map { $0 as any PostgresEncodable }).first else { throw JobError.failed("the \(rule.entity) rule selected no counts") }
-                    var total = 0
-                    var detail: [String: Int] = [:]
-                    for name in rule.counts {
-                        let value = try row.decode(Int.self, name)
-                        counts.append((name, value))
-                        detail[name] = value
-                        total += value
-                    }
-                    context.logger.info("\(rule.action) \(rule.entity)", detail.mapValues { String($0) })
-                    if total > 0 {
-                        try audit(db, rule, detail: detail, settings: settings, runID: context.runID, asOf: context.asOf)
-                    }
+        try context.transactionRolledBackOnDryRun { db in
+            _ = try db.execute(RetentionRules.redactFunction)
+            for rule in RetentionRules.all(guardQuery) {
+                let (sql, values) = rule.bound(asOf: context.asOf, sandboxCutoff: sandboxCutoff, payloadCutoff: payloadCutoff)
+                guard let row = try db.query(sql, values.map { $0 as any PostgresEncodable }).first else { throw JobError.failed("the \(rule.entity) rule selected no counts") }
+                var total = 0
+                var detail: [String: Int] = [:]
+                for name in rule.counts {
+                    let value = try row.decode(Int.self, name)
+                    counts.append((name, value))
+                    detail[name] = value
+                    total += value
                 }
-                if context.dryRun { throw DryRunRollback() }
+                context.logger.info("\(rule.action) \(rule.entity)", detail.mapValues { String($0) })
+                if total > 0 {
+                    try audit(db, rule, detail: detail, settings: settings, runID: context.runID, asOf: context.asOf)
+                }
             }
-        } catch is DryRunRollback {
-            // The dry run's statements are rolled back; their counts stand.
         }
         return counts
     }
@@ -65,7 +60,4 @@ public enum Retention {
         _ = try db.execute("INSERT INTO audit_log (actor, action, entity, detail) VALUES ('retention', $1, $2, $3::jsonb)",
                        [rule.action, rule.entity, "{" + fields.sorted().joined(separator: ", ") + "}"])
     }
-
-    /// Thrown inside the transaction to roll a dry run back.
-    private struct DryRunRollback: Error {}
 }
