@@ -122,7 +122,7 @@ public enum BuildReports {
                                           withCharts: present.contains { !$0.0.charts.isEmpty })
             }
             var results: [ReportResult] = []
-            var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet)] = []
+            var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet?)] = []
             for (definition, sql) in present {
                 let started = Date()
                 let csv = settings.writeCSV ? try CSVFileWriter(url: files.stage(definition.name + ".csv")) : nil
@@ -148,7 +148,8 @@ public enum BuildReports {
                         if let sheet, count <= ReportWorkbook.maxDataRows { try sheet.writeRow(cells.map(\.cell), row: count) }
                     }
                 }
-                if definition.charts.isEmpty && !CoverHeadline.reports.contains(definition.name) {
+                if definition.charts.isEmpty && !CoverHeadline.reports.contains(definition.name)
+                    && !(settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name }) {
                     try ReportQuery.stream(definition.name, sql: sql, settings: settings, database: context.database, consume)
                 } else {
                     kept = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: context.database)
@@ -164,31 +165,48 @@ public enum BuildReports {
                 context.count("reports")
                 let seconds = noteSeconds(definition.name, since: started, context: context)
                 context.logger.info("report \(definition.name): \(count) rows in \(seconds) s")
-                if let sheet, let formatter { drawn.append((definition, kept, formatter, sheet)) }
+                if let formatter, sheet != nil || settings.writeHTML { drawn.append((definition, kept, formatter, sheet)) }
             }
-            if let book {
-                for (index, (definition, table, formatter, sheet)) in drawn.enumerated() {
-                    for chart in definition.charts {
-                        let partial = settings.lastMonth == settings.asOfMonth ? settings.asOfMonth.description : nil
-                        switch try ChartBlock.make(chart, table: table, formatter: formatter, reportingCurrency: settings.currency,
-                                                   partialMonth: partial) {
-                        case .success(let block):
-                            try book.drawChart(block, report: definition.name, sheet: sheet.name)
-                            context.count("charts")
-                            if let note = block.note { results[index].notes.append("chart '\(chart.title)': \(note)") }
-                        case .failure(let skipped):
-                            results[index].notes.append("chart '\(chart.title)' not drawn: \(skipped.reason)")
-                            context.logger.info("report \(definition.name): chart '\(chart.title)' not drawn: \(skipped.reason)")
-                            context.count("charts_skipped")
+            var charts: [(sheet: String, block: ChartBlock)] = []
+            for (definition, table, formatter, sheet) in drawn {
+                for chart in definition.charts {
+                    let partial = settings.lastMonth == settings.asOfMonth ? settings.asOfMonth.description : nil
+                    switch try ChartBlock.make(chart, table: table, formatter: formatter, reportingCurrency: settings.currency,
+                                               partialMonth: partial) {
+                    case .success(let block):
+                        charts.append((definition.sheet, block))
+                        if let book, let sheet { try book.drawChart(block, report: definition.name, sheet: sheet.name) }
+                        context.count("charts")
+                        if let note = block.note, let at = results.firstIndex(where: { $0.definition.name == definition.name }) {
+                            results[at].notes.append("chart '\(chart.title)': \(note)")
                         }
+                    case .failure(let skipped):
+                        if let at = results.firstIndex(where: { $0.definition.name == definition.name }) {
+                            results[at].notes.append("chart '\(chart.title)' not drawn: \(skipped.reason)")
+                        }
+                        context.logger.info("report \(definition.name): chart '\(chart.title)' not drawn: \(skipped.reason)")
+                        context.count("charts_skipped")
                     }
                 }
-                let kept = { (name: String) in drawn.first { $0.0.name == name }?.1 }
-                let headline = try CoverHeadline.rows(month: settings.lastMonth, partial: settings.lastMonth == settings.asOfMonth,
-                                                      currency: settings.currency, bridge: kept("mrr_bridge"), refunds: kept("refunds"))
+            }
+            let kept = { (name: String) in drawn.first { $0.0.name == name }?.1 }
+            let headline = try CoverHeadline.rows(month: settings.lastMonth, partial: settings.lastMonth == settings.asOfMonth,
+                                                  currency: settings.currency, bridge: kept("mrr_bridge"), refunds: kept("refunds"))
+            if let book {
                 try book.writeCover(title: "Subscription finance reports",
                                     rows: try ReportCover.rows(settings: settings, results: results, headline: headline))
                 try book.close()
+            }
+            if settings.writeHTML {
+                let tables = HTMLReport.tables.compactMap { shown in
+                    drawn.first { $0.0.name == shown.report }.map { HTMLReport.Table(definition: $0.0, formatter: $0.2, table: $0.1) }
+                }
+                let page = HTMLReport(title: "Subscription finance reports",
+                                      subtitle: "As of \(PostgresTimestamp.iso8601(settings.asOf)) · basis \(settings.basis.rawValue) · "
+                                        + "\(settings.periodText) · reporting currency \(settings.currency)",
+                                      headline: headline, charts: charts, tables: tables,
+                                      run: try ReportCover.rows(settings: settings, results: results))
+                try files.write(Array(try page.render().utf8), as: HTMLReport.fileName)
             }
             try files.commit()
         } catch {
@@ -196,5 +214,6 @@ public enum BuildReports {
             throw error
         }
         if settings.writeXLSX { context.note("workbook", settings.outputFolder.appendingPathComponent(workbookName).path) }
+        if settings.writeHTML { context.note("html", settings.outputFolder.appendingPathComponent(HTMLReport.fileName).path) }
     }
 }

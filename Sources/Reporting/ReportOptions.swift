@@ -12,7 +12,7 @@ public enum ReportOptions {
         .value("currency", placeholder: "ISO", help: "reporting currency, an ISO 4217 code (default USD)"),
         .value("basis", placeholder: "corrected|known", help: "corrected: every row effective by --as-of (default); known: only rows also recorded by then"),
         .value("out", placeholder: "DIR", help: "output folder (default $REPORT_OUT_DIR/<as-of date>/, else Reports/out/<as-of date>/)"),
-        .value("format", placeholder: "csv,xlsx", help: "what to write (default csv,xlsx)"),
+        .value("format", placeholder: "csv,xlsx,html", help: "what to write (default csv,xlsx,html)"),
         .value("sql-dir", placeholder: "DIR", help: "folder of the report SQL files (default $REPORT_SQL_DIR, else the installed share/iap-pipeline/reports)"),
         .flag("raw-ids", help: "write identifiers unmasked"),
     ]
@@ -48,9 +48,9 @@ public enum ReportOptions {
         }
         let basisText = values["basis"] ?? ReportBasis.corrected.rawValue
         guard let basis = ReportBasis(rawValue: basisText) else { throw JobError.usage("--basis is corrected or known, not '\(basisText)'") }
-        let formats = (values["format"] ?? "csv,xlsx").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard !formats.isEmpty, formats.allSatisfy({ $0 == "csv" || $0 == "xlsx" }) else {
-            throw JobError.usage("--format is csv, xlsx or csv,xlsx, not '\(values["format"] ?? "")'")
+        let formats = (values["format"] ?? "csv,xlsx,html").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !formats.isEmpty, formats.allSatisfy({ ["csv", "xlsx", "html"].contains($0) }) else {
+            throw JobError.usage("--format is a comma-separated list of csv, xlsx and html, not '\(values["format"] ?? "")'")
         }
         let asOfDate = String(PostgresTimestamp.iso8601(asOf).prefix(10))
         let out = values["out"] ?? ((environment["REPORT_OUT_DIR"] ?? "Reports/out") + "/" + asOfDate)
@@ -58,7 +58,7 @@ public enum ReportOptions {
                               outputFolder: URL(fileURLWithPath: out, isDirectory: true),
                               sqlFolder: try sqlFolder(values["sql-dir"] ?? environment["REPORT_SQL_DIR"], environment: environment),
                               writeCSV: formats.contains("csv"), writeXLSX: formats.contains("xlsx"),
-                              rawIdentifiers: arguments.flags.contains("raw-ids"))
+                              writeHTML: formats.contains("html"), rawIdentifiers: arguments.flags.contains("raw-ids"))
     }
 
     /// `--sql-dir` / `REPORT_SQL_DIR` when given, else the share folder's `reports`.

@@ -20,6 +20,8 @@ public struct ReportSettings: Sendable {
     public var writeCSV: Bool
     /// Write the XLSX workbook.
     public var writeXLSX: Bool
+    /// Write `report.html`, the self-contained page of headline numbers, charts and summary figures (`HTMLReport`).
+    public var writeHTML: Bool = false
     /// Keep identifiers as they are instead of masking them.
     public var rawIdentifiers: Bool
 

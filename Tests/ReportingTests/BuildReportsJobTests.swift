@@ -9,7 +9,7 @@ import Testing
 /// identifiers are masked, a missing FX rate, a missing report and bad options fail.
 @Suite(.serialized) struct BuildReportsJobTests {
     static let reports = ReportCatalogue.standard.map(\.name)
-    static let expectedFiles = Set(reports.map { $0 + ".csv" } + ["reports.xlsx"])
+    static let expectedFiles = Set(reports.map { $0 + ".csv" } + ["reports.xlsx", "report.html"])
 
     @Test func theWorkbookReadsBackEqualToTheCSVsWithItsCharts() throws {
         let harness = try ReportingHarness("readback")
