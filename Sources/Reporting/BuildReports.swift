@@ -138,7 +138,9 @@ public enum BuildReports {
                         formatter = made
                         kept.columns = columns
                         try csv?.append(made.columns.map(\.name))
-                        sheet = try book?.addReportSheet(definition.sheet, columns: made.columns)
+                        if !definition.detail || settings.detailSheets {
+                            sheet = try book?.addReportSheet(definition.sheet, columns: made.columns)
+                        }
                     }
                     guard let formatter else { return }
                     for row in rows {
@@ -159,8 +161,11 @@ public enum BuildReports {
                 var header = CSVEncoder()
                 header.append(formatter?.columns.map(\.name) ?? [])
                 let csvSHA256 = try csv?.finish() ?? SHA256Digest.hex(header.bytes)
+                let leftOut = settings.writeXLSX && definition.detail && !settings.detailSheets
                 results.append(ReportResult(definition: definition, rows: count, sqlSHA256: SHA256Digest.hex(Array(sql.utf8)),
-                                            csvSHA256: csvSHA256, truncatedInSheet: count > ReportWorkbook.maxDataRows, notes: []))
+                                            csvSHA256: csvSHA256, truncatedInSheet: sheet != nil && count > ReportWorkbook.maxDataRows,
+                                            notes: leftOut ? ["no sheet: a detail report, every row is in \(definition.name).csv "
+                                                + "(--detail-sheets gives it a sheet)"] : []))
                 context.setCount("rows_" + definition.name, count)
                 context.count("reports")
                 let seconds = noteSeconds(definition.name, since: started, context: context)

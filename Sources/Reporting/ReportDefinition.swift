@@ -11,14 +11,18 @@ public struct ReportDefinition: Sendable, Equatable {
     public var required: Bool
     /// The charts drawn on the report's sheet.
     public var charts: [ReportChart]
+    /// A detail report (a row per billing account or subscription): its CSV is always written, its workbook sheet
+    /// only with `--detail-sheets`, so the workbook a person opens and prints holds the summaries.
+    public var detail: Bool
 
     /// Declares a report.
-    public init(name: String, sheet: String, summary: String, required: Bool, charts: [ReportChart] = []) {
+    public init(name: String, sheet: String, summary: String, required: Bool, charts: [ReportChart] = [], detail: Bool = false) {
         self.name = name
         self.sheet = sheet
         self.summary = summary
         self.required = required
         self.charts = charts
+        self.detail = detail
     }
 
     /// The SQL file's name.

@@ -15,6 +15,7 @@ public enum ReportOptions {
         .value("format", placeholder: "csv,xlsx,html", help: "what to write (default csv,xlsx,html)"),
         .value("sql-dir", placeholder: "DIR", help: "folder of the report SQL files (default $REPORT_SQL_DIR, else the installed share/iap-pipeline/reports)"),
         .flag("raw-ids", help: "write identifiers unmasked"),
+        .flag("detail-sheets", help: "also give the detail reports (mrr_movements) a workbook sheet; their CSVs are always written"),
     ]
 
     /// The default span: 24 months ending at the last month.
@@ -58,7 +59,8 @@ public enum ReportOptions {
                               outputFolder: URL(fileURLWithPath: out, isDirectory: true),
                               sqlFolder: try sqlFolder(values["sql-dir"] ?? environment["REPORT_SQL_DIR"], environment: environment),
                               writeCSV: formats.contains("csv"), writeXLSX: formats.contains("xlsx"),
-                              writeHTML: formats.contains("html"), rawIdentifiers: arguments.flags.contains("raw-ids"))
+                              writeHTML: formats.contains("html"), detailSheets: arguments.flags.contains("detail-sheets"),
+                              rawIdentifiers: arguments.flags.contains("raw-ids"))
     }
 
     /// `--sql-dir` / `REPORT_SQL_DIR` when given, else the share folder's `reports`.

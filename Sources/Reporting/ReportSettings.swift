@@ -22,6 +22,8 @@ public struct ReportSettings: Sendable {
     public var writeXLSX: Bool
     /// Write `report.html`, the self-contained page of headline numbers, charts and summary figures (`HTMLReport`).
     public var writeHTML: Bool = false
+    /// Put the detail reports' sheets in the workbook too (their CSVs are always written).
+    public var detailSheets: Bool = false
     /// Keep identifiers as they are instead of masking them.
     public var rawIdentifiers: Bool
 

@@ -45,11 +45,15 @@ final class ReportWorkbook {
         }
     }
 
-    /// Adds the sheet of a report with its header (frozen, filtered, repeated on every printed page).
+    /// Adds the sheet of a report with its header (frozen, filtered, repeated on every printed page) and its
+    /// `*_micros` columns in a collapsed outline group.
     func addReportSheet(_ name: String, columns: [OutputColumn]) throws -> Worksheet {
         let sheet = try workbook.addWorksheet(name)
         try sheet.writeHeader(columns.map(\.name))
         try sheet.setPrint(PrintSetup(repeatedRows: 0...0, printedColumns: max(1, columns.count)))
+        // The exact integer micros beside each amount are for machines and reconciliation; a reader sees the amount in
+        // the currency's digits, and the micros one click away (the outline's +), never on the printed page.
+        try sheet.collapseColumns(columns.enumerated().filter { $0.element.content == .micros }.map(\.offset))
         return sheet
     }
 

@@ -14,6 +14,8 @@ public final class Worksheet {
     /// Widest content seen per column, in characters.
     var contentWidths: [Int] = []
     var explicitWidths: [Int: Double] = [:]
+    /// Columns in a collapsed outline group: hidden on screen and on paper, one click on the outline's `+` away.
+    var collapsedColumns: Set<Int> = []
     /// A header row whose autofilter spans the written rows, applied at close.
     var pendingAutofilter: (row: Int, columns: Int)?
     /// The print area's columns and rows (nil: through the last row written), set at close (`setPrint`).
@@ -120,13 +122,23 @@ public final class Worksheet {
         explicitWidths[column] = characters
     }
 
+    /// Puts `columns` into a collapsed outline group (level 1): hidden, so neither the screen nor the printed page
+    /// shows them until the reader expands the group with the outline's `+`.
+    public func collapseColumns(_ columns: [Int]) throws {
+        for column in columns { try checkPosition(0, column, ordered: false) }
+        collapsedColumns.formUnion(columns)
+    }
+
     /// Applies fitted widths, the pending autofilter and print area; called by `Workbook.close()`.
     func finish() throws {
         for (column, width) in contentWidths.enumerated() where width > 0 && explicitWidths[column] == nil {
             explicitWidths[column] = Double(min(max(width + 1, 8), 80))
         }
+        for column in collapsedColumns where explicitWidths[column] == nil { explicitWidths[column] = 8.43 }
         for (column, width) in explicitWidths.sorted(by: { $0.key < $1.key }) {
-            try XLSXError.check(worksheet_set_column(pointer, lxw_col_t(column), lxw_col_t(column), width, nil),
+            var options = lxw_row_col_options(hidden: collapsedColumns.contains(column) ? 1 : 0,
+                                              level: collapsedColumns.contains(column) ? 1 : 0, collapsed: 0)
+            try XLSXError.check(worksheet_set_column_opt(pointer, lxw_col_t(column), lxw_col_t(column), width, nil, &options),
                                 "set the width of column \(CellReference.column(column)) of sheet '\(name)'")
         }
         if let (row, columns) = pendingAutofilter {

@@ -15,7 +15,8 @@ import Testing
         let harness = try ReportingHarness("readback")
         let sql = try harness.sqlFolder("sql")
         let out = harness.folder("out")
-        let (code, summary) = try harness.run(["--sql-dir", sql.path, "--out", out.path])
+        // With --detail-sheets every report has its sheet, so every CSV is compared with one.
+        let (code, summary) = try harness.run(["--sql-dir", sql.path, "--out", out.path, "--detail-sheets"])
         #expect(code == .succeeded, "\(summary)")
         let counts = try #require(summary["counts"] as? [String: Int])
         let charts = ReportCatalogue.standard.flatMap(\.charts)
@@ -132,6 +133,25 @@ import Testing
             #expect(texts.contains(sha256(Array(try Data(contentsOf: sql.appendingPathComponent(name + ".sql"))))), "\(name).sql")
         }
         #expect(!texts.contains { $0.contains("not drawn") })
+    }
+
+    @Test func detailReportsHaveACSVButNoSheetUnlessAskedAndTheCoverSaysWhere() throws {
+        let harness = try ReportingHarness("detail")
+        let out = harness.folder("out")
+        let (code, summary) = try harness.run(["--sql-dir", try harness.sqlFolder("sql").path, "--out", out.path])
+        #expect(code == .succeeded, "\(summary)")
+        let files = try ReportingHarness.files(out)
+        let book = try XLSXReadBack(path: out.appendingPathComponent("reports.xlsx").path)
+        let detail = ReportCatalogue.standard.filter(\.detail)
+        #expect(detail.map(\.name) == ["mrr_movements"])
+        for definition in detail {
+            #expect(files[definition.name + ".csv"] != nil, "\(definition.name): its CSV is written")
+            #expect(!book.sheetNames.contains(definition.sheet), "\(definition.name): no sheet by default")
+            let cover = book.cells(sheet: 1).values.compactMap { row -> String? in
+                if case .text(let text)? = row[1] { return text } else { return nil }
+            }
+            #expect(cover.contains { $0.contains("every row is in \(definition.name).csv") }, "the cover says where its rows are")
+        }
     }
 
     @Test func aRerunWithTheSameInputsIsByteIdentical() throws {

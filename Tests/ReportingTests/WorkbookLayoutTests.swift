@@ -4,7 +4,8 @@ import Testing
 
 /// The workbook as a person prints and reads it: every sheet prints landscape on A4, one page wide, with a footer
 /// naming the sheet and the page; a report sheet repeats its header row and prints its own columns and rows only; the
-/// cover fits one page; every chart sits on the Charts sheet after the cover, at column A, none beside the data; the
+/// cover fits one page; the exact `*_micros` columns are grouped and collapsed, so neither screen nor paper shows them
+/// unless expanded; every chart sits on the Charts sheet after the cover, at column A, none beside the data; the
 /// movements chart tells gains from losses and marks the running month; the cover's headline equals the CSVs.
 @Suite(.serialized) struct WorkbookLayoutTests {
     /// A run of build-reports on a small world (as-of mid-month): the harness, the files written and the workbook.
@@ -38,7 +39,7 @@ import Testing
             #expect(definedName("Print_Area", sheet: index) != nil, "\(name): a print area")
         }
         // A report sheet repeats its header row and prints exactly its columns and rows (header + data).
-        for definition in ReportCatalogue.standard {
+        for definition in ReportCatalogue.standard where !definition.detail {
             let index = try #require(book.sheetNames.firstIndex(of: definition.sheet))
             let csv = CSVReadBack.records(try #require(files[definition.name + ".csv"]))
             let columns = try #require(csv.first).count
@@ -46,13 +47,19 @@ import Testing
             #expect(definedName("Print_Titles", sheet: index).map(Self.unquoted) == "\(sheet)!$1:$1", "\(definition.sheet)")
             #expect(definedName("Print_Area", sheet: index).map(Self.unquoted) == "\(sheet)!$A$1:$\(Self.letters(columns))$\(csv.count)",
                     "\(definition.sheet): \(definedName("Print_Area", sheet: index) ?? "none")")
+            // The micros columns are in a collapsed outline group: hidden on screen and paper, the amounts shown.
+            let xml = book.parts["xl/worksheets/sheet\(index + 1).xml"] ?? ""
+            let hidden = Set(book.matches(#"<col min="(\d+)" max="(\d+)"[^>]*hidden="1"[^>]*outlineLevel="1"[^>]*/>"#, in: xml)
+                .flatMap { (Int($0[0]) ?? 0)...(Int($0[1]) ?? 0) })
+            let micros = Set(try #require(csv.first).enumerated().filter { ($0.element ?? "").hasSuffix("_micros") }.map { $0.offset + 1 })
+            #expect(hidden == micros, "\(definition.sheet): hidden columns \(hidden.sorted()), micros columns \(micros.sorted())")
         }
         #expect(definedName("Print_Area", sheet: 0) == "Cover!$A$1:$B$\(book.cells(sheet: 1).keys.max() ?? 0)")
     }
 
     @Test func everyChartIsOnTheChartsSheetAfterTheCoverAtColumnA() throws {
         let (_, _, book) = try Self.written("charts")
-        #expect(book.sheetNames == ["Cover", "Charts"] + ReportCatalogue.standard.map(\.sheet) + ["Chart data"])
+        #expect(book.sheetNames == ["Cover", "Charts"] + ReportCatalogue.standard.filter { !$0.detail }.map(\.sheet) + ["Chart data"])
         // Charts: only the Charts sheet has a drawing; every chart of the catalogue is anchored there at column A,
         // one under the other, each on its own printed page.
         let charts = ReportCatalogue.standard.flatMap(\.charts)
