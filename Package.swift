@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "StoreAuth", dependencies: ["Crypto"]),
         .target(name: "Archive", dependencies: ["CArchive"]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
-        .target(name: "HTTP", dependencies: ["CCurl", "CCurlShim"]),
+        .target(name: "HTTP", dependencies: ["CCurl", "CCurlShim", "BillingCore"]),
         .target(name: "HTTPServer", dependencies: ["HTTP"]),
         .target(name: "RateLimiting", dependencies: ["Postgres"]),
         .target(name: "StoreAccess", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "RateLimiting", "HTTP", "Crypto", "StoreAuth", "BillingCore", "JobKit", "Postgres"]),
@@ -121,7 +121,7 @@ let package = Package(
                                                                 "TestSupport", "WorldGen"]),
 
         // explain: one subscription's timeline (issue 16).
-        .target(name: "Explain", dependencies: ["JobKit", "Postgres", "HTTP", "BillingCore"]),
+        .target(name: "Explain", dependencies: ["JobKit", "Postgres", "BillingCore"]),
         job("explain", ["JobKit", "Explain"]),
         // Operations (issue 16): retention and the notification self-check.
         .target(name: "Retention", dependencies: ["JobKit", "Postgres"]),
@@ -136,9 +136,9 @@ let package = Package(
         .testTarget(name: "ExplainTests", dependencies: ["Explain", "JobKit", "Postgres", "ProjectionStore", "BillingCore", "TestSupport"]),
 
         // build-reports: the finance reports as CSV and one XLSX workbook with charts (issue 15).
-        .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto", "HTTP", "BillingCore"]),
+        .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto", "BillingCore"]),
         job("build-reports", ["JobKit", "Reporting"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "HTTP", "JobKit", "Postgres", "XLSX", "Archive", "TestSupport", "WorldGen"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "JobKit", "Postgres", "XLSX", "Archive", "TestSupport", "WorldGen"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,9 @@
-/// Masks store identifiers (tokens, transaction and order IDs) for messages and logs.
-enum Redaction {
-    /// Keeps the first and last four characters of long identifiers: `abcd…wxyz`.
-    static func mask(_ identifier: String) -> String {
-        guard identifier.count > 10 else { return String(repeating: "*", count: identifier.count) }
-        return identifier.prefix(4) + "…" + identifier.suffix(4)
+/// The one masker of store identifiers (purchase tokens, transaction and order IDs, notification ids) for
+/// messages, logs and the files jobs write: every module that shows an identifier it must not show whole calls it.
+public enum Redaction {
+    /// `first4…last4` for an identifier of 9 characters or more; a shorter one becomes `…` (its length is not shown).
+    public static func mask(_ identifier: some StringProtocol) -> String {
+        guard identifier.count > 8 else { return "…" }
+        return String(identifier.prefix(4)) + "…" + String(identifier.suffix(4))
     }
 }
