@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "AppStore", dependencies: ["HTTP", "Crypto", "StoreAuth", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "GooglePlay", dependencies: ["HTTP", "Crypto", "StoreAuth", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "BillingCore"),
-        .target(name: "StoreExports", dependencies: ["Archive"]),
+        .target(name: "StoreExports", dependencies: ["Archive", "BillingCore"]),
         .target(name: "ProjectionStore", dependencies: ["Postgres", "BillingCore"]),
         .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
         .target(name: "RepairJobs", dependencies: ["JobKit", "Postgres", "BillingCore", "ProjectionStore", "StoreAccess", "AppStore", "GooglePlay", "StoreCalls", "Crypto"]),
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "XLSXTests", dependencies: ["XLSX", "Archive"]),
         .executableTarget(name: "bench-xlsx", dependencies: ["XLSX"], path: "Benchmarks/xlsx"),
         // Report import (issue 14): staging of the stores' report files.
-        .target(name: "ReportImport", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto", "AppStore", "GooglePlay", "StoreAccess"]),
+        .target(name: "ReportImport", dependencies: ["StoreExports", "BillingCore", "JobKit", "Postgres", "Crypto", "AppStore", "GooglePlay", "StoreAccess"]),
         job("import-exports", ["JobKit", "ReportImport"]),
         .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport", "WorldGen",
                                                             "AppStore", "GooglePlay", "StoreAuth", "StoreCalls", "StoreSimulator",

@@ -1,3 +1,5 @@
+import BillingCore
+
 /// Reads an Apple Financial Report (tab-separated text, already decompressed): columns by header name,
 /// rows until the `Total_` footer, the footer verified against the rows, then the `ZZ` country table.
 public enum AppleFinancialReportParser {
@@ -43,7 +45,7 @@ public enum AppleFinancialReportParser {
         guard start <= end else { throw cells.failure("End Date", "'End Date' \(end) is before 'Start Date' \(start)") }
         let kind = try cells.required("Sales or Return")
         guard let saleOrReturn = AppleSaleOrReturn(rawValue: kind) else {
-            throw cells.failure("Sales or Return", "'Sales or Return' is '\(kind)', expected S or R")
+            throw cells.failure("Sales or Return", "'Sales or Return' is '\(Redaction.excerpt(kind))', expected S or R")
         }
         return AppleFinancialRow(
             line: cells.record.line, startDate: start, endDate: end, upc: cells.text("UPC"), isrcIsbn: cells.text("ISRC/ISBN"),
@@ -94,7 +96,7 @@ extension RowCells {
     func currency(_ name: String) throws -> String {
         let value = try required(name)
         guard value.utf8.count == 3, value.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
-            throw failure(name, "'\(name)': '\(value)' is not a currency code")
+            throw failure(name, "'\(name)': '\(Redaction.excerpt(value))' is not a currency code")
         }
         return value
     }

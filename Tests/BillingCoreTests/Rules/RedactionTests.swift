@@ -10,4 +10,11 @@ struct RedactionTests {
         #expect(Redaction.mask("") == "…")
         #expect(Redaction.mask("token-ü-12345"[...]) == "toke…2345")
     }
+
+    @Test func excerptsQuoteShortValuesWholeAndMaskLongOnesAndKeyArmour() {
+        #expect(Redaction.excerpt("Play Points credit") == "Play Points credit")
+        #expect(Redaction.excerpt(String(repeating: "x", count: 32)) == String(repeating: "x", count: 32))
+        #expect(Redaction.excerpt("abcd" + String(repeating: "x", count: 29) + "wxyz") == "abcd…wxyz (37 characters)")
+        #expect(Redaction.excerpt("-----BEGIN PRIVATE KEY-----") == "----…---- (27 characters)")
+    }
 }
