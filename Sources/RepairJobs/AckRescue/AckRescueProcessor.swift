@@ -33,7 +33,7 @@ struct AckRescueProcessor {
                     do {
                         try google.acknowledge(subscriptionId: productId, token: candidate.purchaseToken)
                     } catch {
-                        return .failed("subscription \(id): acknowledge of token \(Mask.identifier(candidate.purchaseToken)) failed: \(error)")
+                        return .failed("subscription \(id): acknowledge of token \(Redaction.mask(candidate.purchaseToken)) failed: \(error)")
                     }
                     guard let second = try query(candidate) else { return .gone }
                     guard second.purchase.acknowledgementStateValue == .acknowledged else {
@@ -65,7 +65,7 @@ struct AckRescueProcessor {
         } catch where ReplayEventProcessor.isGone(error) {
             return nil
         } catch {
-            throw ReplayError("subscriptionsv2.get for token \(Mask.identifier(candidate.purchaseToken)) failed: \(error)")
+            throw ReplayError("subscriptionsv2.get for token \(Redaction.mask(candidate.purchaseToken)) failed: \(error)")
         }
     }
 

@@ -51,10 +51,10 @@ struct ReplayEventProcessor {
                 try stores.appleStatuses(originalTransactionId: original, sandbox: event.environment == "SANDBOX")
             }
         } catch {
-            throw ReplayError("event \(event.id): Get All Subscription Statuses for \(Mask.identifier(original)) failed: \(error)")
+            throw ReplayError("event \(event.id): Get All Subscription Statuses for \(Redaction.mask(original)) failed: \(error)")
         }
         guard let entry = entries.first(where: { ($0.originalTransactionId ?? $0.transactionInfo.originalTransactionId) == original }) else {
-            throw ReplayError("event \(event.id): the store's statuses hold no entry for \(Mask.identifier(original))")
+            throw ReplayError("event \(event.id): the store's statuses hold no entry for \(Redaction.mask(original))")
         }
         let state = AppleStoreState(statusEntry: entry, notification: notification, rawPayload: Data(event.payload.utf8))
         return try project(.apple(state), event)
@@ -77,9 +77,9 @@ struct ReplayEventProcessor {
         do {
             answer = try AttemptContext.$subscriptionId.withValue(subscriptionId) { try google.subscription(token: token) }
         } catch let error as StoreCallError where Self.isGone(error) {
-            return .gone("event \(event.id): token \(Mask.identifier(token)) is no longer queryable at Google (410): \(error)")
+            return .gone("event \(event.id): token \(Redaction.mask(token)) is no longer queryable at Google (410): \(error)")
         } catch {
-            throw ReplayError("event \(event.id): subscriptionsv2.get for token \(Mask.identifier(token)) failed: \(error)")
+            throw ReplayError("event \(event.id): subscriptionsv2.get for token \(Redaction.mask(token)) failed: \(error)")
         }
         let state = GoogleStoreState(purchaseToken: token, purchase: answer.purchase, notification: notification,
                                      rawPayload: Data(event.payload.utf8))
