@@ -36,7 +36,10 @@ extension RequeryAtRisk {
         case .tokenGone:
             tally.add("queried")
             tally.add("token_gone")
-        case .failed(let reason), .budgetExhausted(let reason):
+        case .failed(let failure):
+            tally.add("failed")
+            throw JobError.failed(failure.description)
+        case .budgetExhausted(let reason):
             tally.add("failed")
             throw JobError.failed(reason)
         }
