@@ -14,7 +14,7 @@ public enum ApplePaymentsSummaryParser {
     /// Parses `bytes` read from `file`; returns every region row or throws naming line and column.
     public static func parse(_ bytes: [UInt8], file: String) throws -> ApplePaymentsSummary {
         let body = try ReportText.utf8Body(bytes, file: file)
-        var reader = DelimitedReader(separator: UInt8(ascii: ","), quoting: true)
+        var reader = DelimitedReader(separator: UInt8(ascii: ","), quoting: true, limits: .apple)
         reader.lenientQuotes = true
         let records = try reader.records(body, file: file)
         guard let headerIndex = records.firstIndex(where: { isHeader($0) }) else {

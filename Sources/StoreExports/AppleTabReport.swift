@@ -7,7 +7,7 @@ enum AppleTabReport {
     /// The header's layout and the data records of `bytes` read from `file`.
     static func records(_ bytes: [UInt8], file: String, specs: [ColumnSpec]) throws -> (HeaderLayout, ArraySlice<DelimitedRecord>) {
         let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false)
+        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, limits: .apple)
         let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: specs, file: file) }
         guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
         let layout = try HeaderLayout(header: header, specs: specs, file: file)
