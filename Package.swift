@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "StoreAuth", dependencies: ["Crypto"]),
         .target(name: "Archive", dependencies: ["CArchive"]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
-        .target(name: "HTTP", dependencies: ["CCurl", "CCurlShim"]),
+        .target(name: "HTTP", dependencies: ["CCurl", "CCurlShim", "BillingCore"]),
         .target(name: "HTTPServer", dependencies: ["HTTP"]),
         .target(name: "RateLimiting", dependencies: ["Postgres"]),
         .target(name: "StoreAccess", dependencies: ["AppStore", "GooglePlay", "StoreCalls", "RateLimiting", "HTTP", "Crypto", "StoreAuth", "BillingCore", "JobKit", "Postgres"]),
@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "AppStore", dependencies: ["HTTP", "Crypto", "StoreAuth", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "GooglePlay", dependencies: ["HTTP", "Crypto", "StoreAuth", "BillingCore", "RateLimiting", "StoreCalls"]),
         .target(name: "BillingCore"),
-        .target(name: "StoreExports", dependencies: ["Archive"]),
+        .target(name: "StoreExports", dependencies: ["Archive", "BillingCore"]),
         .target(name: "ProjectionStore", dependencies: ["Postgres", "BillingCore"]),
         .target(name: "JobKit", dependencies: ["Postgres", "Migrations"]),
         .target(name: "RepairJobs", dependencies: ["JobKit", "Postgres", "BillingCore", "ProjectionStore", "StoreAccess", "AppStore", "GooglePlay", "StoreCalls", "Crypto"]),
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "XLSXTests", dependencies: ["XLSX", "Archive"]),
         .executableTarget(name: "bench-xlsx", dependencies: ["XLSX"], path: "Benchmarks/xlsx"),
         // Report import (issue 14): staging of the stores' report files.
-        .target(name: "ReportImport", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto", "AppStore", "GooglePlay", "StoreAccess"]),
+        .target(name: "ReportImport", dependencies: ["StoreExports", "BillingCore", "JobKit", "Postgres", "Crypto", "AppStore", "GooglePlay", "StoreAccess"]),
         job("import-exports", ["JobKit", "ReportImport"]),
         .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport", "WorldGen",
                                                             "AppStore", "GooglePlay", "StoreAuth", "StoreCalls", "StoreSimulator",
@@ -121,7 +121,7 @@ let package = Package(
                                                                 "TestSupport", "WorldGen"]),
 
         // explain: one subscription's timeline (issue 16).
-        .target(name: "Explain", dependencies: ["JobKit", "Postgres", "HTTP", "BillingCore"]),
+        .target(name: "Explain", dependencies: ["JobKit", "Postgres", "BillingCore"]),
         job("explain", ["JobKit", "Explain"]),
         // Operations (issue 16): retention and the notification self-check.
         .target(name: "Retention", dependencies: ["JobKit", "Postgres"]),
@@ -136,9 +136,9 @@ let package = Package(
         .testTarget(name: "ExplainTests", dependencies: ["Explain", "JobKit", "Postgres", "ProjectionStore", "BillingCore", "TestSupport"]),
 
         // build-reports: the finance reports as CSV and one XLSX workbook with charts (issue 15).
-        .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto", "HTTP", "BillingCore"]),
+        .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto", "BillingCore"]),
         job("build-reports", ["JobKit", "Reporting"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "HTTP", "JobKit", "Postgres", "XLSX", "Archive", "TestSupport", "WorldGen"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "JobKit", "Postgres", "XLSX", "Archive", "TestSupport", "WorldGen"]),
     ],
     swiftLanguageModes: [.v6]
 )

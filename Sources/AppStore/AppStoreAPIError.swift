@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 
 /// An error answer of the App Store Server API: HTTP status, Apple's errorCode kept raw, and a class.
@@ -57,4 +58,9 @@ public struct AppStoreAPIError: Error, Sendable, CustomStringConvertible {
         "App Store Server API answered HTTP \(httpStatus)" + (errorCode.map { " errorCode \($0)" } ?? "")
             + (errorMessage.map { ": \($0)" } ?? "") + " (\(classification.rawValue))"
     }
+}
+
+extension AppStoreAPIError: KindedFailure {
+    /// `http_<status>`.
+    public var failureKind: FailureKind { .http(status: httpStatus) }
 }

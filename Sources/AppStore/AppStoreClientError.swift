@@ -1,3 +1,4 @@
+import BillingCore
 import Crypto
 
 /// Why an App Store call produced no usable, verified answer.
@@ -19,6 +20,16 @@ public enum AppStoreClientError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .undecodable: return true
         case .verification(let code, _): return !(code.hasPrefix("wrong_app") || code.hasPrefix("wrong_environment"))
+        }
+    }
+}
+
+extension AppStoreClientError: KindedFailure {
+    /// `signature` or `undecodable`.
+    public var failureKind: FailureKind {
+        switch self {
+        case .verification: return .signature
+        case .undecodable: return .undecodable
         }
     }
 }

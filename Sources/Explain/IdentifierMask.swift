@@ -1,8 +1,8 @@
-import HTTP
+import BillingCore
 
 /// Hides store identifiers in explain's output: the subscription's own identifiers are masked unless `--raw-ids`;
 /// identifiers of other subscriptions (e.g. the linked purchase token of an upgrade) are always masked.
-/// Masking is `LogMasking.mask` (first four … last four), the same as in the logs.
+/// Masking is BillingCore's `Redaction.mask` (first four … last four), the same as in the logs.
 public struct IdentifierMask: Sendable {
     /// The subscription's own identifiers (uuid, originalTransactionId, transaction ids, purchase tokens, order ids).
     public let own: Set<String>
@@ -22,7 +22,7 @@ public struct IdentifierMask: Sendable {
     /// (an identifier explain cannot attribute is treated as someone else's).
     public func show(_ identifier: String) -> String {
         if own.contains(identifier) && rawOwnIdentifiers { return identifier }
-        return LogMasking.mask(identifier)
+        return Redaction.mask(identifier)
     }
 
     /// `text` with every known identifier inside it replaced as `show` would (longest first, so a token that
@@ -31,7 +31,7 @@ public struct IdentifierMask: Sendable {
         var result = text
         let replacements = (rawOwnIdentifiers ? foreign : foreign.union(own)).sorted { $0.count > $1.count }
         for identifier in replacements where result.contains(identifier) {
-            result = result.replacingOccurrences(of: identifier, with: LogMasking.mask(identifier))
+            result = result.replacingOccurrences(of: identifier, with: Redaction.mask(identifier))
         }
         return result
     }

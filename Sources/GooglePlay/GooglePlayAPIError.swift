@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 
 /// An error answer of Google's APIs, classified for retry decisions.
@@ -56,4 +57,9 @@ public struct GooglePlayAPIError: Error, Sendable, CustomStringConvertible {
         "Google API answered HTTP \(httpStatus)" + (status.map { " \($0)" } ?? "") + (reason.map { " (\($0))" } ?? "")
             + (message.map { ": \($0)" } ?? "") + " [\(classification.rawValue)]"
     }
+}
+
+extension GooglePlayAPIError: KindedFailure {
+    /// `http_<status>`.
+    public var failureKind: FailureKind { .http(status: httpStatus) }
 }

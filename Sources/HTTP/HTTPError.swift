@@ -1,3 +1,5 @@
+import BillingCore
+
 /// Why an HTTP exchange failed before a complete response arrived.
 public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The connect or total timeout elapsed (`seconds` is the limit that applied).
@@ -38,6 +40,21 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .timeout, .connectionFailed, .truncatedBody: return true
         case .tls, .invalidURL, .insecureScheme, .invalidRequest, .responseTooLarge, .other: return false
+        }
+    }
+}
+
+extension HTTPError: KindedFailure {
+    /// `timeout`, `connection`, `tls`, `truncated`, `too_large`; a request refused before any I/O or another libcurl
+    /// failure is `other`.
+    public var failureKind: FailureKind {
+        switch self {
+        case .timeout: return .timeout
+        case .connectionFailed: return .connection
+        case .tls: return .tls
+        case .truncatedBody: return .truncated
+        case .responseTooLarge: return .tooLarge
+        case .invalidURL, .insecureScheme, .invalidRequest, .other: return .other
         }
     }
 }

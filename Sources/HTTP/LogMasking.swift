@@ -1,12 +1,8 @@
-/// Masks identifiers (purchase tokens, transaction and order IDs) in URLs and strings for logs.
-public enum LogMasking {
-    /// `first4…last4` for values of 9 characters or more; shorter values become `…`.
-    public static func mask(_ identifier: String) -> String {
-        let characters = Array(identifier)
-        guard characters.count > 8 else { return "…" }
-        return String(characters.prefix(4)) + "…" + String(characters.suffix(4))
-    }
+import BillingCore
 
+/// Masks identifiers (purchase tokens, transaction and order IDs) in URLs for logs, with BillingCore's one
+/// masker (`Redaction.mask`).
+public enum LogMasking {
     /// True when a path segment or query value looks like an identifier rather than a route word:
     /// 24+ characters, or 10+ characters holding 4+ digits.
     public static func looksLikeIdentifier(_ text: Substring) -> Bool {
@@ -36,15 +32,15 @@ public enum LogMasking {
         let query = queryPart.dropFirst().split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let value = pair[pair.index(after: equals)...]
-            return String(pair[...equals]) + (looksLikeIdentifier(value) ? mask(String(value)) : String(value))
+            return String(pair[...equals]) + (looksLikeIdentifier(value) ? Redaction.mask(value) : String(value))
         }.joined(separator: "&")
         return prefix + path + "?" + query
     }
 
     static func maskSegment(_ segment: Substring) -> String {
         if let colon = segment.lastIndex(of: ":"), looksLikeIdentifier(segment[..<colon]) {
-            return mask(String(segment[..<colon])) + segment[colon...]
+            return Redaction.mask(segment[..<colon]) + segment[colon...]
         }
-        return looksLikeIdentifier(segment) ? mask(String(segment)) : String(segment)
+        return looksLikeIdentifier(segment) ? Redaction.mask(segment) : String(segment)
     }
 }

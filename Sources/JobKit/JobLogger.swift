@@ -22,7 +22,7 @@ public struct JobLogger: Sendable {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// Logs a message with structured fields. Mask identifiers with `Mask` before passing them.
+    /// Logs a message with structured fields. Mask identifiers with BillingCore's `Redaction.mask` before passing them.
     public func log(_ level: Level, _ message: String, _ fields: [String: String] = [:], at instant: Date = Date()) {
         let time = PostgresTimestamp.iso8601(instant)
         switch format {
@@ -81,14 +81,5 @@ public enum JSONLine {
             }
         }
         out += "\""
-    }
-}
-
-/// Masks store identifiers (purchase tokens, transaction and order IDs, account tokens) for logs.
-public enum Mask {
-    /// Keeps the first and last four characters: `GPA.1234-…-5678` → `GPA.…5678`.
-    public static func identifier(_ value: String) -> String {
-        guard value.count > 10 else { return String(repeating: "•", count: value.count) }
-        return String(value.prefix(4)) + "…" + String(value.suffix(4))
     }
 }

@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 import StoreExports
 
@@ -35,13 +36,13 @@ public enum FXRateSources {
                 throw StoreReportError(file: file, line: number, column: min(cells.count, 4), reason: "expected 3 fields, found \(cells.count)")
             }
             guard let date = CalendarDateFormat.iso.parse(cells[0]) else {
-                throw StoreReportError(file: file, line: number, column: 1, reason: "'\(cells[0])' is not a YYYY-MM-DD date")
+                throw StoreReportError(file: file, line: number, column: 1, reason: "'\(Redaction.excerpt(cells[0]))' is not a YYYY-MM-DD date")
             }
             guard cells[1].utf8.count == 3, cells[1].utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
-                throw StoreReportError(file: file, line: number, column: 2, reason: "'\(cells[1])' is not a currency code")
+                throw StoreReportError(file: file, line: number, column: 2, reason: "'\(Redaction.excerpt(cells[1]))' is not a currency code")
             }
             guard case .success(let rate) = ExactDecimal.parse(cells[2]), rate.unscaled > 0 else {
-                throw StoreReportError(file: file, line: number, column: 3, reason: "'\(cells[2])' is not a positive rate")
+                throw StoreReportError(file: file, line: number, column: 3, reason: "'\(Redaction.excerpt(cells[2]))' is not a positive rate")
             }
             rows.append(FXRateRow(month: monthStart(date.year, date.month), from: String(cells[1]), to: "USD", rate: rate, source: "csv"))
         }

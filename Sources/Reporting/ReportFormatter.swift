@@ -1,5 +1,4 @@
 import BillingCore
-import HTTP
 import JobKit
 import Postgres
 import XLSX
@@ -77,7 +76,7 @@ public struct ReportFormatter {
                     let iso = PostgresTimestamp.iso8601(date)
                     output.append((iso, .text(iso)))
                 case .identifier:
-                    let shown = rawIdentifiers ? text : LogMasking.mask(text)
+                    let shown = rawIdentifiers ? text : Redaction.mask(text)
                     output.append((shown, .text(shown)))
                 case .currency, .text, .micros:
                     output.append((text, .text(text)))

@@ -1,3 +1,4 @@
+import BillingCore
 import HTTP
 import RateLimiting
 
@@ -18,6 +19,18 @@ public enum StoreCallError: Error, Sendable, CustomStringConvertible {
         case .store(let error): return "\(error)"
         case .rateLimit(let error): return "store call not attempted: \(error)"
         case .request(let error): return "store request could not be built: \(error)"
+        }
+    }
+}
+
+extension StoreCallError: KindedFailure {
+    /// The transport's or the store error's own kind; a refusal of the rate limiter is `budget`; a request that could
+    /// not be built has its cause's kind.
+    public var failureKind: FailureKind {
+        switch self {
+        case .transport(let error): return error.failureKind
+        case .store(let error), .request(let error): return FailureKind(of: error)
+        case .rateLimit: return .budget
         }
     }
 }

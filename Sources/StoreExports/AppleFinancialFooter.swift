@@ -1,3 +1,5 @@
+import BillingCore
+
 /// The part of an Apple Financial Report after the data rows: `Total_Rows`, `Total_Amount`, `Total_Units`
 /// (each once), blank or all-tab lines, and in the consolidated file a per-country summary table.
 enum AppleFinancialFooter {
@@ -53,13 +55,13 @@ enum AppleFinancialFooter {
         let (amount, amountLine) = try value("Total_Amount")
         let (units, unitsLine) = try value("Total_Units")
         guard let rowCount = Int64(rows), rowCount >= 0 else {
-            throw StoreReportError(file: file, line: rowsLine, column: 2, reason: "Total_Rows '\(rows)' is not a count")
+            throw StoreReportError(file: file, line: rowsLine, column: 2, reason: "Total_Rows '\(Redaction.excerpt(rows))' is not a count")
         }
         guard let unitCount = Int64(units) else {
-            throw StoreReportError(file: file, line: unitsLine, column: 2, reason: "Total_Units '\(units)' is not a whole number")
+            throw StoreReportError(file: file, line: unitsLine, column: 2, reason: "Total_Units '\(Redaction.excerpt(units))' is not a whole number")
         }
         guard case .success(let amountMicros) = Micros.parse(Substring(amount)) else {
-            throw StoreReportError(file: file, line: amountLine, column: 2, reason: "Total_Amount '\(amount)' is not a number")
+            throw StoreReportError(file: file, line: amountLine, column: 2, reason: "Total_Amount '\(Redaction.excerpt(amount))' is not a number")
         }
         let totals = AppleFinancialTotals(rows: rowCount, amountMicros: amountMicros, units: unitCount)
         return (Located(totals: totals, rowsLine: rowsLine, amountLine: amountLine, unitsLine: unitsLine), summary)

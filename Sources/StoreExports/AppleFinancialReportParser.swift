@@ -1,3 +1,5 @@
+import BillingCore
+
 /// Reads an Apple Financial Report (tab-separated text, already decompressed): columns by header name,
 /// rows until the `Total_` footer, the footer verified against the rows, then the `ZZ` country table.
 public enum AppleFinancialReportParser {
@@ -15,7 +17,7 @@ public enum AppleFinancialReportParser {
     /// Parses `bytes` (UTF-8 text) read from `file`; returns every row or throws naming line and column.
     public static func parse(_ bytes: [UInt8], file: String) throws -> AppleFinancialReport {
         let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false)
+        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, limits: .apple)
         let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
         guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
         let layout = try HeaderLayout(header: header, specs: columns, file: file)
@@ -43,7 +45,7 @@ public enum AppleFinancialReportParser {
         guard start <= end else { throw cells.failure("End Date", "'End Date' \(end) is before 'Start Date' \(start)") }
         let kind = try cells.required("Sales or Return")
         guard let saleOrReturn = AppleSaleOrReturn(rawValue: kind) else {
-            throw cells.failure("Sales or Return", "'Sales or Return' is '\(kind)', expected S or R")
+            throw cells.failure("Sales or Return", "'Sales or Return' is '\(Redaction.excerpt(kind))', expected S or R")
         }
         return AppleFinancialRow(
             line: cells.record.line, startDate: start, endDate: end, upc: cells.text("UPC"), isrcIsbn: cells.text("ISRC/ISBN"),
@@ -94,7 +96,7 @@ extension RowCells {
     func currency(_ name: String) throws -> String {
         let value = try required(name)
         guard value.utf8.count == 3, value.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
-            throw failure(name, "'\(name)': '\(value)' is not a currency code")
+            throw failure(name, "'\(name)': '\(Redaction.excerpt(value))' is not a currency code")
         }
         return value
     }

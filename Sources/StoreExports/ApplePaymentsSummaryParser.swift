@@ -1,3 +1,5 @@
+import BillingCore
+
 /// Reads Apple's payments summary CSV in all its known layouts (with `Exchange Rate` / `Proceeds`, with
 /// `Balance`, the short layout of unpaid months, `Country or Region (Currency)`), quoted numbers with
 /// thousands separators, lines ending with an empty column, and the non-strict bank total line.
@@ -12,7 +14,7 @@ public enum ApplePaymentsSummaryParser {
     /// Parses `bytes` read from `file`; returns every region row or throws naming line and column.
     public static func parse(_ bytes: [UInt8], file: String) throws -> ApplePaymentsSummary {
         let body = try ReportText.utf8Body(bytes, file: file)
-        var reader = DelimitedReader(separator: UInt8(ascii: ","), quoting: true)
+        var reader = DelimitedReader(separator: UInt8(ascii: ","), quoting: true, limits: .apple)
         reader.lenientQuotes = true
         let records = try reader.records(body, file: file)
         guard let headerIndex = records.firstIndex(where: { isHeader($0) }) else {
@@ -53,11 +55,11 @@ public enum ApplePaymentsSummaryParser {
         let name = "Region (Currency)"
         let regionCell = try cells.required(name)
         guard let open = regionCell.lastIndex(of: "("), regionCell.hasSuffix(")") else {
-            throw cells.failure(name, "'\(regionCell)' is not 'Region (CUR)'")
+            throw cells.failure(name, "'\(Redaction.excerpt(regionCell))' is not 'Region (CUR)'")
         }
         let currency = String(regionCell[regionCell.index(after: open)...].dropLast())
         guard currency.utf8.count == 3, currency.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
-            throw cells.failure(name, "'\(regionCell)' does not end with a currency code in parentheses")
+            throw cells.failure(name, "'\(Redaction.excerpt(regionCell))' does not end with a currency code in parentheses")
         }
         func optional(_ column: String) throws -> Int64? {
             cells.layout.has(column) && !cells.text(column).isEmpty ? try cells.micros(column, style: .grouped) : nil

@@ -1,3 +1,5 @@
+import BillingCore
+
 /// The lines after the payments summary's region rows: blanks, the bank total (`"234.58" EUR` in one
 /// cell) and `Paid to …`; and the checks that tie rows and bank total together.
 enum ApplePaymentsTrailer {
@@ -17,13 +19,13 @@ enum ApplePaymentsTrailer {
                     throw StoreReportError(file: file, line: record.line, column: offset + 1, reason: "a second bank total line")
                 }
                 guard case .success(let micros) = Micros.parse(parts[0], style: .grouped) else {
-                    throw StoreReportError(file: file, line: record.line, column: offset + 1, reason: "bank total '\(cell)' is not an amount")
+                    throw StoreReportError(file: file, line: record.line, column: offset + 1, reason: "bank total '\(Redaction.excerpt(cell))' is not an amount")
                 }
                 bank = ApplePaymentsBankTotal(line: record.line, column: offset + 1, amountMicros: micros, currency: String(parts[1]))
             } else if cell.hasPrefix("Paid to") || paidTo == nil && bank != nil {
                 paidTo = cell
             } else {
-                throw StoreReportError(file: file, line: record.line, column: offset + 1, reason: "unexpected line after the region rows: '\(cell)'")
+                throw StoreReportError(file: file, line: record.line, column: offset + 1, reason: "unexpected line after the region rows: '\(Redaction.excerpt(cell))'")
             }
         }
         return (bank, paidTo)

@@ -1,3 +1,5 @@
+import BillingCore
+
 /// Reads Apple's Subscriber report (tab-separated, columns by name; the last line may lack its newline).
 /// Layout 1_3 and earlier call `Subscription Offer Name` `Promotional Offer Name` and carry `Promotional Offer ID`
 /// beside it (a real 1_3 file has both, columns 8 and 9): the old name is an alias of the offer *name*, never of the ID.
@@ -16,7 +18,7 @@ public enum AppleSubscriberReportParser {
     /// Parses `bytes` read from `file`; dates are in `zone` (default US Pacific, the worldwide agreement's zone).
     public static func parse(_ bytes: [UInt8], file: String, zone: String = "America/Los_Angeles") throws -> AppleSubscriberReport {
         let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false)
+        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, limits: .apple)
         let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
         guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
         let layout = try HeaderLayout(header: header, specs: columns, file: file)
@@ -34,7 +36,7 @@ public enum AppleSubscriberReportParser {
     static func row(_ c: RowCells) throws -> AppleSubscriberRow {
         let refund = c.text("Refund")
         guard refund.isEmpty || refund == "Yes" || refund == "No" else {
-            throw c.failure("Refund", "'Refund' is '\(refund)', expected Yes or empty")
+            throw c.failure("Refund", "'Refund' is '\(Redaction.excerpt(refund))', expected Yes or empty")
         }
         return AppleSubscriberRow(
             line: c.record.line, eventDate: try c.requiredDate("Event Date", .iso), appName: c.text("App Name"),

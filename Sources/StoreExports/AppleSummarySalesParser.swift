@@ -15,7 +15,7 @@ public enum AppleSummarySalesParser {
     /// Parses `bytes` read from `file`; returns every row or throws naming line and column.
     public static func parse(_ bytes: [UInt8], file: String) throws -> [AppleSummarySalesRow] {
         let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false)
+        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, limits: .apple)
         let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
         guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
         let layout = try HeaderLayout(header: header, specs: columns, file: file)

@@ -1,3 +1,5 @@
+import BillingCore
+
 /// The shared first steps of Apple's Sales and Trends subscription reports (tab-separated, one header row, columns by
 /// name, the last line may lack its newline): UTF-8 checks, the header resolved before any row is split, blank lines
 /// inside the data refused.
@@ -5,7 +7,7 @@ enum AppleTabReport {
     /// The header's layout and the data records of `bytes` read from `file`.
     static func records(_ bytes: [UInt8], file: String, specs: [ColumnSpec]) throws -> (HeaderLayout, ArraySlice<DelimitedRecord>) {
         let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false)
+        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, limits: .apple)
         let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: specs, file: file) }
         guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
         let layout = try HeaderLayout(header: header, specs: specs, file: file)
@@ -42,7 +44,7 @@ extension RowCells {
             throw failure(name, "empty '\(name)'")
         }
         guard case .success(let decimal) = ExactDecimal.parse(Substring(value)), let whole = decimal.wholeValue, whole >= 0 else {
-            throw failure(name, "'\(name)': '\(RowCells.excerpt(value))' is not a whole number of at least 0")
+            throw failure(name, "'\(name)': '\(Redaction.excerpt(value))' is not a whole number of at least 0")
         }
         return whole
     }
@@ -51,7 +53,7 @@ extension RowCells {
     func oneOf(_ name: String, _ accepted: [String], what: String) throws -> String {
         let value = text(name)
         guard value.isEmpty || accepted.contains(where: { $0.lowercased() == value.lowercased() }) else {
-            throw failure(name, "unknown \(what) '\(RowCells.excerpt(value))' in '\(name)', expected one of "
+            throw failure(name, "unknown \(what) '\(Redaction.excerpt(value))' in '\(name)', expected one of "
                           + accepted.joined(separator: ", ") + " or blank (docs/STORE_REPORTS.md lists the accepted values)")
         }
         return value
@@ -61,7 +63,7 @@ extension RowCells {
     func yesOrBlank(_ name: String) throws -> Bool {
         let value = text(name)
         guard value.isEmpty || value == "Yes" else {
-            throw failure(name, "'\(name)' is '\(RowCells.excerpt(value))', expected Yes or blank")
+            throw failure(name, "'\(name)' is '\(Redaction.excerpt(value))', expected Yes or blank")
         }
         return value == "Yes"
     }

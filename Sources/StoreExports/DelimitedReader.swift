@@ -1,3 +1,18 @@
+/// The longest cell and line a reader accepts, in bytes; a longer one rejects the file at its position before the
+/// rest of it is split (docs/STORE_REPORTS.md, "Limits").
+struct DelimitedLimits: Sendable {
+    /// The longest cell (unquoted content).
+    let cellBytes: Int
+    /// The longest line (a record: its cells, separators and quotes; a quoted newline does not end it).
+    let lineBytes: Int
+
+    /// No limit.
+    static let none = DelimitedLimits(cellBytes: .max, lineBytes: .max)
+    /// Apple's report files: a cell of 4 KiB, a line of 64 KiB (their longest real cells, titles and offer names, are
+    /// a few hundred bytes; their widest lines under 2 KiB).
+    static let apple = DelimitedLimits(cellBytes: 4_096, lineBytes: 65_536)
+}
+
 /// Splits UTF-8 text into records: LF or CRLF line ends, an optional last line without a newline,
 /// and for CSV double-quoted fields holding separators, quotes (`""`) and newlines.
 struct DelimitedReader {
@@ -9,6 +24,8 @@ struct DelimitedReader {
     var lenientQuotes = false
     /// The line number of the first byte (a streaming reader splits one record at a time).
     var firstLine = 1
+    /// The longest cell and line accepted.
+    var limits = DelimitedLimits.none
 
     /// All records of `body`; throws at an unterminated quote or stray quote with its line and column.
     /// `firstRecord` sees the first record before the rest is split, so a wrong header is reported
@@ -20,9 +37,21 @@ struct DelimitedReader {
         var field: [UInt8] = []
         var line = firstLine, recordLine = firstLine
         var index = body.startIndex
+        var recordStart = index
         let end = body.endIndex
         let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         func finishField() { fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true) }
+        /// Throws when the cell or the line being read has grown past `limits`.
+        func checkLimits() throws {
+            if field.count > limits.cellBytes {
+                throw StoreReportError(file: file, line: recordLine, column: fields.count + 1,
+                                       reason: "cell longer than \(limits.cellBytes) bytes (the limit for this report)")
+            }
+            if index - recordStart > limits.lineBytes {
+                throw StoreReportError(file: file, line: recordLine, column: fields.count + 1,
+                                       reason: "line longer than \(limits.lineBytes) bytes (the limit for this report)")
+            }
+        }
         func finishRecord() throws {
             finishField()
             records.append(DelimitedRecord(line: recordLine, fields: fields))
@@ -46,6 +75,7 @@ struct DelimitedReader {
                     if inner == lf { line += 1 }
                     field.append(inner)
                     index += 1
+                    try checkLimits()
                 }
                 guard closed else {
                     throw StoreReportError(file: file, line: openedLine, column: openedColumn, reason: "quoted field never closed")
@@ -61,6 +91,7 @@ struct DelimitedReader {
                     while index < end, body[index] != separator, body[index] != lf, body[index] != cr {
                         field.append(body[index])
                         index += 1
+                        try checkLimits()
                     }
                 }
                 continue
@@ -72,12 +103,14 @@ struct DelimitedReader {
                 try finishRecord()
                 line += 1
                 recordLine = line
+                recordStart = index + 1
             } else if quoting, byte == quote, !lenientQuotes {
                 throw StoreReportError(file: file, line: line, column: fields.count + 1, reason: "quote inside an unquoted field")
             } else {
                 field.append(byte)
             }
             index += 1
+            try checkLimits()
         }
         if !field.isEmpty || !fields.isEmpty { try finishRecord() }
         return records

@@ -1,3 +1,5 @@
+import BillingCore
+
 /// Reads a Google Play earnings CSV (the one member of the monthly zip): columns by name with every known
 /// variant, quoted fields, amounts to micros, rates exact, transaction stamps in their own zone.
 public enum GoogleEarningsParser {
@@ -30,19 +32,19 @@ public enum GoogleEarningsParser {
         let date = try c.requiredDate("Transaction Date", .monthNameDayYear)
         let timeText = try c.required("Transaction Time")
         guard let time = GoogleTransactionTime(timeText) else {
-            throw c.failure("Transaction Time", "'Transaction Time': '\(timeText)' is not h:mm:ss AM/PM [zone]")
+            throw c.failure("Transaction Time", "'Transaction Time': '\(Redaction.excerpt(timeText))' is not h:mm:ss AM/PM [zone]")
         }
         guard let epoch = time.utcSeconds(on: date) else {
-            throw c.failure("Transaction Time", "'Transaction Time': unknown zone '\(time.zone)'")
+            throw c.failure("Transaction Time", "'Transaction Time': unknown zone '\(Redaction.excerpt(time.zone))'")
         }
         let refund = c.text("Refund Type")
         guard refund.isEmpty || GoogleRefundType(rawValue: refund) != nil else {
-            throw c.failure("Refund Type", "'Refund Type' is '\(refund)', expected Full, Partial or empty")
+            throw c.failure("Refund Type", "'Refund Type' is '\(Redaction.excerpt(refund))', expected Full, Partial or empty")
         }
         guard let rate = try c.decimal("Currency Conversion Rate") else { throw c.failure("Currency Conversion Rate", "empty rate") }
         let typeText = try c.required("Transaction Type")
         guard let type = GoogleTransactionType(raw: typeText) else {
-            throw c.failure("Transaction Type", "unknown 'Transaction Type' '\(RowCells.excerpt(typeText))', expected one of "
+            throw c.failure("Transaction Type", "unknown 'Transaction Type' '\(Redaction.excerpt(typeText))', expected one of "
                                 + GoogleTransactionType.accepted.joined(separator: ", "))
         }
         let productType = try c.integer("Product Type")

@@ -1,4 +1,5 @@
 import Archive
+import BillingCore
 import Foundation
 
 /// Reads a Google Play earnings zip from disk as a stream — decompressing, splitting and reading rows chunk by
@@ -41,7 +42,7 @@ public enum GoogleEarningsStream {
             let member = try CompressedReader.streamZipMemberPipelined(path: path, compressedSize: size, limits: limits, member: { name, index in
                 guard index == 0 else {
                     throw StoreReportError(file: file + "/" + name, line: 1, column: 1,
-                                           reason: "a second file in the zip (after '\(first)'); expected exactly one CSV")
+                                           reason: "a second file in the zip (after '\(Redaction.excerpt(first))'); expected exactly one CSV")
                 }
                 guard name.lowercased().hasSuffix(".csv") else {
                     throw StoreReportError(file: file + "/" + name, line: 1, column: 1, reason: "the zip's only file is not a .csv")

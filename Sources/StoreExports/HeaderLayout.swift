@@ -1,3 +1,5 @@
+import BillingCore
+
 /// Where each known column sits in a file, resolved from its header row by name. Unknown,
 /// duplicate and missing columns reject the file.
 struct HeaderLayout: Sendable {
@@ -28,12 +30,12 @@ struct HeaderLayout: Sendable {
         for (index, name) in names.enumerated() {
             guard let canonical = lookup[name.lowercased()] else {
                 let hint = missing.isEmpty ? "" : "; missing " + missing.joined(separator: ", ")
-                let shown = name.isEmpty ? "an empty column name" : "unexpected column '\(name)'"
+                let shown = name.isEmpty ? "an empty column name" : "unexpected column '\(Redaction.excerpt(name))'"
                 throw StoreReportError(file: file, line: header.line, column: index + 1, reason: shown + hint)
             }
             if let earlier = positions[canonical] {
                 throw StoreReportError(file: file, line: header.line, column: index + 1,
-                                       reason: "duplicate column '\(name)' (same as column \(earlier + 1))")
+                                       reason: "duplicate column '\(Redaction.excerpt(name))' (same as column \(earlier + 1))")
             }
             positions[canonical] = index
         }

@@ -1,3 +1,5 @@
+import BillingCore
+
 /// Exact decimal text to Int64 micros (millionths of a currency unit). Never goes through Double.
 public enum Micros {
     /// How a number is written: the decimal mark and whether `,` groups thousands.
@@ -40,9 +42,9 @@ public enum AmountProblem: Error, Equatable, Sendable, CustomStringConvertible {
     /// A human message naming the text.
     public var description: String {
         switch self {
-        case .notANumber(let text): return "'\(text)' is not a number"
-        case .tooLarge(let text): return "'\(text)' is too large for Int64 micros"
-        case .finerThanMicros(let text): return "'\(text)' has non-zero digits beyond micros (6 decimals)"
+        case .notANumber(let text): return "'\(Redaction.excerpt(text))' is not a number"
+        case .tooLarge(let text): return "'\(Redaction.excerpt(text))' is too large for Int64 micros"
+        case .finerThanMicros(let text): return "'\(Redaction.excerpt(text))' has non-zero digits beyond micros (6 decimals)"
         }
     }
 }

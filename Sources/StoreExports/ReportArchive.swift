@@ -1,4 +1,5 @@
 import Archive
+import BillingCore
 
 /// Unwraps the containers the stores deliver — a gzip stream (Apple's API) or a zip holding exactly one CSV
 /// (Google's monthly reports) — and names a damaged container by the line and column its readable content reached.
@@ -25,7 +26,7 @@ public enum ReportArchive {
         guard let first = members.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no file in the zip") }
         if members.count > 1 {
             throw StoreReportError(file: file + "/" + members[1].0, line: 1, column: 1,
-                                   reason: "a second file in the zip (after '\(first.0)'); expected exactly one CSV")
+                                   reason: "a second file in the zip (after '\(Redaction.excerpt(first.0))'); expected exactly one CSV")
         }
         guard first.0.lowercased().hasSuffix(".csv") else {
             throw StoreReportError(file: file + "/" + first.0, line: 1, column: 1, reason: "the zip's only file is not a .csv")

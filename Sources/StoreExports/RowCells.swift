@@ -1,3 +1,5 @@
+import BillingCore
+
 /// Typed access to the cells of one data row; every failure names the file, line and column.
 struct RowCells {
     /// The row.
@@ -22,12 +24,6 @@ struct RowCells {
            let extra = record.fields[layout.named...].firstIndex(where: { !$0.trimmingSpaces.isEmpty }) {
             throw StoreReportError(file: file, line: record.line, column: extra + 1, reason: "value in a column without a header")
         }
-    }
-
-    /// At most `limit` characters of a cell for a message (longer ends in `…`): a rejection names the value without
-    /// echoing a whole cell, which may be long or hold what a misplaced file carried.
-    static func excerpt(_ text: String, limit: Int = 32) -> String {
-        text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
 
     /// An error at `name`'s column of this row.
@@ -73,7 +69,7 @@ struct RowCells {
         let value = text(name)
         if value.isEmpty, let emptyAs { return emptyAs }
         guard case .success(let decimal) = ExactDecimal.parse(Substring(value), style: style), decimal.scale == 0 else {
-            throw failure(name, "'\(name)': '\(value)' is not a whole number")
+            throw failure(name, "'\(name)': '\(Redaction.excerpt(value))' is not a whole number")
         }
         return decimal.unscaled
     }
@@ -82,7 +78,7 @@ struct RowCells {
     func wholeDecimal(_ name: String) throws -> Int64 {
         let value = text(name)
         guard case .success(let decimal) = ExactDecimal.parse(Substring(value)), let whole = decimal.wholeValue else {
-            throw failure(name, "'\(name)': '\(value)' is not a whole number of units")
+            throw failure(name, "'\(name)': '\(Redaction.excerpt(value))' is not a whole number of units")
         }
         return whole
     }
@@ -91,7 +87,7 @@ struct RowCells {
     func date(_ name: String, _ format: CalendarDateFormat, optional: Bool = false) throws -> CalendarDate? {
         let value = text(name)
         if value.isEmpty, optional { return nil }
-        guard let date = format.parse(Substring(value)) else { throw failure(name, "'\(name)': '\(value)' is not a date (\(format.pattern))") }
+        guard let date = format.parse(Substring(value)) else { throw failure(name, "'\(name)': '\(Redaction.excerpt(value))' is not a date (\(format.pattern))") }
         return date
     }
 

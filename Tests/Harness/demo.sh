@@ -137,10 +137,12 @@ psql -qtAX -c "SELECT 'demo: reconcile ' || status || ' (it exits 1 when a curre
 echo "== finance reports (build-reports, the nightly chain's step)"
 reports_date=$(psql -qtAX -c "SELECT to_char(as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD') FROM job_run
   WHERE job_name = 'build-reports' AND status = 'succeeded' ORDER BY id DESC LIMIT 1")
-if [ -n "$reports_date" ] && [ -d "Reports/out/$reports_date" ]; then
-  (cd "Reports/out/$reports_date" && for f in *.csv *.xlsx *.html; do printf '   %-28s %10s bytes\n' "$f" "$(wc -c <"$f")"; done)
-  echo "demo: reports (CSV per report, one workbook with charts) are in $root/Reports/out/$reports_date/"
-  echo "demo: open $root/Reports/out/$reports_date/report.html in a browser for the headline, charts and figures"
+# build-reports writes under $REPORT_OUT_DIR when set (the secret scan's folder), else Reports/out.
+reports_out=$(cd "$root" && mkdir -p "${REPORT_OUT_DIR:-Reports/out}" && cd "${REPORT_OUT_DIR:-Reports/out}" && pwd)
+if [ -n "$reports_date" ] && [ -d "$reports_out/$reports_date" ]; then
+  (cd "$reports_out/$reports_date" && for f in *.csv *.xlsx *.html; do printf '   %-28s %10s bytes\n' "$f" "$(wc -c <"$f")"; done)
+  echo "demo: reports (CSV per report, one workbook with charts) are in $reports_out/$reports_date/"
+  echo "demo: open $reports_out/$reports_date/report.html in a browser for the headline, charts and figures"
 else
   echo "demo: build-reports wrote no reports (see $log)"
 fi

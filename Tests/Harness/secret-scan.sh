@@ -4,8 +4,12 @@
 # scans everything the pipeline wrote for secrets: private key material (PEM headers and every line of the key
 # files' bodies), bearer tokens, JWTs (three base64url segments) and the raw purchase tokens of the world.
 #   Tests/Harness/secret-scan.sh <bin folder> <work folder>
-# Scanned: the job log (every job's log lines and JSON summaries), the demo's stdout, drift-counts' output and its
-# .prom textfile, Reports/out when present, and the job_run rows (summaries, errors, arguments).
+# Scanned: every folder a job writes, all under the scan's own out folder: the job log (every job's log lines and
+# JSON summaries), the demo's stdout, build-reports' CSV files ($REPORT_OUT_DIR; the chain's run, and one over the
+# world's months), reconcile's CSV files
+# ($RECONCILE_OUT), drift-counts' output and its .prom textfile, then close-period of the world's middle month (its
+# output, log and every period_snapshot row written out as a file), explain of Google and Apple subscriptions (text
+# and JSON, with their logs), and the job_run rows (summaries, errors, arguments).
 # Not scanned: the inputs (the world's truth folder and report files, the key folder) and the store simulator's
 # log (a test double, not the product). Before the real scan the patterns must find planted canaries.
 # Prints `secret-scan files=N lines=M tokens=T hits=H`; exit 1 on any hit, 2 when the scan could not run.
@@ -23,11 +27,34 @@ eval "$(Tests/Harness/pg-cluster.sh env)"
 export DEMO_BIN="$bin" DEMO_DIR="$work" DEMO_DATABASE=${SCAN_DATABASE:-iap_secret_scan}
 export SUBSCRIPTIONS=${SUBSCRIPTIONS:-400} MONTHS=${MONTHS:-3} SEED=${SEED:-7} AS_OF=${AS_OF:-2026-06-01}
 export REPORTS_DIR="$work/world/reports" DRIFT_TEXTFILE_DIR="$out/textfile"
+export REPORT_OUT_DIR="$out/reports" RECONCILE_OUT="$out/reconcile"
+mkdir -p "$REPORT_OUT_DIR" "$RECONCILE_OUT" "$out/period_snapshot" "$out/explain"
 demo_status=0
 Tests/Harness/demo.sh >"$out/demo.stdout" 2>&1 || demo_status=$?
 export PGDATABASE=$DEMO_DATABASE
 # The chain stops at the first hard failure; drift-counts (the .prom textfile and its JSON) always runs here.
 "$bin/drift-counts" --log-format json >"$out/drift-counts.stdout" 2>"$out/drift-counts.log" || true
+# build-reports over the world's months (the chain's own run reports months the world does not reach, without FX).
+"$bin/build-reports" --from "$(date -u -d "${AS_OF:0:7}-01 -${MONTHS} month" +%Y-%m)" --to "$(date -u -d "${AS_OF:0:7}-01 -1 month" +%Y-%m)" \
+  --log-format json >"$out/build-reports.stdout" 2>"$out/build-reports.log" || true
+# close-period of the world's middle month (its files and reconciliation into period_snapshot), each row written out.
+close_month=$(date -u -d "${AS_OF:0:7}-01 -2 month" +%Y-%m)
+"$bin/close-period" --period "$close_month" --log-format json >"$out/close-period.stdout" 2>"$out/close-period.log" || true
+snapshots=0
+while IFS='|' read -r id name; do
+  [ -n "$id" ] || continue
+  psql -Atq -c "SELECT encode(content, 'base64') FROM period_snapshot WHERE close_id = $id AND name = \$\$${name}\$\$" \
+    | base64 -d >"$out/period_snapshot/${id}_${name//\//_}"
+  snapshots=$((snapshots + 1))
+done < <(psql -Atq -F '|' -c "SELECT close_id, name FROM period_snapshot ORDER BY close_id, name")
+# explain of three Google and three Apple subscriptions, as text and as JSON.
+explained=0
+for id in $(psql -Atq -c "(SELECT subscription_id FROM google_purchase_token ORDER BY subscription_id LIMIT 3)
+    UNION ALL (SELECT subscription_id FROM apple_subscription_identity ORDER BY subscription_id LIMIT 3)"); do
+  "$bin/explain" "$id" --log-format json >"$out/explain/$id.txt" 2>>"$out/explain/explain.log" || true
+  "$bin/explain" "$id" --json --log-format json >"$out/explain/$id.json" 2>>"$out/explain/explain.log" || true
+  explained=$((explained + 1))
+done
 psql -Atq -c "SELECT row_to_json(j) FROM job_run j ORDER BY id" >"$out/job_run.jsonl"
 psql -Atq -c "SELECT purchase_token FROM google_purchase_token" | sort -u >"$work/purchase-tokens.txt"
 runs=$(wc -l <"$out/job_run.jsonl")
@@ -36,6 +63,11 @@ if [ "$runs" -lt 7 ] || [ "$tokens" -lt 10 ]; then
   echo "secret-scan: the pipeline did not run (demo exit $demo_status, $runs job runs, $tokens tokens); see $out/demo.stdout" >&2
   exit 2
 fi
+# Every folder must hold what its job writes, or the scan of it proves nothing.
+for folder in reports reconcile textfile explain; do
+  [ -n "$(find "$out/$folder" -type f -size +0 -print -quit)" ] || { echo "secret-scan: nothing written in $out/$folder" >&2; exit 2; }
+done
+[ "$snapshots" -ge 4 ] || { echo "secret-scan: close-period of $close_month wrote $snapshots snapshots; see $out/close-period.log" >&2; exit 2; }
 
 # Every base64 line of the private keys (PEM bodies, and the service account's private_key) is a literal pattern.
 : >"$work/key-lines.txt"
@@ -67,10 +99,9 @@ found=$(scan "$canary" | wc -l)
 
 files=("$work/logs/demo.log")
 while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$out" -type f -print0)
-[ -d "$root/Reports/out" ] && while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$root/Reports/out" -type f -print0)
 lines=$(cat "${files[@]}" | wc -l)
 scan "${files[@]}" >"$work/hits.txt"
 hits=$(wc -l <"$work/hits.txt")
 head -n 20 "$work/hits.txt" | sed "s|$work/||" >&2
-echo "secret-scan files=${#files[@]} lines=$lines tokens=$tokens hits=$hits demo_exit=$demo_status"
+echo "secret-scan files=${#files[@]} lines=$lines tokens=$tokens snapshots=$snapshots explained=$explained hits=$hits demo_exit=$demo_status"
 [ "$hits" -eq 0 ]

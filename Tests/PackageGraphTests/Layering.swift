@@ -4,7 +4,8 @@ enum Layering {
     static let layers: [(name: String, targets: [String])] = [
         ("C libraries", ["CLibpq", "CCurl", "COpenSSL", "CArchive", "CXlsxWriter"]),
         ("C shims", ["CCurlShim"]),
-        ("wrappers and domain", ["Postgres", "HTTP", "Archive", "XLSX", "BillingCore", "Migrations"]),
+        ("domain", ["BillingCore"]),
+        ("wrappers", ["Postgres", "HTTP", "Archive", "XLSX", "Migrations"]),
         ("services", ["Crypto", "RateLimiting", "ProjectionStore", "JobKit", "HTTPServer", "StoreExports"]),
         ("store plumbing", ["StoreAuth", "StoreCalls"]),
         ("store clients", ["AppStore", "GooglePlay"]),

@@ -53,6 +53,14 @@ import Testing
         // The trigger refuses the plain changes (check_violation).
         refused("UPDATE billing_transaction SET reason = 'x' WHERE transaction_key = $1", [charge], sqlState: "23514")
         refused("DELETE FROM billing_transaction WHERE transaction_key = $1", [charge], sqlState: "23514")
+        // The refusal names the row without its purchase token (the key is shown masked, migration 0028).
+        do {
+            try job.execute("UPDATE billing_transaction SET reason = 'x' WHERE transaction_key = $1", [charge])
+        } catch let error as PostgresError {
+            let token = String(charge.split(separator: ":")[1])
+            #expect(!error.message.contains(token) && !error.message.contains(charge), "\(error.message)")
+            #expect(error.message.contains("(key GOOG…\(charge.suffix(4)))"), "\(error.message)")
+        }
         // Switching the trigger off needs a superuser or the table's owner (insufficient_privilege / must be owner).
         refused("SET session_replication_role = replica", sqlState: "42501")
         refused("SET LOCAL session_replication_role = replica", sqlState: "42501")

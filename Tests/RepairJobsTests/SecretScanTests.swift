@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// The whole demo pipeline on a small world leaves no secret in what it writes: `Tests/Harness/secret-scan.sh`
-/// runs it (with the world's report files to import and a drift textfile folder) and scans every log line, JSON
-/// summary and output file for private key material, bearer tokens, JWTs and the world's raw purchase tokens.
+/// runs it (with the world's report files to import and a drift textfile folder), then build-reports, close-period and
+/// explain, and scans every log line, JSON summary, output file and period_snapshot row for private key material,
+/// bearer tokens, JWTs and the world's raw purchase tokens.
 @Suite(.serialized) struct SecretScanTests {
     @Test(.timeLimit(.minutes(5))) func theDemoPipelineWritesNoSecret() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -31,5 +32,6 @@ import Testing
         }
         #expect(figure("hits") == 0, "\(summary)\n\(errors)")
         #expect(figure("files") >= 3 && figure("lines") >= 50 && figure("tokens") >= 10, "the scan read the pipeline's output: \(summary)")
+        #expect(figure("snapshots") >= 4 && figure("explained") >= 2, "the scan read period_snapshot and explain: \(summary)")
     }
 }

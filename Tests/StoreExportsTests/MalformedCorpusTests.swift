@@ -76,7 +76,14 @@ import Archive
         ("ge-bad-date.csv", .ge, 3, 2, "'Transaction Date': 'Nov 31, 2019' is not a date (Mon D, YYYY)"),
         ("ge-text-after-quote.csv", .ge, 3, 2, "text after a closing quote"),
         ("ge-non-numeric-rate.csv", .ge, 3, 17, "'Currency Conversion Rate': '0,14937' is not a number"),
-        ("ge-header-only-semicolons.csv", .ge, 1, 1, "unexpected column 'Description;Transaction Date;"),
+        ("ge-header-only-semicolons.csv", .ge, 1, 1, "unexpected column 'Desc…"),
+        ("afr-long-cell.txt", .afr, 2, 13, "cell longer than 4096 bytes"),
+        ("sub-long-line.txt", .sub, 3, 20, "line longer than 65536 bytes"),
+        ("ss-long-cell.txt", .ss, 2, 5, "cell longer than 4096 bytes"),
+        ("ssn-long-cell.txt", .ssn, 3, 2, "cell longer than 4096 bytes"),
+        ("pay-long-cell.csv", .pay, 5, 1, "cell longer than 4096 bytes"),
+        ("afr-key-file.txt", .afr, 1, 1, "unexpected column '----…---- (27 characters)'"),
+        ("sub-token-list.txt", .sub, 1, 1, "unexpected column 'tIDn…Ra2k (148 characters)'"),
         ("gs-charged-mismatch.csv", .gs, 2, 13, "'Charged Amount' 27.980000 is not Item Price + Taxes Collected (27.990000)"),
         ("gs-bad-timestamp.csv", .gs, 2, 3, "'Order Charged Timestamp': '1704112948.5' is not a whole number"),
         ("gs-renamed-column.csv", .gs, 1, 13, "unexpected column 'Charged Amt'; missing 'Charged Amount'"),
@@ -117,6 +124,19 @@ import Archive
         #expect(error.column == column, "\(error)")
         #expect(error.reason.contains(fragment), "\(error)")
         #expect(error.description.hasPrefix("\(error.file):\(line):\(column): "))
+    }
+
+    /// A key or a token list where a report was expected (a misplaced file, a symlink): the rejection quotes a short
+    /// masked excerpt, never a line of the file.
+    @Test(arguments: [("afr-key-file.txt", Kind.afr), ("sub-token-list.txt", Kind.sub)])
+    func aMisplacedSecretFileIsNotEchoed(_ entry: (String, Kind)) throws {
+        let bytes = try ReportFixtures.bytes("malformed/" + entry.0)
+        let error = try #require(rejection { try Self.parse(entry.1, bytes, file: entry.0) })
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            #expect(!error.description.contains(line), "\(error)")
+            #expect(!error.description.contains(line.dropFirst(4).prefix(12)), "\(error)")
+        }
+        #expect(!error.description.contains("BEGIN"), "\(error)")
     }
 
     @Test func goodArchivesReadThrough() throws {

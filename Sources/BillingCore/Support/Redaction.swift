@@ -1,8 +1,21 @@
-/// Masks store identifiers (tokens, transaction and order IDs) for messages and logs.
-enum Redaction {
-    /// Keeps the first and last four characters of long identifiers: `abcd…wxyz`.
-    static func mask(_ identifier: String) -> String {
-        guard identifier.count > 10 else { return String(repeating: "*", count: identifier.count) }
-        return identifier.prefix(4) + "…" + identifier.suffix(4)
+/// The one masker of store identifiers (purchase tokens, transaction and order IDs, notification ids) for
+/// messages, logs and the files jobs write: every module that shows an identifier it must not show whole calls it.
+public enum Redaction {
+    /// The longest value a message quotes whole (`excerpt`).
+    public static let excerptLimit = 32
+
+    /// `first4…last4` for an identifier of 9 characters or more; a shorter one becomes `…` (its length is not shown).
+    public static func mask(_ identifier: some StringProtocol) -> String {
+        guard identifier.count > 8 else { return "…" }
+        return String(identifier.prefix(4)) + "…" + String(identifier.suffix(4))
+    }
+
+    /// A value from an input (a rejected cell, header or line) as an error message may quote it: whole up to
+    /// `excerptLimit` characters, else masked with its length (`abcd…wxyz (812 characters)`); PEM armour
+    /// (`-----BEGIN … KEY-----`) is always masked. So a misplaced file (a key, a token list) never has a secret, or
+    /// the line announcing one, echoed into stdout, the log or `job_run.error`.
+    public static func excerpt(_ text: some StringProtocol) -> String {
+        guard text.count > excerptLimit || text.contains("-----") else { return String(text) }
+        return mask(text) + " (\(text.count) characters)"
     }
 }

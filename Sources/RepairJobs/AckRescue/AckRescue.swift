@@ -32,9 +32,9 @@ public enum AckRescue {
                 case .wouldRepair: context.count("would_repair")
                 case .wouldAcknowledge: context.count("would_acknowledge")
                 case .gone: context.count("gone")
-                case .failed(let reason):
-                    FailedItems.count(context, reason: reason)
-                    context.logger.warning("acknowledgement rescue failed", ["subscription": candidate.subscriptionId, "reason": reason])
+                case .failed(let failure):
+                    FailedItems.count(context, failure)
+                    context.logger.warning("acknowledgement rescue failed", ["subscription": candidate.subscriptionId, "reason": failure.description])
                 }
             }
             try FailedItems.breachIfAny(context)

@@ -12,6 +12,6 @@ enum AckRescueOutcome: Sendable, Equatable {
     case wouldAcknowledge
     /// Google answered 410: the token can no longer be queried; nothing is written.
     case gone
-    /// A store call or the projection failed; the reason names the subscription.
-    case failed(String)
+    /// A store call or the projection failed; the failure names the subscription and has its kind.
+    case failed(ItemFailure)
 }

@@ -27,25 +27,25 @@ struct AckRescueProcessor {
                 case .pending?:
                     guard Self.isPaid(first.purchase) else { return .skippedUnpaid }
                     guard let productId = first.purchase.items.lazy.compactMap(\.productId).first else {
-                        return .failed("subscription \(id): the purchase has no line item with a productId to acknowledge")
+                        return .failed(ItemFailure("subscription \(id): the purchase has no line item with a productId to acknowledge"))
                     }
                     if dryRun { return .wouldAcknowledge }
                     do {
                         try google.acknowledge(subscriptionId: productId, token: candidate.purchaseToken)
                     } catch {
-                        return .failed("subscription \(id): acknowledge of token \(Mask.identifier(candidate.purchaseToken)) failed: \(error)")
+                        return .failed(ItemFailure("subscription \(id): acknowledge of token \(Redaction.mask(candidate.purchaseToken)) failed", causedBy: error))
                     }
                     guard let second = try query(candidate) else { return .gone }
                     guard second.purchase.acknowledgementStateValue == .acknowledged else {
-                        return .failed("subscription \(id): the store still reports \(second.purchase.rawAcknowledgementState ?? "no") acknowledgement after acknowledge")
+                        return .failed(ItemFailure("subscription \(id): the store still reports \(second.purchase.rawAcknowledgementState ?? "no") acknowledgement after acknowledge"))
                     }
                     try project(candidate, second)
                     return .acknowledged
                 default:
-                    return .failed("subscription \(id): unexpected acknowledgementState \(first.purchase.rawAcknowledgementState ?? "nil")")
+                    return .failed(ItemFailure("subscription \(id): unexpected acknowledgementState \(first.purchase.rawAcknowledgementState ?? "nil")"))
                 }
             } catch {
-                return .failed("subscription \(id): \(error)")
+                return .failed(ItemFailure("subscription \(id)", causedBy: error))
             }
         }
     }
@@ -65,7 +65,7 @@ struct AckRescueProcessor {
         } catch where ReplayEventProcessor.isGone(error) {
             return nil
         } catch {
-            throw ReplayError("subscriptionsv2.get for token \(Mask.identifier(candidate.purchaseToken)) failed: \(error)")
+            throw ItemFailure("subscriptionsv2.get for token \(Redaction.mask(candidate.purchaseToken)) failed", causedBy: error)
         }
     }
 
@@ -74,7 +74,7 @@ struct AckRescueProcessor {
         do {
             _ = try writer.project(.google(state), trigger: ProjectionTrigger(source: .requery, now: asOf))
         } catch {
-            throw ReplayError("projection failed: \(error)")
+            throw ItemFailure("projection failed", causedBy: error)
         }
     }
 }

@@ -106,10 +106,12 @@ public enum RecoverNotifications {
         case .skipped:
             context.count("skipped")
             try ReplayEvents.markProcessed(context.database, eventId: event.id, at: context.asOf)
-        case .gone(let reason), .failed(let reason):
-            FailedItems.count(context, reason: reason)
-            _ = try ReplayEvents.markFailed(context.database, event: event, reason: reason, maxAttempts: ReplayEvents.defaultMaxAttempts)
-            context.logger.warning("recovered notification not projected; left for replay-events", ["event": event.id, "reason": reason])
+        case .gone(let failure), .failed(let failure):
+            FailedItems.count(context, failure)
+            _ = try ReplayEvents.markFailed(context.database, event: event, reason: failure.description,
+                                            maxAttempts: ReplayEvents.defaultMaxAttempts)
+            context.logger.warning("recovered notification not projected; left for replay-events",
+                                   ["event": event.id, "reason": failure.description])
         }
     }
 
@@ -147,7 +149,7 @@ public enum RecoverNotifications {
             VALUES ('APPLE', $1, $2, true, $3::jsonb, $4, 0)
             RETURNING \(InboundEvent.columns)
             """, [row.uuid, row.environment, row.payload, instant]).first else {
-            throw ReplayError("notification \(row.uuid): the insert returned no row")
+            throw ItemFailure("notification \(row.uuid): the insert returned no row")
         }
         return try InboundEvent(row: inserted)
     }

@@ -27,11 +27,11 @@ enum InboundPayloads {
         do {
             stored = try JSONDecoder().decode(StoredApple.self, from: Data(event.payload.utf8))
         } catch {
-            throw ReplayError("event \(event.id): the Apple payload does not decode: \(error)")
+            throw ItemFailure("event \(event.id): the Apple payload does not decode: \(error)", kind: .undecodable)
         }
         if let signed = stored.signedPayload {
             guard let verifier = verifiers?.forEventEnvironment(event.environment) else {
-                throw ReplayError("event \(event.id): Apple is not configured; its signedPayload cannot be verified")
+                throw ItemFailure("event \(event.id): Apple is not configured; its signedPayload cannot be verified", kind: .notConfigured)
             }
             let notification = try verified(verifier.verifyNotification(signed, as: ResponseBodyV2DecodedPayload.self), event, "signedPayload")
             let transaction = try notification.data?.signedTransactionInfo.map {
@@ -40,10 +40,10 @@ enum InboundPayloads {
             return Apple(notification: notification, transaction: transaction)
         }
         guard let notification = stored.notification else {
-            throw ReplayError("event \(event.id): the Apple payload has neither a signedPayload nor a decoded notification")
+            throw ItemFailure("event \(event.id): the Apple payload has neither a signedPayload nor a decoded notification", kind: .undecodable)
         }
         guard event.verified else {
-            throw ReplayError("event \(event.id): the decoded Apple payload is not marked verified; it is never projected")
+            throw ItemFailure("event \(event.id): the decoded Apple payload is not marked verified; it is never projected", kind: .signature)
         }
         return Apple(notification: notification, transaction: stored.transactionInfo)
     }
@@ -59,12 +59,12 @@ enum InboundPayloads {
             }
             return try JSONDecoder().decode(DeveloperNotification.self, from: data)
         } catch {
-            throw ReplayError("event \(event.id): the Google payload does not decode: \(error)")
+            throw ItemFailure("event \(event.id): the Google payload does not decode: \(error)", kind: .undecodable)
         }
     }
 
     private static func verified<Value>(_ result: JWSVerificationResult<Value>, _ event: InboundEvent, _ what: String) throws -> Value {
         if case .verified(let jws) = result { return jws.value }
-        throw ReplayError("event \(event.id): \(what) failed verification (\(result)); nothing is projected")
+        throw ItemFailure("event \(event.id): \(what) failed verification (\(result)); nothing is projected", kind: .signature)
     }
 }

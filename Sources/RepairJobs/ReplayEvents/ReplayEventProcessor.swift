@@ -29,7 +29,7 @@ struct ReplayEventProcessor {
             default: return .skipped("provider \(event.provider) has no replay")
             }
         } catch {
-            return .failed("\(error)")
+            return .failed(ItemFailure(error))
         }
     }
 
@@ -41,7 +41,7 @@ struct ReplayEventProcessor {
         }
         if type == .test { return .skipped("test notification") }
         guard let original = payload.transaction?.originalTransactionId else { return .skipped("no transaction in the notification") }
-        guard stores.apple != nil else { throw ReplayError("event \(event.id): Apple is not configured") }
+        guard stores.apple != nil else { throw ItemFailure("event \(event.id): Apple is not configured", kind: .notConfigured) }
         let subscriptionId = try database.query(
             "SELECT subscription_id::text AS id FROM apple_subscription_identity WHERE original_transaction_id = $1", [original]
         ).first?.decode(String.self, "id")
@@ -51,10 +51,10 @@ struct ReplayEventProcessor {
                 try stores.appleStatuses(originalTransactionId: original, sandbox: event.environment == "SANDBOX")
             }
         } catch {
-            throw ReplayError("event \(event.id): Get All Subscription Statuses for \(Mask.identifier(original)) failed: \(error)")
+            throw ItemFailure("event \(event.id): Get All Subscription Statuses for \(Redaction.mask(original)) failed", causedBy: error)
         }
         guard let entry = entries.first(where: { ($0.originalTransactionId ?? $0.transactionInfo.originalTransactionId) == original }) else {
-            throw ReplayError("event \(event.id): the store's statuses hold no entry for \(Mask.identifier(original))")
+            throw ItemFailure("event \(event.id): the store's statuses hold no entry for \(Redaction.mask(original))")
         }
         let state = AppleStoreState(statusEntry: entry, notification: notification, rawPayload: Data(event.payload.utf8))
         return try project(.apple(state), event)
@@ -69,7 +69,7 @@ struct ReplayEventProcessor {
         if notification.subscriptionNotification == nil, notification.voidedPurchaseNotification?.productType == 2 {
             return .skipped("voided one-time product")
         }
-        guard let google = stores.google else { throw ReplayError("event \(event.id): Google Play is not configured") }
+        guard let google = stores.google else { throw ItemFailure("event \(event.id): Google Play is not configured", kind: .notConfigured) }
         let subscriptionId = try database.query(
             "SELECT subscription_id::text AS id FROM google_purchase_token WHERE purchase_token = $1", [token]
         ).first?.decode(String.self, "id")
@@ -77,9 +77,9 @@ struct ReplayEventProcessor {
         do {
             answer = try AttemptContext.$subscriptionId.withValue(subscriptionId) { try google.subscription(token: token) }
         } catch let error as StoreCallError where Self.isGone(error) {
-            return .gone("event \(event.id): token \(Mask.identifier(token)) is no longer queryable at Google (410): \(error)")
+            return .gone(ItemFailure("event \(event.id): token \(Redaction.mask(token)) is no longer queryable at Google (410)", causedBy: error))
         } catch {
-            throw ReplayError("event \(event.id): subscriptionsv2.get for token \(Mask.identifier(token)) failed: \(error)")
+            throw ItemFailure("event \(event.id): subscriptionsv2.get for token \(Redaction.mask(token)) failed", causedBy: error)
         }
         let state = GoogleStoreState(purchaseToken: token, purchase: answer.purchase, notification: notification,
                                      rawPayload: Data(event.payload.utf8))
@@ -103,7 +103,7 @@ struct ReplayEventProcessor {
             }
             return .projected(created: result.created)
         } catch {
-            throw ReplayError("event \(event.id): projection failed: \(error)")
+            throw ItemFailure("event \(event.id): projection failed", causedBy: error)
         }
     }
 }

@@ -45,17 +45,17 @@ public enum ReplayEvents {
                     context.count("skipped")
                     try markProcessed(context.database, eventId: event.id, at: context.asOf)
                     context.logger.info("marked processed without projection", ["event": event.id, "reason": reason])
-                case .gone(let reason):
+                case .gone(let failure):
                     context.count("gone")
-                    _ = try markFailed(context.database, event: event, reason: reason, maxAttempts: 1)
+                    _ = try markFailed(context.database, event: event, reason: failure.description, maxAttempts: 1)
                     context.count("dead_lettered")
-                    context.logger.warning("token gone; dead-lettered", ["event": event.id, "reason": reason])
-                case .failed(let reason):
-                    FailedItems.count(context, reason: reason)
-                    if try markFailed(context.database, event: event, reason: reason, maxAttempts: maxAttempts) {
+                    context.logger.warning("token gone; dead-lettered", ["event": event.id, "reason": failure.description])
+                case .failed(let failure):
+                    FailedItems.count(context, failure)
+                    if try markFailed(context.database, event: event, reason: failure.description, maxAttempts: maxAttempts) {
                         context.count("dead_lettered")
                     }
-                    context.logger.warning("replay failed", ["event": event.id, "reason": reason])
+                    context.logger.warning("replay failed", ["event": event.id, "reason": failure.description])
                 }
             }
             try FailedItems.breachIfAny(context)

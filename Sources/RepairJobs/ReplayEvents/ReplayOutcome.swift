@@ -6,7 +6,7 @@ public enum ReplayOutcome: Sendable, Equatable {
     case skipped(String)
     /// The store answered that the purchase can no longer be queried (Google 410): retrying cannot succeed, so the
     /// event goes to `dead_letter` at once. Nothing was projected.
-    case gone(String)
-    /// Not processed; the reason names the event. Nothing was projected.
-    case failed(String)
+    case gone(ItemFailure)
+    /// Not processed; the failure names the event and has its kind. Nothing was projected.
+    case failed(ItemFailure)
 }

@@ -92,11 +92,11 @@ public enum RequeryAtRisk {
             tally.add("queried")
             tally.add("token_gone")
             try leases.complete(item, outcome: "token_gone")
-        case .failed(let reason):
+        case .failed(let failure):
             tally.add("failed")
-            tally.add(FailedItems.key(FailedItems.kind(of: reason)))
-            logger.warning("re-query failed; left for the next run", ["subscription": item.subscriptionId, "reason": reason])
-            try leases.fail(item, reason: reason)
+            tally.add(FailedItems.key(failure.failureKind))
+            logger.warning("re-query failed; left for the next run", ["subscription": item.subscriptionId, "reason": failure.description])
+            try leases.fail(item, reason: failure.description)
         case .budgetExhausted(let reason):
             // Once per run and store is enough to log: every later item of that store ends the same way, without a call.
             if tally.add("budget_exhausted") == 1 { logger.warning("daily budget used up; the rest is left for the next run", ["reason": reason]) }

@@ -28,10 +28,10 @@ public struct RequeryItemProcessor {
                 SELECT \(RequeryTarget.columns)
                 FROM subscription s LEFT JOIN apple_subscription_identity a ON a.subscription_id = s.id
                 WHERE s.id = $1::uuid
-                """, [subscriptionId]).first else { return .failed("subscription \(subscriptionId) does not exist") }
+                """, [subscriptionId]).first else { return .failed(ItemFailure("subscription \(subscriptionId) does not exist")) }
             return process(try RequeryTarget(row))
         } catch {
-            return .failed("subscription \(subscriptionId): \(error)")
+            return .failed(ItemFailure("subscription \(subscriptionId)", causedBy: error))
         }
     }
 
@@ -46,15 +46,15 @@ public struct RequeryItemProcessor {
             if target.provider == "GOOGLE", let token = target.purchaseToken {
                 return try requeryGoogle(subscriptionId: subscriptionId, token: token, afterWrite: afterWrite)
             }
-            return .failed("subscription \(subscriptionId) (\(target.provider)) has no store identity to query")
+            return .failed(ItemFailure("subscription \(subscriptionId) (\(target.provider)) has no store identity to query"))
         } catch {
-            return .failed("subscription \(subscriptionId): \(error)")
+            return .failed(ItemFailure("subscription \(subscriptionId)", causedBy: error))
         }
     }
 
     private func requeryApple(subscriptionId: String, originalTransactionId: String, sandbox: Bool,
                               afterWrite: ((PostgresConnection, WriteResult) throws -> Void)?) throws -> RequeryItemOutcome {
-        guard stores.apple != nil else { return .failed("subscription \(subscriptionId): Apple is not configured") }
+        guard stores.apple != nil else { return .failed(ItemFailure("subscription \(subscriptionId): Apple is not configured", kind: .notConfigured)) }
         let entries: [DecodedLastTransactionsItem]
         do {
             entries = try AttemptContext.$subscriptionId.withValue(subscriptionId) {
@@ -66,14 +66,14 @@ public struct RequeryItemProcessor {
         guard let entry = entries.first(where: {
             ($0.originalTransactionId ?? $0.transactionInfo.originalTransactionId) == originalTransactionId
         }) else {
-            return .failed("subscription \(subscriptionId): the store's statuses hold no entry for its originalTransactionId")
+            return .failed(ItemFailure("subscription \(subscriptionId): the store's statuses hold no entry for its originalTransactionId"))
         }
         return try project(.apple(AppleStoreState(statusEntry: entry)), afterWrite: afterWrite)
     }
 
     private func requeryGoogle(subscriptionId: String, token: String,
                                afterWrite: ((PostgresConnection, WriteResult) throws -> Void)?) throws -> RequeryItemOutcome {
-        guard let google = stores.google else { return .failed("subscription \(subscriptionId): Google Play is not configured") }
+        guard let google = stores.google else { return .failed(ItemFailure("subscription \(subscriptionId): Google Play is not configured", kind: .notConfigured)) }
         let answer: (purchase: SubscriptionPurchaseV2, raw: Data)
         do {
             answer = try AttemptContext.$subscriptionId.withValue(subscriptionId) { try google.subscription(token: token) }
@@ -83,7 +83,7 @@ public struct RequeryItemProcessor {
             }
             return Self.failure(error, "subscription \(subscriptionId): subscriptionsv2.get failed")
         } catch {
-            return .failed("subscription \(subscriptionId): subscriptionsv2.get failed: \(error)")
+            return .failed(ItemFailure("subscription \(subscriptionId): subscriptionsv2.get failed", causedBy: error))
         }
         return try project(.google(GoogleStoreState(purchaseToken: token, purchase: answer.purchase, rawPayload: answer.raw)),
                            afterWrite: afterWrite)
@@ -94,7 +94,7 @@ public struct RequeryItemProcessor {
         if case .rateLimit(let limit)? = error as? StoreCallError, case .dailyBudgetExhausted = limit {
             return .budgetExhausted("\(context): \(limit)")
         }
-        return .failed("\(context): \(error)")
+        return .failed(ItemFailure(context, causedBy: error))
     }
 
     private func project(_ state: StoreState, afterWrite: ((PostgresConnection, WriteResult) throws -> Void)?) throws -> RequeryItemOutcome {

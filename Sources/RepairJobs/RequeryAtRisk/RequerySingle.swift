@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 import JobKit
 import Postgres
@@ -12,8 +13,8 @@ extension RequeryAtRisk {
             UNION SELECT subscription_id::text FROM google_purchase_token WHERE purchase_token = $1
             """, [identifier, UUID(uuidString: identifier)]).rows.map { try $0.decode(String.self, "id") }
         guard let subscriptionId = matches.first, matches.count == 1 else {
-            throw JobError.usage(matches.isEmpty ? "no subscription has id, originalTransactionId or purchase token '\(Mask.identifier(identifier))'"
-                                                 : "'\(Mask.identifier(identifier))' names \(matches.count) subscriptions")
+            throw JobError.usage(matches.isEmpty ? "no subscription has id, originalTransactionId or purchase token '\(Redaction.mask(identifier))'"
+                                                 : "'\(Redaction.mask(identifier))' names \(matches.count) subscriptions")
         }
         let tally = RequeryTally()
         tally.add("selected")
@@ -35,7 +36,10 @@ extension RequeryAtRisk {
         case .tokenGone:
             tally.add("queried")
             tally.add("token_gone")
-        case .failed(let reason), .budgetExhausted(let reason):
+        case .failed(let failure):
+            tally.add("failed")
+            throw JobError.failed(failure.description)
+        case .budgetExhausted(let reason):
             tally.add("failed")
             throw JobError.failed(reason)
         }

@@ -1,3 +1,4 @@
+import BillingCore
 import JobKit
 
 /// Items a repair run could not finish and left for the next run. Each is counted `failed` and `failed.<kind>`; a run
@@ -5,12 +6,12 @@ import JobKit
 /// naming how many failed and the commonest kinds. Exit 1 stays for a run that could not complete.
 public enum FailedItems {
     /// The summary count of failed items of one kind.
-    static func key(_ kind: String) -> String { "failed." + kind }
+    static func key(_ kind: FailureKind) -> String { "failed." + kind.name }
 
-    /// Counts one failed item of `context`'s run: `failed` and `failed.<kind of reason>`.
-    static func count(_ context: JobContext, reason: String) {
+    /// Counts one failed item of `context`'s run: `failed` and `failed.<its kind>`.
+    static func count(_ context: JobContext, _ failure: ItemFailure) {
         context.count("failed")
-        context.count(key(kind(of: reason)))
+        context.count(key(failure.failureKind))
     }
 
     /// Throws `JobError.thresholdBreached` when the run counted failed items (not in a dry run, which writes nothing):
@@ -36,23 +37,5 @@ public enum FailedItems {
                 + (left > 0 ? ", \(left) left for the next run" : "")
         }
         return fate + (kinds.isEmpty ? "" : "; commonest errors: " + kinds.joined(separator: ", "))
-    }
-
-    /// A short kind for a failure reason, read from the error texts of the HTTP client, the store clients and the
-    /// verifier (`HTTPError`, `StoreCallError`, `AppStoreAPIError`, `GooglePlayAPIError`, `AppStoreClientError`,
-    /// `GooglePlayAnswerError`): `timeout`, `connection`, `truncated`, `too_large`, `tls`, `budget`, `http_<status>`,
-    /// `signature`, `undecodable`, `not_configured`, else `other`.
-    public static func kind(of reason: String) -> String {
-        if reason.contains("HTTP timeout") || reason.contains("timed out") { return "timeout" }
-        if reason.contains("HTTP connection failed") { return "connection" }
-        if reason.contains("response body truncated") { return "truncated" }
-        if reason.contains("response body larger than") { return "too_large" }
-        if reason.contains("TLS failure") { return "tls" }
-        if reason.contains("store call not attempted") { return "budget" }
-        if let status = reason.firstMatch(of: /answered HTTP (\d{3})/) { return "http_" + status.1 }
-        if reason.contains("signed payload rejected") || reason.contains("signature") { return "signature" }
-        if reason.contains("undecodable") || reason.contains("decod") { return "undecodable" }
-        if reason.contains("is not configured") { return "not_configured" }
-        return "other"
     }
 }

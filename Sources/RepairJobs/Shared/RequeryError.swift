@@ -1,5 +1,7 @@
+import BillingCore
+
 /// Why requery-at-risk could not do something; each case names the record it concerns.
-public enum RequeryError: Error, CustomStringConvertible, Sendable {
+public enum RequeryError: Error, CustomStringConvertible, Sendable, KindedFailure {
     case selection(String)
     case notFound(String)
     case store(String)
@@ -13,5 +15,11 @@ public enum RequeryError: Error, CustomStringConvertible, Sendable {
         case .store(let message): return message
         case .notConfigured(let store): return "\(store) is not configured"
         }
+    }
+
+    /// `not_configured` for a store without a client, else `other`.
+    public var failureKind: FailureKind {
+        if case .notConfigured = self { return .notConfigured }
+        return .other
     }
 }

@@ -59,9 +59,9 @@ public enum SweepVoided {
                     }
                 case .unknownToken: context.count("unknown_token")
                 case .wouldProject: context.count("would_project")
-                case .failed(let reason):
-                    FailedItems.count(context, reason: reason)
-                    context.logger.warning("voided purchase not applied", ["reason": reason])
+                case .failed(let failure):
+                    FailedItems.count(context, failure)
+                    context.logger.warning("voided purchase not applied", ["reason": failure.description])
                 }
             }
             try FailedItems.breachIfAny(context)

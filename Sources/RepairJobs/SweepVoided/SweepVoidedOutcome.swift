@@ -6,6 +6,6 @@ enum SweepVoidedOutcome: Sendable, Equatable {
     case unknownToken
     /// Dry run: the token belongs to a subscription and would be projected.
     case wouldProject
-    /// The re-query or the projection failed; the reason names the token (masked).
-    case failed(String)
+    /// The re-query or the projection failed; the failure names the token (masked) and has its kind.
+    case failed(ItemFailure)
 }

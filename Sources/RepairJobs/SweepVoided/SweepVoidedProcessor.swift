@@ -30,13 +30,13 @@ struct SweepVoidedProcessor {
             } catch let error as StoreCallError where ReplayEventProcessor.isGone(error) {
                 purchase = nil
             } catch {
-                return .failed("voided order \(voided.orderId ?? "nil"): subscriptionsv2.get for token \(Mask.identifier(token)) failed: \(error)")
+                return .failed(ItemFailure("voided order \(voided.orderId ?? "nil"): subscriptionsv2.get for token \(Redaction.mask(token)) failed", causedBy: error))
             }
             let state = GoogleStoreState(purchaseToken: token, purchase: purchase, voidedPurchase: voided, rawPayload: try Self.payload(voided))
             let result = try writer.project(.google(state), trigger: ProjectionTrigger(source: .voidedPurchaseSweep, now: asOf))
             return .projected(inserted: result.insertedTransactions)
         } catch {
-            return .failed("voided order \(voided.orderId ?? "nil") (token \(Mask.identifier(token))): \(error)")
+            return .failed(ItemFailure("voided order \(voided.orderId ?? "nil") (token \(Redaction.mask(token)))", causedBy: error))
         }
     }
 
