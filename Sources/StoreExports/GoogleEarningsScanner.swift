@@ -10,7 +10,9 @@ import Darwin
 /// every defective row — is read by `GoogleEarningsParser`'s own row reader, so it is accepted or rejected exactly
 /// as the whole-file parser does, with the same file, line, column and reason. One difference in what is reported:
 /// the whole-file parser checks the encoding and the quoting of every line before any field, this scanner reports
-/// the first defect in file order.
+/// the first defect in file order — except when it reads full rows (`feedRows`, the import): then every defect is
+/// held until `finishRows`, which throws the one the whole-file parser throws (see `Refusal`), so a file is refused
+/// for the same reason whether it is read whole or as a stream, and a damaged archive around it still comes first.
 public struct GoogleEarningsScanner {
     /// The file name for errors (`archive.zip/member.csv`).
     public let file: String
@@ -34,6 +36,18 @@ public struct GoogleEarningsScanner {
     private var lastChecked = (rate: CellMemo(()), productType: CellMemo(()))
     /// Rows emitted.
     public private(set) var rows = 0
+    /// Whether full rows are read (`feedRows`): every row by the parser's reader, defects held as `refusal`.
+    private var fullRows = false
+    /// The defect the whole-file parser would report, of those met so far (full rows only).
+    private var refusal: (error: StoreReportError, rank: Refusal)?
+
+    /// What the whole-file parser checks first: the encoding of the whole file, then the splitting of every record
+    /// (header and quoting), then the rows' fields. Of two defects of one rank the earlier in the file is reported.
+    enum Refusal: Int, Comparable {
+        case encoding, structure, field
+
+        static func < (a: Refusal, b: Refusal) -> Bool { a.rawValue < b.rawValue }
+    }
 
     /// A scanner of the file named `file`.
     public init(file: String) {
@@ -62,10 +76,37 @@ public struct GoogleEarningsScanner {
 
     /// Reads the records completed by `chunk`; `emit` receives each row's fields, lent for the call.
     public mutating func feedFields(_ chunk: UnsafeRawBufferPointer, _ emit: (GoogleEarningsFields) throws -> Void) throws {
+        try feed(chunk, emit, { try GoogleEarningsEntry($0).withFields(emit) })
+    }
+
+    /// Reads the records completed by `chunk` as full rows, each by the whole-file parser's row reader; `emit`
+    /// receives each row until the first defect, which is held (see the type's summary) and thrown by `finishRows`.
+    public mutating func feedRows(_ chunk: UnsafeRawBufferPointer, _ emit: (GoogleEarningsRow) throws -> Void) throws {
+        fullRows = true
+        try feed(chunk, { _ in }, emit)
+    }
+
+    /// Reads the last record and throws the defect the whole-file parser would report, if any.
+    public mutating func finishRows(_ emit: (GoogleEarningsRow) throws -> Void) throws {
+        fullRows = true
+        try finish({ _ in }, emit)
+    }
+
+    /// Holds `error` when full rows are read (the whole-file parser's order decides which defect is reported);
+    /// otherwise throws it.
+    private mutating func refuse(_ error: Error, _ rank: Refusal) throws {
+        guard fullRows, let error = error as? StoreReportError else { throw error }
+        if let held = refusal, held.rank <= rank { return }
+        refusal = (error, rank)
+    }
+
+    private mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (GoogleEarningsFields) throws -> Void,
+                               _ row: (GoogleEarningsRow) throws -> Void) throws {
+        if refusal?.rank == .encoding { return }
         if !started {
             pending.append(contentsOf: chunk)
             guard pending.count >= 3 else { return }
-            try begin(emit)
+            try begin(emit, row)
             return
         }
         var start = 0
@@ -73,7 +114,8 @@ public struct GoogleEarningsScanner {
         guard let base = chunk.baseAddress else { return }
         while start < count {
             // A plain row that ends in this chunk is split, checked and read in one pass.
-            if pending.isEmpty, layout != nil, let next = try plainRow(chunk, from: start, line: line, needsNewline: true, emit) {
+            if !fullRows, pending.isEmpty, layout != nil,
+               let next = try plainRow(chunk, from: start, line: line, needsNewline: true, emit) {
                 start = next
                 continue
             }
@@ -93,12 +135,12 @@ public struct GoogleEarningsScanner {
                 continue
             }
             if pending.isEmpty {
-                try record(UnsafeRawBufferPointer(rebasing: chunk[start...newline]), emit)
+                try record(UnsafeRawBufferPointer(rebasing: chunk[start...newline]), emit, row)
             } else {
                 pending.append(contentsOf: chunk[start...newline])
                 let carried = pending
                 pending.removeAll(keepingCapacity: true)
-                try carried.withUnsafeBytes { try record($0, emit) }
+                try carried.withUnsafeBytes { try record($0, emit, row) }
             }
             start = newline + 1
         }
@@ -112,37 +154,48 @@ public struct GoogleEarningsScanner {
     /// Reads the last record (a file need not end with a newline) and checks the file was not empty; `emit`
     /// receives the fields of the rows read.
     public mutating func finishFields(_ emit: (GoogleEarningsFields) throws -> Void) throws {
+        try finish(emit, { try GoogleEarningsEntry($0).withFields(emit) })
+    }
+
+    private mutating func finish(_ emit: (GoogleEarningsFields) throws -> Void, _ row: (GoogleEarningsRow) throws -> Void) throws {
         if !started {
             guard !pending.isEmpty else { throw StoreReportError(file: file, line: 1, column: 1, reason: "empty file") }
-            try begin(emit)
+            try begin(emit, row)
         }
-        if !pending.isEmpty {
+        if !pending.isEmpty, refusal?.rank != .encoding {
             let carried = pending
             pending = []
-            try carried.withUnsafeBytes { try record($0, emit) }
+            try carried.withUnsafeBytes { try record($0, emit, row) }
         }
+        if let refusal, refusal.rank == .encoding { throw refusal.error }
         guard sawText else { throw StoreReportError(file: file, line: 1, column: 1, reason: "empty file (no text)") }
         if let blankHeader { try header(blankHeader.bytes, line: blankHeader.line) }
+        if let refusal { throw refusal.error }
         guard layout != nil else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
     }
 
     /// Checks the first bytes (UTF-16, a UTF-8 byte-order mark) and reads what has been held back for them.
-    private mutating func begin(_ emit: (GoogleEarningsFields) throws -> Void) throws {
+    private mutating func begin(_ emit: (GoogleEarningsFields) throws -> Void, _ row: (GoogleEarningsRow) throws -> Void) throws {
         started = true
         if pending.starts(with: [0xFF, 0xFE]) || pending.starts(with: [0xFE, 0xFF]) {
-            throw StoreReportError(file: file, line: 1, column: 1,
-                                   reason: "UTF-16 text (byte-order mark \(pending[0] == 0xFF ? "FF FE" : "FE FF")); expected UTF-8")
+            try refuse(StoreReportError(file: file, line: 1, column: 1,
+                                        reason: "UTF-16 text (byte-order mark \(pending[0] == 0xFF ? "FF FE" : "FE FF")); expected UTF-8"),
+                       .encoding)
+            pending = []
+            sawText = true
+            return
         }
         if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
         let carried = pending
         pending = []
-        try carried.withUnsafeBytes { try feedFields($0, emit) }
+        try carried.withUnsafeBytes { try feed($0, emit, row) }
     }
 
     /// One record's bytes, with its newline when it has one.
-    private mutating func record(_ bytes: UnsafeRawBufferPointer, _ emit: (GoogleEarningsFields) throws -> Void) throws {
+    private mutating func record(_ bytes: UnsafeRawBufferPointer, _ emit: (GoogleEarningsFields) throws -> Void,
+                                 _ row: (GoogleEarningsRow) throws -> Void) throws {
         let recordLine = line
-        if layout != nil, try plainRow(bytes, from: 0, line: recordLine, needsNewline: false, emit) != nil { return }
+        if !fullRows, layout != nil, try plainRow(bytes, from: 0, line: recordLine, needsNewline: false, emit) != nil { return }
         var ascii = true
         var newlines = 0
         var blank = true
@@ -152,18 +205,26 @@ public struct GoogleEarningsScanner {
             if blank, byte != 0x0A, byte != 0x0D, byte != 0x20, byte != 0x09 { blank = false }
         }
         line += newlines
-        if !ascii { try validate(bytes, line: recordLine) }
+        if !ascii {
+            do { try validate(bytes, line: recordLine) } catch { try refuse(error, .encoding); return }
+        }
         if !blank { sawText = true }
+        // After a defect of the header or the quoting, only the encoding is still read (it is reported first).
+        if let refusal, refusal.rank <= .structure { return }
         guard layout != nil else {
             if blankHeader == nil, blank {
                 blankHeader = (Array(bytes), recordLine)
                 return
             }
-            if let blankHeader, !blank { try header(blankHeader.bytes, line: blankHeader.line) }
-            if blankHeader == nil { try header(Array(bytes), line: recordLine) }
+            do {
+                if let blankHeader, !blank { try header(blankHeader.bytes, line: blankHeader.line) }
+                if blankHeader == nil { try header(Array(bytes), line: recordLine) }
+            } catch {
+                try refuse(error, .structure)
+            }
             return
         }
-        try ordinaryRows(bytes, line: recordLine, emit)
+        try ordinaryRows(bytes, line: recordLine, row)
         rows += 1
     }
 
@@ -178,12 +239,20 @@ public struct GoogleEarningsScanner {
     }
 
     /// The record read by the whole-file parser's reader (exact acceptance and messages).
-    private func ordinaryRows(_ bytes: UnsafeRawBufferPointer, line: Int, _ emit: (GoogleEarningsFields) throws -> Void) throws {
+    private mutating func ordinaryRows(_ bytes: UnsafeRawBufferPointer, line: Int, _ emit: (GoogleEarningsRow) throws -> Void) throws {
         guard let layout else { return }
-        let records = try DelimitedReader(separator: UInt8(ascii: ","), quoting: true, firstLine: line)
-            .records(Array(bytes)[...], file: file)
+        let records: [DelimitedRecord]
+        do {
+            records = try DelimitedReader(separator: UInt8(ascii: ","), quoting: true, firstLine: line).records(Array(bytes)[...], file: file)
+        } catch {
+            return try refuse(error, .structure)
+        }
+        // After a defect of a row's fields, only the encoding and the quoting are still read.
+        guard refusal == nil else { return }
         for record in records {
-            try GoogleEarningsEntry(try GoogleEarningsParser.row(RowCells(record, layout, file: file))).withFields(emit)
+            let row: GoogleEarningsRow
+            do { row = try GoogleEarningsParser.row(RowCells(record, layout, file: file)) } catch { return try refuse(error, .field) }
+            try emit(row)
         }
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import JobKit
+@testable import ReportImport
+import StoreExports
 import Testing
 import WorldGen
 
@@ -58,5 +60,62 @@ import WorldGen
         #expect(code == .succeeded && (counts["google_earnings_imported"] ?? 0) > 0, "\(line)")
         let digest = try Self.stagedDigest(harness)
         #expect(digest == Self.worldDigests[seed], "seed \(seed): \(digest)")
+    }
+}
+
+/// The streaming import refuses what the whole-file reading refused, for the same reason, and spares an unchanged
+/// file the staging.
+@Suite(.serialized) struct GoogleEarningsStreamingTests {
+    /// Every malformed earnings file and zip of both corpora: the streamed read's rejection is the whole-file
+    /// reading's (`ReportArchive.singleCSV`, then `GoogleEarningsParser.parse`), file, line, column and reason.
+    @Test func aStreamedFileIsRefusedAsTheWholeFileReadingRefusesIt() throws {
+        let corpus = try MalformedImportTests.corpus().filter { StoreReportKind(fileName: $0.importedAs) == .googleEarnings }
+        #expect(corpus.count >= 17, "\(corpus.count) files")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("earnings-streamed-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for bad in corpus {
+            let bytes = [UInt8](try Data(contentsOf: bad.source))
+            let target = folder.appendingPathComponent(bad.importedAs)
+            try? FileManager.default.removeItem(at: target)
+            try Data(bytes).write(to: target)
+            let whole = rejection {
+                if bad.importedAs.hasSuffix(".zip") {
+                    let member = try ReportArchive.singleCSV(bytes, file: bad.importedAs)
+                    return try GoogleEarningsParser.parse(member.bytes, file: bad.importedAs + "/" + member.name)
+                }
+                return try GoogleEarningsParser.parse(bytes, file: bad.importedAs)
+            }
+            let streamed = rejection { try ReportReader.read(FoundReportFile(path: target.path, kind: .googleEarnings)) }
+            #expect(whole != nil && streamed == whole, "\(bad): \(String(describing: streamed)) vs \(String(describing: whole))")
+        }
+    }
+
+    /// A nightly rerun over an imported file stages nothing (its hash is read first: no file id is even drawn), and a
+    /// file read without that first look is staged, found held, and rolled back.
+    @Test func anUnchangedFileIsNotStagedAgain() throws {
+        let harness = try ImportHarness("earnings_unchanged")
+        let name = "earnings_201911_1234567890123-0.csv"
+        try FileManager.default.copyItem(at: GoogleEarningsStagingTests.earningsFixture(name), to: harness.folder.appendingPathComponent(name))
+        #expect(try harness.run().0 == .succeeded)
+        let digest = try harness.digest()
+        let sequence = "SELECT last_value AS n FROM report_file_id_seq"
+        let drawn = try harness.scalar(sequence)
+        let (code, counts, line) = try harness.run()
+        #expect(code == .succeeded && counts["google_earnings_unchanged"] == 1, "\(line)")
+        #expect(try harness.scalar(sequence) == drawn, "the rerun staged the file again")
+        let loader = ReportLoader(database: harness.database, actor: "test")
+        let path = harness.folder.appendingPathComponent(name).path
+        #expect(try loader.loadGoogleEarnings(path).outcome == .unchanged)
+        #expect(try harness.digest() == digest)
+    }
+}
+
+private func rejection(_ body: () throws -> Any) -> StoreReportError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error as? StoreReportError
     }
 }

@@ -23,6 +23,66 @@ import Archive
         return entries
     }
 
+    /// Feeds `bytes` in chunks of `size` to the full-row reader (the import's) and returns the rows.
+    static func scanRows(_ bytes: [UInt8], file: String, chunk size: Int) throws -> [GoogleEarningsRow] {
+        var scanner = GoogleEarningsScanner(file: file)
+        var rows: [GoogleEarningsRow] = []
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + size, bytes.count)
+            try bytes[offset..<end].withUnsafeBytes { try scanner.feedRows($0) { rows.append($0) } }
+            offset = end
+        }
+        try scanner.finishRows { rows.append($0) }
+        return rows
+    }
+
+    @Test(arguments: fixtures) func fullRowsAreTheParsersInAnyChunking(_ file: String) throws {
+        let bytes = try ReportFixtures.bytes("google/" + file)
+        let expected = try GoogleEarningsParser.parse(bytes, file: file)
+        for size in [1, 7, 1 << 16] {
+            #expect(try Self.scanRows(bytes, file: file, chunk: size) == expected, "chunk \(size)")
+        }
+    }
+
+    /// Files with two defects: the full-row reader reports the one the whole-file parser reports (the encoding of
+    /// the whole file first, then the header and quoting of every record, then the rows' fields), not the first in
+    /// the file; every malformed earnings file of the corpus too.
+    @Test func fullRowsAreRefusedForTheParsersReason() throws {
+        let header = GoogleEarningsParser.columns.filter(\.required).map(\.name).joined(separator: ",")
+        func row(_ type: String = "Charge", title: String = "Pro", time: String = "3:29:44 AM PDT") -> String {
+            ["GPA.1", "\"Jul 3, 2026\"", time, "", type, "", title, "com.example.app", "1", "pro", "Pixel", "DE", "", "", "EUR",
+             "9.99", "1.0812", "USD", "1.00"].joined(separator: ",")
+        }
+        let badField = row("Play Points"), badQuote = row(title: "Pro\"x"), badTime = row(time: "13:00:00 AM")
+        var files: [[UInt8]] = [
+            Array([header, row(), badField, row(), badQuote, row()].joined(separator: "\n").utf8),
+            Array([header, badTime, badField].joined(separator: "\n").utf8),
+            Array([header, badField, row(), row(title: "Pr\u{FC}"), badQuote].joined(separator: "\n").utf8),
+            Array(([header, badQuote, row()].joined(separator: "\n") + "\n\"open").utf8),
+            Array([header + ",Bonus", row() + ",1", row(title: "\"x\"y")].joined(separator: "\n").utf8),
+        ]
+        // A byte that is not UTF-8 after a defect of every other kind.
+        for index in [2, 3, 4] { files[index] += [0x0A, 0x41, 0xFF, 0x0A] }
+        for (index, bytes) in files.enumerated() {
+            let expected = try #require(rejection { try GoogleEarningsParser.parse(bytes, file: "d.csv") }, "file \(index)")
+            for size in [1, 5, 1 << 16] {
+                #expect(rejection { try Self.scanRows(bytes, file: "d.csv", chunk: size) } == expected, "file \(index), chunk \(size)")
+            }
+        }
+        for name in Self.malformed {
+            let bytes = try ReportFixtures.bytes("malformed/" + name)
+            let expected = try #require(rejection { try GoogleEarningsParser.parse(bytes, file: name) })
+            for size in [3, 1 << 16] {
+                #expect(rejection { try Self.scanRows(bytes, file: name, chunk: size) } == expected, "\(name), chunk \(size)")
+            }
+        }
+        for bytes: [UInt8] in [[0xFF, 0xFE, 0x41, 0x00], [0x0A, 0x20, 0x0A], [0xEF, 0xBB, 0xBF], [0x0A, 0x0A, 0x41, 0x0A]] {
+            let expected = try #require(rejection { try GoogleEarningsParser.parse(bytes, file: "b.csv") })
+            #expect(rejection { try Self.scanRows(bytes, file: "b.csv", chunk: 1) } == expected, "\(bytes)")
+        }
+    }
+
     @Test(arguments: fixtures) func sameRowsAsTheParserInAnyChunking(_ file: String) throws {
         let bytes = try ReportFixtures.bytes("google/" + file)
         let expected = try GoogleEarningsParser.parse(bytes, file: file).map(GoogleEarningsEntry.init)
