@@ -76,12 +76,13 @@ final class DatabaseReader: @unchecked Sendable {
     let configuration: PostgresConfiguration
     let sql: String
     let periods: [ReconciliationPeriod]
-    let zipPath: String
+    /// The zip to hash once the rows are read (none for staged rows).
+    let zipPath: String?
     let orders: SharedOrders
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Result<(CompactDatabase, String?), Error>
 
-    init(configuration: PostgresConfiguration, sql: String, periods: [ReconciliationPeriod], zipPath: String, orders: SharedOrders) {
+    init(configuration: PostgresConfiguration, sql: String, periods: [ReconciliationPeriod], zipPath: String?, orders: SharedOrders) {
         self.orders = orders
         self.configuration = configuration
         self.sql = sql
@@ -101,7 +102,7 @@ final class DatabaseReader: @unchecked Sendable {
             var units = CompactDatabase(periods: periods, orders: orders)
             try connection.copyOutMessages(sql) { try units.add(copyMessage: $0) }
             units.finish()
-            return (units, SHA256Digest.hex(fileAt: zipPath))
+            return (units, zipPath.flatMap { SHA256Digest.hex(fileAt: $0) })
         }
         done.signal()
     }

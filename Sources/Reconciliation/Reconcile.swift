@@ -56,10 +56,8 @@ public enum Reconcile {
                     .reconcile(period, knownAt: try openKnownAt(context), earningsZip: zip, file: URL(fileURLWithPath: zip).lastPathComponent,
                                into: sink)
             } else {
-                let result = try Reconciler(database: context.database)
-                    .reconcile(period, knownAt: try closed?.closedAt ?? openKnownAt(context), only: closed?.files)
-                for item in result.items { try sink.add(item) }
-                run = ReconciliationRun(result)
+                run = try Reconciler(database: context.database)
+                    .reconcile(period, knownAt: try closed?.closedAt ?? openKnownAt(context), only: closed?.files, into: sink)
             }
             let sha = try sink.csv.finish()
             let totals = sink.totals

@@ -55,6 +55,10 @@ public struct Reconciler {
         var files: [ReportFileRef]
         switch period.provider {
         case .google:
+            var staged: [ReconciliationItem] = []
+            if let run = try googleStaged(period, knownAt: knownAt, only: only, sink: nil, emit: { staged.append($0) }) {
+                return ReconciliationResult(period: period, knownAt: knownAt, items: staged, files: run.files)
+            }
             let source = GoogleSource(database: database, knownAt: knownAt)
             let (report, read) = try source.report(periods, only: only)
             let databaseSide = try source.database(periods)
@@ -77,6 +81,34 @@ public struct Reconciler {
         }
         items += try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt)
         return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: files.sorted())
+    }
+
+    /// `reconcile(_:knownAt:only:)` into `sink` (the job's way): a Google month with staged earnings goes through the
+    /// compact engine, its matched units written to the sink without an item each; other periods item by item.
+    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>? = nil,
+                          into sink: ReconciliationItemSink) throws -> ReconciliationRun {
+        if let run = try googleStaged(period, knownAt: knownAt, only: only, sink: sink, emit: sink.add) { return run }
+        let result = try reconcile(period, knownAt: knownAt, only: only)
+        for item in result.items { try sink.add(item) }
+        return ReconciliationRun(result)
+    }
+
+    /// A Google month whose earnings are staged, reconciled by the compact engine: the month's rows read with one
+    /// binary COPY (`GoogleStagedSource`), the neighbours' report sides from their staged files, then the items in
+    /// key order to `sink` / `emit`, then the prior-period adjustments. Nil for Apple and for a month without staged
+    /// earnings (estimated sales only): those go item by item.
+    func googleStaged(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>?, sink: ReconciliationItemSink?,
+                      itemChunk: Int = GoogleCategorizer.itemChunk,
+                      emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun? {
+        guard period.provider == .google, let previous = period.previous, let next = period.next else { return nil }
+        let earnings = try ReportFileRef.current(database, kinds: ["googleEarnings"], periods: [period.label], only: only)
+        guard !earnings.isEmpty else { return nil }
+        let read = try GoogleStagedSource(database: database, knownAt: knownAt).read(files: earnings, periods: [previous, period, next])
+        let (neighbours, staged) = try GoogleSource(database: database, knownAt: knownAt).report([previous, next], only: only)
+        try GoogleCategorizer(windowSeconds: categorizerWindow).forEachItem(
+            report: read.report, database: read.database, staged: neighbours, period: period, sink: sink, chunkSize: itemChunk, emit)
+        for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
+        return ReconciliationRun(period: period, knownAt: knownAt, files: (earnings + staged).sorted())
     }
 
     /// Reconciles Google month `period` with its report side read straight from the earnings zip at `path` (named

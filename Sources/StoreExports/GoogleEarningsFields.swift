@@ -20,6 +20,21 @@ public struct GoogleEarningsFields {
     public var amountBuyerMicros: Int64
     /// `Transaction Date` + `Transaction Time` as epoch seconds (UTC).
     public var transactionEpochSeconds: Int64
+
+    /// Fields from their parts (texts lent by the caller).
+    public init(line: Int, orderID: UnsafeRawBufferPointer, transactionType: GoogleTransactionType, refundType: GoogleRefundType?,
+                productID: UnsafeRawBufferPointer, buyerCountry: UnsafeRawBufferPointer, buyerCurrency: UnsafeRawBufferPointer,
+                amountBuyerMicros: Int64, transactionEpochSeconds: Int64) {
+        self.line = line
+        self.orderID = orderID
+        self.transactionType = transactionType
+        self.refundType = refundType
+        self.productID = productID
+        self.buyerCountry = buyerCountry
+        self.buyerCurrency = buyerCurrency
+        self.amountBuyerMicros = amountBuyerMicros
+        self.transactionEpochSeconds = transactionEpochSeconds
+    }
 }
 
 extension GoogleEarningsEntry {

@@ -342,7 +342,7 @@ public struct GoogleEarningsScanner {
 
     /// The `Transaction Type` at `range`, read without a string; nil for an unknown value (the row is then read by
     /// the parser, which refuses it with its position).
-    static func transactionType(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> GoogleTransactionType? {
+    public static func transactionType(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> GoogleTransactionType? {
         func named(_ name: StaticString) -> Bool { ByteCells.equals(bytes, range, name) }
         switch range.count {
         case 3 where named("Tax"): return .tax
