@@ -4,7 +4,7 @@ import StoreExports
 
 /// Reads one Google month's staged earnings for the compact engine: the rows of its earnings files in file order
 /// through one binary `COPY` (the server formats no number, timestamp or text; no `String` per row), folded into
-/// runs as they arrive (`EarningsRunFolder`, as a file read folds them), while a second connection streams the
+/// runs as they arrive (`EarningsRunFolder`), while a second connection streams the
 /// database side of the month and its neighbours (`DatabaseReader`). Both sides stay compact (`CompactReport`,
 /// `CompactDatabase`).
 struct GoogleStagedSource {
@@ -30,8 +30,8 @@ struct GoogleStagedSource {
             .first?.decode(Int64.self, "n") ?? 0
         // About three rows an order: the table is sized once instead of doubling its way up.
         let orders = SharedOrders(capacity: Swift.max(1 << 16, Int(staged) / 2))
-        let sql = GoogleFileSource(configuration: database.configuration, knownAt: knownAt).copyStatement(periods)
-        let worker = DatabaseReader(configuration: database.configuration, sql: sql, periods: periods, zipPath: nil, orders: orders)
+        let sql = GoogleDatabaseCopy(knownAt: knownAt).copyStatement(periods)
+        let worker = DatabaseReader(configuration: database.configuration, sql: sql, periods: periods, orders: orders)
         let thread = Thread { worker.run() }
         thread.stackSize = 1 << 22
         thread.start()
@@ -39,7 +39,7 @@ struct GoogleStagedSource {
         let streamed = Result { try readRows(ids, into: &report) }
         let databaseSide = worker.wait()
         let rows = try streamed.get()
-        let (units, _) = try databaseSide.get()
+        let units = try databaseSide.get()
         return Read(report: report, database: units, rows: rows)
     }
 

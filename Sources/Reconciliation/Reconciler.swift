@@ -110,42 +110,4 @@ public struct Reconciler {
         for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
         return ReconciliationRun(period: period, knownAt: knownAt, files: (earnings + staged).sorted())
     }
-
-    /// Reconciles Google month `period` with its report side read straight from the earnings zip at `path` (named
-    /// `file` in errors) instead of the staged files; the neighbouring months' report sides still come from their
-    /// staged files. The zip is recorded among the run's files with id 0, kind `googleEarningsFile` and its SHA-256.
-    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String) throws -> ReconciliationResult {
-        var items: [ReconciliationItem] = []
-        let run = try reconcile(period, knownAt: knownAt, earningsZip: path, file: file) { items.append($0) }
-        return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: run.files)
-    }
-
-    /// `reconcile(_:knownAt:earningsZip:file:)` handing each item to `emit` as it is categorised, in the result's
-    /// order, instead of gathering them (a month-end file has about a million).
-    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String,
-                          emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
-        try reconcile(period, knownAt: knownAt, earningsZip: path, file: file, sink: nil, emit: emit)
-    }
-
-    /// `reconcile(_:knownAt:earningsZip:file:emit:)` into `sink`: the same CSV bytes, totals and stored rows, with
-    /// the period's matched units written to the sink straight from the compact sides (no item built for them).
-    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String,
-                          into sink: ReconciliationItemSink) throws -> ReconciliationRun {
-        try reconcile(period, knownAt: knownAt, earningsZip: path, file: file, sink: sink, emit: sink.add)
-    }
-
-    func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String,
-                   sink: ReconciliationItemSink?, itemChunk: Int = GoogleCategorizer.itemChunk,
-                   emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
-        let previous = period.previous ?? period
-        let next = period.next ?? period
-        let read = try GoogleFileSource(configuration: database.configuration, knownAt: knownAt)
-            .read(path: path, file: file, periods: [previous, period, next])
-        let (neighbours, staged) = try GoogleSource(database: database, knownAt: knownAt).report([previous, next], only: nil)
-        try GoogleCategorizer(windowSeconds: categorizerWindow).forEachItem(
-            report: read.report, database: read.database, staged: neighbours, period: period, sink: sink, chunkSize: itemChunk, emit)
-        for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
-        let zip = ReportFileRef(id: 0, kind: "googleEarningsFile", period: period.label, sha256: read.sha256)
-        return ReconciliationRun(period: period, knownAt: knownAt, files: [zip] + staged.sorted())
-    }
 }
