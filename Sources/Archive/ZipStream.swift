@@ -1,7 +1,7 @@
 import CArchive
 
 extension CompressedReader {
-    /// Streams the one regular file of the zip at `path` (`compressedSize` bytes, for the ratio limit) in
+    /// Streams the one regular file of the zip at `path` (`compressedSize` bytes, the bound of the running ratio) in
     /// decompressed chunks, within `limits`, without holding the archive or the member in memory. `member` sees each
     /// regular file's name and index before its first chunk and may throw to refuse it (a second file, a wrong
     /// name). Damage, truncation or a limit throws `Failure` with the member's name and an empty `readable`: the
@@ -39,7 +39,10 @@ extension CompressedReader {
                 }
                 produced += count
                 try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                if let violation = limits.violation(produced: produced, compressed: compressedSize) {
+                // The ratio is checked against the compressed bytes read so far, not the whole file: a bomb is
+                // stopped at its first 16 MiB however large the archive around it.
+                let consumed = min(Int(archive_filter_bytes(archive, -1)), compressedSize)
+                if let violation = limits.violation(produced: produced, compressed: max(consumed, 1)) {
                     throw Failure(member: name, readable: [], reason: "archive " + violation)
                 }
             }

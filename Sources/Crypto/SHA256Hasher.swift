@@ -18,6 +18,12 @@ public final class SHA256Hasher {
         bytes.withUnsafeBufferPointer { input in _ = EVP_DigestUpdate(context, input.baseAddress, input.count) }
     }
 
+    /// Adds `bytes` (lent for the call) to the hashed text.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        _ = EVP_DigestUpdate(context, base, bytes.count)
+    }
+
     /// The 32-byte digest of everything added, as 64 lower-case hex digits (call once; the hasher is spent after it).
     public func hex() -> String {
         var digest = [UInt8](repeating: 0, count: 32)

@@ -36,7 +36,7 @@ struct CompactDatabase {
     /// The position of `label` among the periods (the first, when a period is there twice).
     func periodIndex(_ label: String) -> Int? { periods.firstIndex { $0.label == label } }
 
-    /// Adds one message of the binary COPY (`GoogleFileSource.copyStatement`): a tuple of transaction key, order,
+    /// Adds one message of the binary COPY (`GoogleDatabaseCopy.copyStatement`): a tuple of transaction key, order,
     /// amount, currency, country, product, is_test and `effective_at` — or the header alone, or the trailer.
     mutating func add(copyMessage bytes: UnsafeRawBufferPointer) throws {
         guard try copy.read(bytes) else { return }

@@ -14,8 +14,6 @@ public enum Reconcile {
         .value("provider", placeholder: "apple|google", help: "the store (default: every store with staged files)"),
         .value("period", placeholder: "YYYY-MM", help: "the calendar month (Apple: the fiscal period named after it, which ends in it)"),
         .value("fiscal-period", placeholder: "FY2027-P02", help: "Apple: the fiscal period by Apple's own label (P01 = October)"),
-        .value("file", placeholder: "earnings.zip",
-               help: "Google: read the period's earnings from this zip (streamed, not staged) instead of its staged files"),
         .value("out", placeholder: "folder", help: "folder for the CSV files (default: $RECONCILE_OUT; neither: results only in the database)"),
     ]
 
@@ -49,18 +47,8 @@ public enum Reconcile {
             }
             // The items go to the CSV (streamed, hashed), the totals and the stored rows as they are categorised.
             let sink = try ReconciliationItemSink(csvPath: folder?.appendingPathComponent(stem + ".csv"))
-            var run: ReconciliationRun
-            if let zip = context.arguments.values["file"] {
-                guard closed == nil else { throw JobError.usage("\(period) is closed: it is recomputed from its staged files, not --file") }
-                run = try Reconciler(database: context.database)
-                    .reconcile(period, knownAt: try openKnownAt(context), earningsZip: zip, file: URL(fileURLWithPath: zip).lastPathComponent,
-                               into: sink)
-            } else {
-                let result = try Reconciler(database: context.database)
-                    .reconcile(period, knownAt: try closed?.closedAt ?? openKnownAt(context), only: closed?.files)
-                for item in result.items { try sink.add(item) }
-                run = ReconciliationRun(result)
-            }
+            var run = try Reconciler(database: context.database)
+                .reconcile(period, knownAt: try closed?.closedAt ?? openKnownAt(context), only: closed?.files, into: sink)
             let sha = try sink.csv.finish()
             let totals = sink.totals
             let prefix = "\(period.provider.rawValue)_"
@@ -105,9 +93,8 @@ public enum Reconcile {
         max(context.asOf, try context.database.clockTimestamp() ?? context.asOf)
     }
 
-    /// The asked-for periods with no current staged report file (a `--file` run reads its zip instead).
+    /// The asked-for periods with no current staged report file.
     static func unstaged(_ periods: [ReconciliationPeriod], _ context: JobContext) throws -> [ReconciliationPeriod] {
-        guard context.arguments.values["file"] == nil else { return [] }
         return try periods.filter { period in
             try context.database.query(
                 "SELECT 1 FROM report_file WHERE kind = ANY($1::text[]) AND period = $2 AND replaced_by IS NULL LIMIT 1",
@@ -126,9 +113,6 @@ public enum Reconcile {
     /// The periods to reconcile: the one asked for, or every provider's latest staged period.
     static func requestedPeriods(_ context: JobContext) throws -> [ReconciliationPeriod] {
         let values = context.arguments.values
-        if values["file"] != nil, values["provider"] != "google" || values["period"] == nil {
-            throw JobError.usage("--file reads one Google earnings zip: give it with --provider google --period YYYY-MM")
-        }
         var providers = ReconciliationPeriod.Provider.allCases
         if let name = values["provider"] {
             guard let provider = ReconciliationPeriod.Provider(rawValue: name) else { throw JobError.usage("--provider must be apple or google") }

@@ -55,6 +55,10 @@ public struct Reconciler {
         var files: [ReportFileRef]
         switch period.provider {
         case .google:
+            var staged: [ReconciliationItem] = []
+            if let run = try googleStaged(period, knownAt: knownAt, only: only, sink: nil, emit: { staged.append($0) }) {
+                return ReconciliationResult(period: period, knownAt: knownAt, items: staged, files: run.files)
+            }
             let source = GoogleSource(database: database, knownAt: knownAt)
             let (report, read) = try source.report(periods, only: only)
             let databaseSide = try source.database(periods)
@@ -79,41 +83,31 @@ public struct Reconciler {
         return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: files.sorted())
     }
 
-    /// Reconciles Google month `period` with its report side read straight from the earnings zip at `path` (named
-    /// `file` in errors) instead of the staged files; the neighbouring months' report sides still come from their
-    /// staged files. The zip is recorded among the run's files with id 0, kind `googleEarningsFile` and its SHA-256.
-    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String) throws -> ReconciliationResult {
-        var items: [ReconciliationItem] = []
-        let run = try reconcile(period, knownAt: knownAt, earningsZip: path, file: file) { items.append($0) }
-        return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: run.files)
-    }
-
-    /// `reconcile(_:knownAt:earningsZip:file:)` handing each item to `emit` as it is categorised, in the result's
-    /// order, instead of gathering them (a month-end file has about a million).
-    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String,
-                          emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
-        try reconcile(period, knownAt: knownAt, earningsZip: path, file: file, sink: nil, emit: emit)
-    }
-
-    /// `reconcile(_:knownAt:earningsZip:file:emit:)` into `sink`: the same CSV bytes, totals and stored rows, with
-    /// the period's matched units written to the sink straight from the compact sides (no item built for them).
-    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String,
+    /// `reconcile(_:knownAt:only:)` into `sink` (the job's way): a Google month with staged earnings goes through the
+    /// compact engine, its matched units written to the sink without an item each; other periods item by item.
+    public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>? = nil,
                           into sink: ReconciliationItemSink) throws -> ReconciliationRun {
-        try reconcile(period, knownAt: knownAt, earningsZip: path, file: file, sink: sink, emit: sink.add)
+        if let run = try googleStaged(period, knownAt: knownAt, only: only, sink: sink, emit: sink.add) { return run }
+        let result = try reconcile(period, knownAt: knownAt, only: only)
+        for item in result.items { try sink.add(item) }
+        return ReconciliationRun(result)
     }
 
-    func reconcile(_ period: ReconciliationPeriod, knownAt: Date, earningsZip path: String, file: String,
-                   sink: ReconciliationItemSink?, itemChunk: Int = GoogleCategorizer.itemChunk,
-                   emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
-        let previous = period.previous ?? period
-        let next = period.next ?? period
-        let read = try GoogleFileSource(configuration: database.configuration, knownAt: knownAt)
-            .read(path: path, file: file, periods: [previous, period, next])
-        let (neighbours, staged) = try GoogleSource(database: database, knownAt: knownAt).report([previous, next], only: nil)
+    /// A Google month whose earnings are staged, reconciled by the compact engine: the month's rows read with one
+    /// binary COPY (`GoogleStagedSource`), the neighbours' report sides from their staged files, then the items in
+    /// key order to `sink` / `emit`, then the prior-period adjustments. Nil for Apple and for a month without staged
+    /// earnings (estimated sales only): those go item by item.
+    func googleStaged(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>?, sink: ReconciliationItemSink?,
+                      itemChunk: Int = GoogleCategorizer.itemChunk,
+                      emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun? {
+        guard period.provider == .google, let previous = period.previous, let next = period.next else { return nil }
+        let earnings = try ReportFileRef.current(database, kinds: ["googleEarnings"], periods: [period.label], only: only)
+        guard !earnings.isEmpty else { return nil }
+        let read = try GoogleStagedSource(database: database, knownAt: knownAt).read(files: earnings, periods: [previous, period, next])
+        let (neighbours, staged) = try GoogleSource(database: database, knownAt: knownAt).report([previous, next], only: only)
         try GoogleCategorizer(windowSeconds: categorizerWindow).forEachItem(
             report: read.report, database: read.database, staged: neighbours, period: period, sink: sink, chunkSize: itemChunk, emit)
         for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
-        let zip = ReportFileRef(id: 0, kind: "googleEarningsFile", period: period.label, sha256: read.sha256)
-        return ReconciliationRun(period: period, knownAt: knownAt, files: [zip] + staged.sorted())
+        return ReconciliationRun(period: period, knownAt: knownAt, files: (earnings + staged).sorted())
     }
 }

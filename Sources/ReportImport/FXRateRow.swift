@@ -63,18 +63,9 @@ public enum FXRateSources {
     /// currency pair, the rate of the month's latest transaction (ties: the later line), so the month's rate is the
     /// one in force at its end. Rows in the merchant currency and rates that are not positive give nothing.
     public static func googleEarnings(_ rows: [GoogleEarningsRow], month: String) -> [FXRateRow] {
-        guard month.utf8.count == 7 else { return [] }
-        var latest: [String: GoogleEarningsRow] = [:]
-        for row in rows where row.buyerCurrency != row.merchantCurrency && row.currencyConversionRate.unscaled > 0 {
-            let key = row.buyerCurrency + ">" + row.merchantCurrency
-            if let kept = latest[key], (kept.transactionEpochSeconds, kept.line) > (row.transactionEpochSeconds, row.line) { continue }
-            latest[key] = row
-        }
-        return latest.keys.sorted().compactMap { key in
-            guard let row = latest[key] else { return nil }
-            return FXRateRow(month: month + "-01", from: row.buyerCurrency, to: row.merchantCurrency,
-                             rate: row.currencyConversionRate, source: "google_earnings")
-        }
+        var latest = GoogleEarningsRates()
+        for row in rows { latest.add(row) }
+        return latest.rates(month: month)
     }
 
     static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september",

@@ -77,9 +77,17 @@ public enum ImportExports {
             let kind = label(file.kind)
             defer { progress.advance() }
             do {
-                let report = try ReportReader.read(file)
-                let fx = fxRates(of: report)
-                let outcome = context.dryRun ? try loader.classify(report) : try loader.load(report, fxRates: fx)
+                let outcome: ReportLoadOutcome
+                let fxCount: Int
+                if file.kind == .googleEarnings, !context.dryRun {
+                    // Staged while it is read; a first look at the hash spares an unchanged file the staging.
+                    (outcome, fxCount) = try loader.loadGoogleEarnings(file.path, knownSHA256: ReportStream.sha256(file.path))
+                } else {
+                    let report = try ReportReader.read(file)
+                    let fx = fxRates(of: report)
+                    outcome = context.dryRun ? try loader.classify(report) : try loader.load(report, fxRates: fx)
+                    fxCount = fx.count
+                }
                 switch outcome {
                 case .imported(let rows):
                     context.count("\(kind)_imported"); context.count("files_imported")
@@ -90,8 +98,8 @@ public enum ImportExports {
                     context.count("\(kind)_replaced"); context.count("files_replaced")
                     context.count("\(kind)_rows", by: rows); rowsLoaded += rows
                 }
-                if !fx.isEmpty, outcome != .unchanged {
-                    context.count(file.kind == .googleEarnings ? "fx_rates_from_earnings" : "fx_rates_from_payments", by: fx.count)
+                if fxCount > 0, outcome != .unchanged {
+                    context.count(file.kind == .googleEarnings ? "fx_rates_from_earnings" : "fx_rates_from_payments", by: fxCount)
                 }
             } catch let refusal as ClosedPeriodCorrection {
                 context.count("\(kind)_rejected"); context.count("files_rejected"); context.count("files_closed_period")
@@ -135,7 +143,7 @@ public enum ImportExports {
     static func fxRates(of report: ParsedReport) -> [FXRateRow] {
         switch report.content {
         case .applePayments(let summary): return FXRateSources.applePayments(summary)
-        case .googleEarnings(let rows): return FXRateSources.googleEarnings(rows, month: report.identity.period)
+        case .googleEarnings(let tally): return tally.rates.rates(month: report.identity.period)
         default: return []
         }
     }

@@ -10,7 +10,8 @@ public struct ParsedReport: Sendable {
         case appleSubscription(AppleSubscriptionReport)
         case appleSubscriptionEvent(AppleSubscriptionEventReport)
         case appleSummarySales([AppleSummarySalesRow])
-        case googleEarnings([GoogleEarningsRow])
+        /// Google earnings are staged while they are read (`ReportLoader.loadGoogleEarnings`); a read alone tallies them.
+        case googleEarnings(GoogleEarningsTally)
         case googleEstimatedSales([GoogleEstimatedSalesRow])
     }
 
@@ -32,7 +33,7 @@ public struct ParsedReport: Sendable {
         case .appleSubscription(let report): return report.rows.count
         case .appleSubscriptionEvent(let report): return report.rows.count
         case .appleSummarySales(let rows): return rows.count
-        case .googleEarnings(let rows): return rows.count
+        case .googleEarnings(let tally): return tally.rows
         case .googleEstimatedSales(let rows): return rows.count
         }
     }

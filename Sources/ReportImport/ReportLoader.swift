@@ -33,10 +33,11 @@ public struct ReportLoader {
 
     /// What `load` would do, without writing (for dry runs).
     public func classify(_ report: ParsedReport) throws -> ReportLoadOutcome {
-        if try held(report, database) { return .unchanged }
-        if let current = try current(report, lock: false) {
-            try refuseClosed(report, previousID: current.id, database)
-            try refuseShrinking(report, previous: current)
+        if try held(report.identity, sha: report.contentSHA256, database) { return .unchanged }
+        if let current = try current(report.identity, lock: false) {
+            let name = Self.fileName(report.path)
+            try refuseClosed(name, report.identity, previousID: current.id, database)
+            try refuseShrinking(name, report.identity, rows: report.rowCount, previous: current)
             return .replaced(rows: report.rowCount, previousSHA256: current.sha)
         }
         return .imported(rows: report.rowCount)
@@ -44,67 +45,119 @@ public struct ReportLoader {
 
     /// Stages `report` (and, for a payments summary, its exchange rates) in one transaction.
     public func load(_ report: ParsedReport, fxRates: [FXRateRow] = []) throws -> ReportLoadOutcome {
-        try database.transaction { db in
-            // One importer at a time per report, so two runs cannot both add a current file.
-            _ = try db.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["report_file:" + report.identity.key])
-            if try held(report, db) { return .unchanged }
-            let previous = try current(report, lock: true)
-            let id = try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first?.decode(Int64.self, "id") ?? 0
-            if let previous {
-                try refuseClosed(report, previousID: previous.id, db)
-                try refuseShrinking(report, previous: previous)
-                _ = try db.execute("DELETE FROM \(StagingCopy.table(report.identity.kind)) WHERE report_file_id = $1", [previous.id])
-                _ = try db.execute("UPDATE report_file SET replaced_by = $1 WHERE id = $2", [id, previous.id])
-            }
-            let identity = report.identity
-            _ = try db.execute("""
-                INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, region, vendor, row_count)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                """, [id, identity.kind.rawValue, identity.provider, report.path.split(separator: "/").last.map(String.init) ?? report.path,
-                      identity.key, report.contentSHA256, identity.period, identity.region, identity.vendor, report.rowCount])
+        if case .googleEarnings = report.content {
+            return try loadGoogleEarnings(report.path, knownSHA256: report.contentSHA256).outcome
+        }
+        return try stage(report.identity, path: report.path, knownSHA256: report.contentSHA256) { db, id in
             let rows = try StagingCopy.load(report, fileID: id, into: db)
             if !fxRates.isEmpty { _ = try FXRateWriter(database: db, actor: actor).upsert(fxRates) }
-            guard let previous else { return .imported(rows: rows) }
-            _ = try db.execute("""
-                INSERT INTO audit_log (actor, action, entity, entity_id, detail)
-                VALUES ($1, 'replace_report_file', 'report_file', $2,
-                        jsonb_build_object('report_key', $3::text, 'previous_sha256', $4::text, 'new_sha256', $5::text,
-                                           'previous_id', $6::bigint, 'rows', $7::int, 'previous_rows', $8::int,
-                                           'allowed_shrink', $9::bool))
-                """, [actor, String(id), identity.key, previous.sha, report.contentSHA256, previous.id, rows, Int64(previous.rows),
-                      rows < previous.rows])
-            return .replaced(rows: rows, previousSHA256: previous.sha)
+            return (report.contentSHA256, rows)
         }
     }
 
+    /// Stages the Google earnings file at `path` while it is read, with the month's exchange rates, in one
+    /// transaction; `knownSHA256`, a hash taken before (a rerun's first look), makes an unchanged file a no-op
+    /// without reading it again. Returns the outcome and the rates written (none when unchanged).
+    public func loadGoogleEarnings(_ path: String, knownSHA256: String? = nil) throws -> (outcome: ReportLoadOutcome, rates: Int) {
+        let identity = ReportIdentity.of(Self.fileName(path), kind: .googleEarnings)
+        var rates = 0
+        let outcome = try stage(identity, path: path, knownSHA256: knownSHA256) { db, id in
+            let tally = try GoogleEarningsStaging.stage(path, fileID: id, into: db)
+            let fx = tally.rates.rates(month: identity.period)
+            if !fx.isEmpty { _ = try FXRateWriter(database: db, actor: actor).upsert(fx) }
+            rates = fx.count
+            return (tally.sha256, tally.rows)
+        }
+        return (outcome, outcome == .unchanged ? 0 : rates)
+    }
+
+    /// The content staged: its hash (known only once it is read, for a file staged as it is read) and row count.
+    private typealias Staged = (sha: String, rows: Int)
+
+    /// Signals, inside the transaction, that the content just read was held before: the staging is rolled back.
+    private struct HeldBefore: Error {}
+
+    /// Stages one file of the report `identity` in one transaction: `copy` writes its rows (and rates) under the
+    /// new file's id. Then, in this order: content the report held before is a no-op (rolled back); a correction of
+    /// a file a close compared or with fewer rows is refused (rolled back); else the file it replaces loses its rows
+    /// and is marked, and the replacement is audited with both row counts.
+    private func stage(_ identity: ReportIdentity, path: String, knownSHA256: String?,
+                       copy: (PostgresConnection, Int64) throws -> Staged) throws -> ReportLoadOutcome {
+        do {
+            return try database.transaction { db in
+                // One importer at a time per report, so two runs cannot both add a current file.
+                _ = try db.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["report_file:" + identity.key])
+                if let knownSHA256, try held(identity, sha: knownSHA256, db) { return .unchanged }
+                let previous = try current(identity, lock: true)
+                let id = try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first?.decode(Int64.self, "id") ?? 0
+                let name = Self.fileName(path)
+                // The rows first (their reference to the file is checked at commit, migration 0024): the file's row
+                // records the content hash and row count, known once the content has been read.
+                let staged = try copy(db, id)
+                if try held(identity, sha: staged.sha, db) { throw HeldBefore() }
+                if let previous {
+                    try refuseClosed(name, identity, previousID: previous.id, db)
+                    try refuseShrinking(name, identity, rows: staged.rows, previous: previous)
+                    _ = try db.execute("DELETE FROM \(StagingCopy.table(identity.kind)) WHERE report_file_id = $1", [previous.id])
+                    _ = try db.execute("UPDATE report_file SET replaced_by = $1 WHERE id = $2", [id, previous.id])
+                }
+                _ = try db.execute("""
+                    INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, region, vendor, row_count)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    """, [id, identity.kind.rawValue, identity.provider, name, identity.key, staged.sha, identity.period,
+                          identity.region, identity.vendor, staged.rows])
+                guard let previous else { return .imported(rows: staged.rows) }
+                _ = try db.execute("""
+                    INSERT INTO audit_log (actor, action, entity, entity_id, detail)
+                    VALUES ($1, 'replace_report_file', 'report_file', $2,
+                            jsonb_build_object('report_key', $3::text, 'previous_sha256', $4::text, 'new_sha256', $5::text,
+                                               'previous_id', $6::bigint, 'rows', $7::int, 'previous_rows', $8::int,
+                                               'allowed_shrink', $9::bool))
+                    """, [actor, String(id), identity.key, previous.sha, staged.sha, previous.id, staged.rows, Int64(previous.rows),
+                          staged.rows < previous.rows])
+                return .replaced(rows: staged.rows, previousSHA256: previous.sha)
+            }
+        } catch is HeldBefore {
+            return .unchanged
+        }
+    }
+
+    /// The last component of `path`.
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
     /// Throws `ClosedPeriodCorrection` when the file `previousID` is one a close in force compared.
-    private func refuseClosed(_ report: ParsedReport, previousID: Int64, _ db: PostgresConnection) throws {
-        let name = report.path.split(separator: "/").last.map(String.init) ?? report.path
-        if let refusal = try ClosedPeriodCorrection.check(file: name, previousID: previousID, reportKey: report.identity.key, in: db) {
+    private func refuseClosed(_ name: String, _ identity: ReportIdentity, previousID: Int64, _ db: PostgresConnection) throws {
+        if let refusal = try ClosedPeriodCorrection.check(file: name, previousID: previousID, reportKey: identity.key, in: db) {
             throw refusal
         }
     }
 
-    /// Throws `ShrinkingReplacement` when `report` has fewer rows than the file it would replace (and shrinking is
-    /// not allowed).
-    private func refuseShrinking(_ report: ParsedReport, previous: (id: Int64, sha: String, rows: Int, name: String)) throws {
-        guard !allowShrink, report.rowCount < previous.rows else { return }
-        throw ShrinkingReplacement(file: report.path.split(separator: "/").last.map(String.init) ?? report.path,
-                                   replaces: previous.name, reportKey: report.identity.key, rows: report.rowCount,
-                                   previousRows: previous.rows)
+    /// Throws `ShrinkingReplacement` when a file of `rows` rows has fewer rows than the file it would replace (and
+    /// shrinking is not allowed).
+    private func refuseShrinking(_ name: String, _ identity: ReportIdentity, rows: Int,
+                                 previous: (id: Int64, sha: String, rows: Int, name: String)) throws {
+        guard !allowShrink, rows < previous.rows else { return }
+        throw ShrinkingReplacement(file: name, replaces: previous.name, reportKey: identity.key, rows: rows, previousRows: previous.rows)
     }
 
     /// Whether the report held this content before (its current file or one it replaced).
-    private func held(_ report: ParsedReport, _ db: PostgresConnection) throws -> Bool {
+    private func held(_ identity: ReportIdentity, sha: String, _ db: PostgresConnection) throws -> Bool {
         try db.query("SELECT 1 FROM report_file WHERE kind = $1 AND report_key = $2 AND content_sha256 = $3",
-                     [report.identity.kind.rawValue, report.identity.key, report.contentSHA256]).first != nil
+                     [identity.kind.rawValue, identity.key, sha]).first != nil
+    }
+
+    /// Whether the report held the content `sha` before (a rerun's first look, outside any transaction).
+    public func holds(_ identity: ReportIdentity, sha: String) throws -> Bool {
+        try held(identity, sha: sha, database)
     }
 
     /// The current (not replaced) file of the report, locked for the transaction when `lock`.
-    private func current(_ report: ParsedReport, lock: Bool) throws -> (id: Int64, sha: String, rows: Int, name: String)? {
+    private func current(_ identity: ReportIdentity, lock: Bool) throws -> (id: Int64, sha: String, rows: Int, name: String)? {
         guard let row = try database.query("""
             SELECT id, content_sha256, row_count::int8 AS row_count, file_name FROM report_file WHERE kind = $1 AND report_key = $2 AND replaced_by IS NULL
-            """ + (lock ? " FOR UPDATE" : ""), [report.identity.kind.rawValue, report.identity.key]).first else { return nil }
+            """ + (lock ? " FOR UPDATE" : ""), [identity.kind.rawValue, identity.key]).first else { return nil }
         return (try row.decode(Int64.self, "id"), try row.decode(String.self, "content_sha256"),
                 Int(try row.decode(Int64.self, "row_count")), try row.decode(String.self, "file_name"))
     }

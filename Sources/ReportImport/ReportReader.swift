@@ -4,12 +4,18 @@ import StoreExports
 
 /// Reads one report file: unwraps `.gz` / `.zip` through `ReportArchive`, hashes the content and parses it. The
 /// file is read once; the hash is over exactly the bytes parsed, and a file whose size, inode or modification time
-/// changed during the read is refused (it was being written or replaced).
+/// changed during the read is refused (it was being written or replaced). Google earnings are read as a stream and
+/// only tallied (rows, hash, rates): `ReportLoader.loadGoogleEarnings` stages them as they are read.
 public enum ReportReader {
     /// The parsed file, or a `StoreReportError` naming file, line, column and reason. `afterReading` runs between the
     /// read and the second look at the file (tests change the file there).
     public static func read(_ file: FoundReportFile, afterReading: () throws -> Void = {}) throws -> ParsedReport {
         let name = URL(fileURLWithPath: file.path).lastPathComponent
+        if file.kind == .googleEarnings {
+            let tally = try GoogleEarningsReading.read(file.path, afterReading: afterReading) { _ in }
+            return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind), contentSHA256: tally.sha256,
+                                content: .googleEarnings(tally))
+        }
         let raw: [UInt8]
         let before = FileStamp.of(file.path)
         do {
@@ -48,7 +54,7 @@ public enum ReportReader {
         case .appleSubscriptionEvent:
             content = .appleSubscriptionEvent(try AppleSubscriptionEventParser.parse(bytes, file: label))
         case .appleSummarySales: content = .appleSummarySales(try AppleSummarySalesParser.parse(bytes, file: label))
-        case .googleEarnings: content = .googleEarnings(try GoogleEarningsParser.parse(bytes, file: label))
+        case .googleEarnings: preconditionFailure("read as a stream above")
         case .googleEstimatedSales: content = .googleEstimatedSales(try GoogleEstimatedSalesParser.parse(bytes, file: label))
         }
         return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind, paymentsLabel: paymentsLabel, contentSHA256: hash),

@@ -89,24 +89,8 @@ enum StagingCopy {
                                        r.parentIdentifier, r.subscription, r.period, JSONLine.encode(r.extra)])
                 }
             }
-        case .googleEarnings(let rows):
-            return try database.copyIn("""
-                COPY google_earnings_row (report_file_id, line, order_id, transaction_date, transaction_at, transaction_zone,
-                tax_type, transaction_type, refund_type, product_title, product_id, product_type, sku_id, hardware, buyer_country,
-                buyer_state, buyer_postal_code, buyer_currency, amount_buyer_micros, currency_conversion_rate, merchant_currency,
-                amount_merchant_micros, base_plan_id, offer_id, group_id, first_usd_1m_eligible, service_fee_percent,
-                fee_description, promotion_id, sales_channel) FROM STDIN
-                """) { copy in
-                for r in rows {
-                    try copy.writeRow([id, String(r.line), r.orderID, r.transactionDate.description,
-                                       epochText(r.transactionEpochSeconds), r.transactionZone, r.taxType, r.transactionType.raw,
-                                       r.refundType?.rawValue, r.productTitle, r.productID, String(r.productType), r.skuID,
-                                       r.hardware, r.buyerCountry, r.buyerState, r.buyerPostalCode, r.buyerCurrency,
-                                       String(r.amountBuyerMicros), r.currencyConversionRate.description, r.merchantCurrency,
-                                       String(r.amountMerchantMicros), r.basePlanID, r.offerID, r.groupID, r.firstUSD1MEligible,
-                                       r.serviceFeePercent, r.feeDescription, r.promotionID, r.salesChannel])
-                }
-            }
+        case .googleEarnings:
+            preconditionFailure("Google earnings are staged while they are read (GoogleEarningsStaging)")
         case .googleEstimatedSales(let rows):
             return try database.copyIn("""
                 COPY google_estimated_sales_row (report_file_id, line, order_number, order_charged_date, order_charged_at,

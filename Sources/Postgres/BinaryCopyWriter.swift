@@ -1,0 +1,101 @@
+/// Writes rows for `COPY … FROM STDIN (FORMAT binary)` (`PostgresConnection.copyIn`), the format
+/// `BinaryCopyReader` reads: the signature, flags and an empty header extension once, then per tuple a 16-bit field
+/// count and per field a 32-bit length (-1: NULL) and its bytes, integers in network byte order; the trailer at
+/// `finish`. The server parses no text: numbers, dates and timestamps arrive as the integers it stores.
+public struct BinaryCopyWriter {
+    private var buffer: [UInt8] = []
+    private let copy: PostgresCopyIn
+    private static let flushAt = 1 << 20
+
+    /// A writer sending through `copy`; writes the file header.
+    public init(_ copy: PostgresCopyIn) {
+        self.copy = copy
+        buffer.reserveCapacity(Self.flushAt + 4096)
+        buffer.append(contentsOf: BinaryCopyReader.signature)
+        append(UInt32(0))
+        append(UInt32(0))
+    }
+
+    /// Starts a tuple of `fields` fields (sending the buffer when it is full).
+    public mutating func beginRow(fields: Int) throws {
+        if buffer.count >= Self.flushAt { try send() }
+        append(Int16(fields))
+    }
+
+    /// A NULL field.
+    public mutating func null() { append(Int32(-1)) }
+
+    /// An `int4` field.
+    public mutating func int32(_ value: Int32) {
+        append(Int32(4))
+        append(value)
+    }
+
+    /// An `int8` field.
+    public mutating func int64(_ value: Int64) {
+        append(Int32(8))
+        append(value)
+    }
+
+    /// A `text` (or `char(n)`, `varchar`) field: its UTF-8 bytes.
+    public mutating func text(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            append(Int32(bytes.count))
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    /// A `date` field from days since 1970-01-01 (the server counts from 2000-01-01).
+    public mutating func date(daysSince1970 days: Int) {
+        int32(Int32(days - 10_957))
+    }
+
+    /// A `timestamptz` field from whole epoch seconds (the server stores microseconds since 2000-01-01 UTC).
+    public mutating func timestamp(epochSeconds seconds: Int64) {
+        int64((seconds - 946_684_800) * 1_000_000)
+    }
+
+    /// A `numeric` field of `unscaled` × 10^-`scale`, its display scale `scale` (as the text `1.0800` keeps four
+    /// decimals): base-10000 digits around the decimal point, leading and trailing zero digits left out.
+    public mutating func numeric(unscaled: Int64, scale: Int) {
+        var decimals = String(unscaled.magnitude).utf8.map { Int($0) - 48 }
+        while decimals.count <= scale { decimals.insert(0, at: 0) }
+        let integerDigits = decimals.count - scale
+        // Pad the integer part on the left and the fraction on the right to whole groups of four.
+        let left = (4 - integerDigits % 4) % 4
+        decimals = [Int](repeating: 0, count: left) + decimals
+        decimals += [Int](repeating: 0, count: (4 - scale % 4) % 4)
+        var groups: [Int16] = []
+        for start in stride(from: 0, to: decimals.count, by: 4) {
+            var group = 0
+            for digit in decimals[start..<(start + 4)] { group = group * 10 + digit }
+            groups.append(Int16(group))
+        }
+        var weight = (left + integerDigits) / 4 - 1
+        while let first = groups.first, first == 0 { groups.removeFirst(); weight -= 1 }
+        while let last = groups.last, last == 0 { groups.removeLast() }
+        if groups.isEmpty { weight = 0 }
+        append(Int32(8 + 2 * groups.count))
+        append(Int16(groups.count))
+        append(Int16(weight))
+        append(UInt16(unscaled < 0 && !groups.isEmpty ? 0x4000 : 0))
+        append(Int16(scale))
+        for group in groups { append(group) }
+    }
+
+    /// Writes the trailer and sends what is buffered.
+    public mutating func finish() throws {
+        append(Int16(-1))
+        try send()
+    }
+
+    private mutating func send() throws {
+        try buffer.withUnsafeBytes { try copy.writeRaw($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func append<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
+    }
+}

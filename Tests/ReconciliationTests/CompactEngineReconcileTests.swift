@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+import JobKit
+import Postgres
+@testable import Reconciliation
+import StoreExports
+import Testing
+
+/// The compact engine on staged earnings (the month's rows read with one binary COPY, both sides compact) gives
+/// exactly the items of the same month built unit by unit as dictionaries (`GoogleSource`, `GoogleCategorizer.items`),
+/// item by item, through a sink and in chunks of any size; and the job stores matched orders summed.
+@Suite struct CompactEngineReconcileTests {
+    /// The month's items as dictionaries: every side read row by row, categorised unit by unit.
+    static func dictionaryItems(_ database: PostgresConnection, _ period: ReconciliationPeriod, knownAt: Date) throws -> [ReconciliationItem] {
+        let previous = try #require(period.previous), next = try #require(period.next)
+        let periods = [previous, period, next]
+        let source = GoogleSource(database: database, knownAt: knownAt)
+        let (report, _) = try source.report(periods, only: nil)
+        let databaseSide = try source.database(periods)
+        func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
+            var s = GoogleCategorizer.Sides()
+            s.report = report[p.label] ?? [:]
+            s.database = databaseSide[p.label] ?? [:]
+            return s
+        }
+        return GoogleCategorizer().items(current: sides(period), previous: sides(previous), next: sides(next),
+                                         start: period.start, end: period.end)
+            + (try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt))
+    }
+
+    @Test(arguments: [5, 13] as [UInt64]) func theCompactEngineGivesTheDictionaryItems(seed: UInt64) throws {
+        let harness = try ReconcileHarness("compact_\(seed)", seed: seed, subscriptions: 300)
+        try harness.importReports()
+        let months = try harness.database.query("SELECT DISTINCT period FROM report_file WHERE kind = 'googleEarnings' ORDER BY period")
+            .rows.map { try $0.decode(String.self, "period") }
+        #expect(months.count >= 2)
+        let knownAt = Date()
+        var compared = 0
+        for month in months {
+            let period = try #require(ReconciliationPeriod(.google, month))
+            let expected = try Self.dictionaryItems(harness.database, period, knownAt: knownAt)
+            let compact = try Reconciler(database: harness.database).reconcile(period, knownAt: knownAt)
+            #expect(!expected.isEmpty)
+            #expect(compact.items == expected, "\(period)")
+            #expect(ReconciliationCSV.items(compact.items) == ReconciliationCSV.items(expected))
+            #expect(compact.files.allSatisfy { $0.id > 0 } && compact.files.contains { $0.kind == "googleEarnings" && $0.period == month })
+            var chunked: [ReconciliationItem] = []
+            _ = try Reconciler(database: harness.database)
+                .googleStaged(period, knownAt: knownAt, only: nil, sink: nil, itemChunk: 3) { chunked.append($0) }
+            #expect(chunked == expected, "\(period), chunks of 3 orders")
+            // Into a sink (the job's way): matched units written without items, the same bytes, totals and rows,
+            // whether the orders are written as one chunk or as many on two threads.
+            for chunk in [1, 3, GoogleCategorizer.itemChunk] {
+                let sink = try ReconciliationItemSink(csvPath: nil)
+                _ = try Reconciler(database: harness.database)
+                    .googleStaged(period, knownAt: knownAt, only: nil, sink: sink, itemChunk: chunk, emit: sink.add)
+                #expect(try sink.csv.finish() == SHA256Digest.hex(ReconciliationCSV.items(expected)), "\(period) chunk \(chunk)")
+                #expect(sink.csv.count == expected.count)
+                #expect(sink.totals == ReconciliationTotals(expected))
+                #expect(sink.stored.stored == StoredItems(expected).stored)
+            }
+            compared += compact.items.filter { $0.category != .matched }.count
+        }
+        #expect(compared > 0, "the world injected no Google difference")
+    }
+
+    @Test func theJobStoresMatchedOrdersSummed() throws {
+        let harness = try ReconcileHarness("compact_job", seed: 3, subscriptions: 120)
+        try harness.importReports()
+        let label = try #require(try harness.database.query(
+            "SELECT min(period) AS p FROM report_file WHERE kind = 'googleEarnings'").first).decode(String.self, "p")
+        let (code, counts, line) = try harness.run(Reconcile.definition(), ["--provider", "google", "--period", label,
+                                                                            "--out", harness.out.path])
+        #expect(code == .succeeded, "\(line)")
+        #expect(counts["periods"] == 1 && (counts["google_matched"] ?? 0) > 0, "\(counts)")
+        let csv = harness.out.appendingPathComponent("reconciliation_google_\(label).csv")
+        #expect(FileManager.default.fileExists(atPath: csv.path))
+        let stored = try #require(try harness.database.query(
+            "SELECT report_files::text AS f FROM reconciliation_run WHERE provider = 'google' AND period = $1", [label]).first)
+        #expect(try stored.decode(String.self, "f").contains("googleEarnings"))
+        // Matched orders stored summed: fewer rows than items, every item counted once, one CSV line per item.
+        let sums = try #require(try harness.database.query("""
+            SELECT r.item_count::int8 AS items, count(*)::int8 AS rows, sum(i.unit_count)::int8 AS units,
+                   count(*) FILTER (WHERE i.grain_key = '*')::int8 AS summed
+            FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
+            WHERE r.provider = 'google' AND r.period = $1 GROUP BY r.item_count
+            """, [label]).first)
+        let items = try sums.decode(Int64.self, "items")
+        #expect(try sums.decode(Int64.self, "units") == items)
+        #expect(try sums.decode(Int64.self, "rows") < items && sums.decode(Int64.self, "summed") > 0)
+        let lines = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").count
+        #expect(Int64(lines - 1) == items)
+    }
+}
