@@ -65,6 +65,7 @@ BEGIN
             ('job_run', 'SELECT, INSERT, UPDATE'),
             ('rate_limit_bucket', 'SELECT, INSERT, UPDATE'),
             ('requery_work_item', 'SELECT, INSERT, UPDATE'),
+            ('reconciliation_repair', 'SELECT, INSERT, UPDATE'),
             -- the projection: written by the repair jobs; the history rows are never deleted except by retention
             ('apple_subscription_identity', 'SELECT, INSERT, UPDATE'),
             ('google_purchase_token', 'SELECT, INSERT, UPDATE'),

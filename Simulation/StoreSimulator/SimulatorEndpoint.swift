@@ -16,6 +16,8 @@ public enum SimulatorEndpoint: String, CaseIterable, Sendable, Hashable, Compara
     case googleSubscriptionGet = "google.subscriptionsv2.get"
     case googleAcknowledge = "google.subscriptions.acknowledge"
     case googleVoidedPurchases = "google.voidedpurchases.list"
+    case googleOrderGet = "google.orders.get"
+    case googleOrdersBatchGet = "google.orders.batchGet"
     case storageList = "storage.objects.list"
     case storageDownload = "storage.objects.get"
     /// No route matched.
@@ -52,7 +54,7 @@ public enum SimulatorEndpoint: String, CaseIterable, Sendable, Hashable, Compara
             apple = 1
         case .appleFinanceReports, .appleSalesReports:
             return RateLimit(perSecond: 1, capacity: 10)
-        case .googleSubscriptionGet, .googleAcknowledge, .storageList, .storageDownload:
+        case .googleSubscriptionGet, .googleAcknowledge, .googleOrderGet, .googleOrdersBatchGet, .storageList, .storageDownload:
             return RateLimit(perSecond: 50)  // 3000 queries a minute per bucket
         case .googleVoidedPurchases:
             return RateLimit(perSecond: 1, capacity: 30)  // 30 queries per 30 seconds

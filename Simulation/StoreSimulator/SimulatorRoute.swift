@@ -51,6 +51,10 @@ struct SimulatorRoute {
             self.init(.appleTestNotificationStatus, [s[4]], method: m, expected: "GET")
         case 5 where s[0] == "inApps" && s[1] == "v2" && s[2] == "refund" && s[3] == "lookup" && !s[4].isEmpty:
             self.init(.appleRefundHistory, [s[4]], method: m, expected: "GET")
+        case 5 where Self.isPublisher(s) && s[4] == "orders:batchGet":
+            self.init(.googleOrdersBatchGet, [s[3]], method: m, expected: "GET")
+        case 6 where Self.isPublisher(s) && s[4] == "orders" && !s[5].isEmpty:
+            self.init(.googleOrderGet, [s[3], s[5]], method: m, expected: "GET")
         case 5 where s[0] == "storage" && s[1] == "v1" && s[2] == "b" && s[4] == "o":
             self.init(.storageList, [s[3]], method: m, expected: "GET")
         case 6... where s[0] == "storage" && s[1] == "v1" && s[2] == "b" && s[4] == "o":

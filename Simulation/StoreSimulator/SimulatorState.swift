@@ -13,6 +13,8 @@ final class SimulatorState: @unchecked Sendable {
     private var transactions: [String: Position] = [:]
     private var orders: [String: [Position]] = [:]
     private var tokens: [String: Int] = [:]
+    /// Google orders: token index and the order's index in it.
+    private var googleOrders: [String: (token: Int, order: Int)] = [:]
     private var accessTokens: [String: (expires: Date, scopes: Set<String>)] = [:]
     private var testNotifications: [String: Int] = [:]
     private var requestCount: UInt64 = 0
@@ -35,6 +37,9 @@ final class SimulatorState: @unchecked Sendable {
         }
         for (index, subscription) in truth.google.subscriptions.enumerated() {
             tokens[subscription.purchaseToken] = index
+            for (position, order) in subscription.orders.enumerated() {
+                if let id = order.text("orderId") { googleOrders[id] = (index, position) }
+            }
         }
     }
 
@@ -106,6 +111,13 @@ final class SimulatorState: @unchecked Sendable {
     /// The Google token's truth.
     func googleSubscription(_ token: String) -> GoogleSubscriptionTruth? {
         lock.withLock { tokens[token].map { truth.google.subscriptions[$0] } }
+    }
+
+    /// The Google order `orderId` (an Orders API `Order`) and whether its token can still be queried.
+    func googleOrder(_ orderId: String) -> (order: JSONValue, queryable: Bool)? {
+        lock.withLock {
+            googleOrders[orderId].map { (truth.google.subscriptions[$0.token].orders[$0.order], truth.google.subscriptions[$0.token].queryable) }
+        }
     }
 
     /// Applies `change` to the Google token's purchase under the lock; returns what `change` returns.

@@ -21,6 +21,8 @@ extension StoreSimulator {
             case .googleSubscriptionGet: return GooglePlayAPI.subscription(context)
             case .googleAcknowledge: return GooglePlayAPI.acknowledge(context)
             case .googleVoidedPurchases: return GoogleVoidedAPI.list(context)
+            case .googleOrderGet: return GoogleOrdersAPI.get(context)
+            case .googleOrdersBatchGet: return GoogleOrdersAPI.batchGet(context)
             case .storageList: return CloudStorageAPI.list(context, files: files)
             case .storageDownload: return CloudStorageAPI.object(context, files: files)
             case .unknown: return Responses.text(404, "Not Found")
@@ -46,7 +48,8 @@ extension StoreSimulator {
     /// The bucket key's app part: the bundle id, the package name, the storage bucket, or the OAuth endpoint.
     func rateLimitKey(_ route: SimulatorRoute) -> String {
         switch route.endpoint {
-        case .googleSubscriptionGet, .googleAcknowledge, .googleVoidedPurchases, .storageList, .storageDownload:
+        case .googleSubscriptionGet, .googleAcknowledge, .googleVoidedPurchases, .googleOrderGet, .googleOrdersBatchGet, .storageList,
+             .storageDownload:
             return route.parameters.first ?? ""
         case .googleToken:
             return "oauth"

@@ -106,11 +106,26 @@ public struct GoogleSubscriptionTruth: Sendable, Codable {
     public var purchase: JSONValue
     /// Tokens more than 60 days past expiry answer HTTP 410.
     public var queryable: Bool
+    /// The token's orders as the Orders API returns them (`Order` resources: processed, refunded, partly refunded),
+    /// oldest first; empty in truths written before the Orders API was served.
+    public var orders: [JSONValue]
 
     /// Makes a token's truth.
-    public init(purchaseToken: String, purchase: JSONValue, queryable: Bool = true) {
+    public init(purchaseToken: String, purchase: JSONValue, queryable: Bool = true, orders: [JSONValue] = []) {
         self.purchaseToken = purchaseToken
         self.purchase = purchase
         self.queryable = queryable
+        self.orders = orders
+    }
+
+    enum CodingKeys: String, CodingKey { case purchaseToken, purchase, queryable, orders }
+
+    /// Decodes a token's line; `orders` may be absent (older truths).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        purchaseToken = try container.decode(String.self, forKey: .purchaseToken)
+        purchase = try container.decode(JSONValue.self, forKey: .purchase)
+        queryable = try container.decode(Bool.self, forKey: .queryable)
+        orders = try container.decodeIfPresent([JSONValue].self, forKey: .orders) ?? []
     }
 }

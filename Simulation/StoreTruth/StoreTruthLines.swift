@@ -20,8 +20,9 @@ public enum StoreTruthLines {
 
     /// Appends the line of a Google purchase token.
     public static func append(_ item: GoogleSubscriptionTruth, to out: inout [UInt8]) {
-        JSONBytes.appendObject([("purchase", item.purchase), ("purchaseToken", .string(item.purchaseToken)),
-                                ("queryable", .bool(item.queryable))], to: &out)
+        var fields: [(String, JSONValue?)] = item.orders.isEmpty ? [] : [("orders", .array(item.orders))]
+        fields += [("purchase", item.purchase), ("purchaseToken", .string(item.purchaseToken)), ("queryable", .bool(item.queryable))]
+        JSONBytes.appendObject(fields, to: &out)
         out.append(10)
     }
 

@@ -23,6 +23,7 @@ struct GoogleRenderer {
         var tokens: [GoogleTokenState] = [newToken(story, ordinal: 0, plan: first.plan, accountToken: accountToken)]
         var output = Output()
         var chargeTimes: [String: Int64] = [:]
+        var book = GoogleOrderBook(packageName: catalogue.packageName, seed: ids.seed)
         for step in story.steps {
             var current = tokens[tokens.count - 1]
             var type: Int?
@@ -119,6 +120,7 @@ struct GoogleRenderer {
                     "voidedReason": .integer(chargeback ? 7 : 1), "voidedQuantity": .integer(1),
                 ])
                 output.voided.append(voided)
+                book.refund(order, currency: current.currency, atMs: step.atMs)
                 tokens[tokens.count - 1] = current
                 let purchase = try decode(current)
                 var void = VoidedPurchase(purchaseToken: current.token, orderId: order, voidedTimeMillis: step.atMs,
@@ -133,7 +135,10 @@ struct GoogleRenderer {
             case .downgradeScheduled, .familyRevoke:
                 break
             }
-            if let order = current.latestOrderId, chargeTimes[order] == nil { chargeTimes[order] = step.atMs }
+            if let order = current.latestOrderId, chargeTimes[order] == nil {
+                chargeTimes[order] = step.atMs
+                book.charge(order, token: current, atMs: step.atMs, periodEndMs: current.expiryMs)
+            }
             tokens[tokens.count - 1] = current
             guard let type else { continue }
             var event = try rtdn(type: type, token: current, story: story, at: step.atMs, ordinal: output.events.count)
@@ -147,7 +152,7 @@ struct GoogleRenderer {
             let ended = ["SUBSCRIPTION_STATE_EXPIRED", "SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED"].contains(token.state)
             let queryable = !(ended && (token.expiryMs ?? token.startMs ?? asOfMs) < asOfMs - 60 * WorldClock.day)
             return GoogleSubscriptionTruth(purchaseToken: token.token, purchase: token.json(packageName: catalogue.packageName),
-                                           queryable: queryable)
+                                           queryable: queryable, orders: book.orders[token.token] ?? [])
         }
         return output
     }

@@ -1,4 +1,5 @@
 import BillingCore
+import Crypto
 import Foundation
 import HTTP
 import StoreCalls
@@ -21,6 +22,42 @@ public final class GooglePlayClient: Sendable {
         let raw = try call(.getSubscriptionV2(packageName: configuration.packageName, token: token), expectsJSON: true)
         return (try Self.decode(SubscriptionPurchaseV2.self, from: raw), raw)
     }
+
+    /// `orders.get`: one order's details and history, with the raw JSON (kept as the history rows' payload).
+    public func order(id orderId: String) throws(StoreCallError) -> GoogleOrderAnswer {
+        let raw = try call(.getOrder(packageName: configuration.packageName, orderId: orderId), expectsJSON: true)
+        return GoogleOrderAnswer(order: try Self.decode(GoogleOrder.self, from: raw), raw: raw)
+    }
+
+    /// `orders.batchGet`: the orders of `orderIds` (distinct; called in chunks of 1,000, Google's maximum), each with its
+    /// own JSON. Google fails the whole call when any ID is unknown; an answer missing a requested order is an
+    /// undecodable answer, never skipped.
+    public func orders(ids orderIds: [String]) throws(StoreCallError) -> [GoogleOrderAnswer] {
+        var seen = Set<String>()
+        let distinct = orderIds.filter { seen.insert($0).inserted }
+        var answers: [GoogleOrderAnswer] = []
+        for start in stride(from: 0, to: distinct.count, by: Self.batchGetLimit) {
+            let chunk = Array(distinct[start..<min(start + Self.batchGetLimit, distinct.count)])
+            let raw = try call(.batchGetOrders(packageName: configuration.packageName, orderIds: chunk), expectsJSON: true)
+            let orders = try Self.decode(GoogleBatchGetOrdersResponse.self, from: raw).orders ?? []
+            let items = try Self.decode(RawOrders.self, from: raw).orders ?? []
+            let missing = Set(chunk).subtracting(orders.compactMap(\.orderId))
+            guard missing.isEmpty, items.count == orders.count else {
+                throw .store(GooglePlayAnswerError.undecodable(what: "BatchGetOrdersResponse",
+                                                               detail: "no order for \(missing.sorted().joined(separator: ", "))"))
+            }
+            for (order, item) in zip(orders, items) {
+                answers.append(GoogleOrderAnswer(order: order, raw: (try? JSONEncoder().encode(item)) ?? Data()))
+            }
+        }
+        return answers
+    }
+
+    /// A batch answer's orders as plain JSON, to keep each one's payload.
+    private struct RawOrders: Decodable { var orders: [JSONValue]? }
+
+    /// Google's maximum number of order IDs in one `orders.batchGet`.
+    public static let batchGetLimit = 1_000
 
     /// Acknowledges a subscription purchase (the product id is the line item's productId).
     public func acknowledge(subscriptionId: String, token: String) throws(StoreCallError) {

@@ -8,6 +8,9 @@ public enum GooglePlayEndpoint: Sendable, Hashable {
     case acknowledge(packageName: String, subscriptionId: String, token: String)
     /// `startTime`/`endTime` in ms; `type=1` includes subscriptions.
     case listVoidedPurchases(packageName: String, startTime: Int64, endTime: Int64?, maxResults: Int, pageToken: String?)
+    /// Orders API: one order, or up to 1,000 distinct orders in one call.
+    case getOrder(packageName: String, orderId: String)
+    case batchGetOrders(packageName: String, orderIds: [String])
     case listObjects(bucket: String, prefix: String, pageToken: String?)
     case downloadObject(bucket: String, name: String)
 
@@ -17,6 +20,7 @@ public enum GooglePlayEndpoint: Sendable, Hashable {
         case .getSubscriptionV2: return .googleSubscriptionsV2Get
         case .acknowledge: return .googleSubscriptionsAcknowledge
         case .listVoidedPurchases: return .googleVoidedPurchasesList
+        case .getOrder, .batchGetOrders: return .googleOrdersGet
         case .listObjects, .downloadObject: return nil
         }
     }
@@ -58,6 +62,10 @@ public enum GooglePlayEndpoint: Sendable, Hashable {
             items += [("maxResults", String(maxResults)), ("type", "1")]
             if let pageToken { items.append(("token", pageToken)) }
             return app(package) + "/purchases/voidedpurchases" + Self.query(items)
+        case .getOrder(let package, let orderId):
+            return app(package) + "/orders/\(Self.encode(orderId))"
+        case .batchGetOrders(let package, let orderIds):
+            return app(package) + "/orders:batchGet" + Self.query(orderIds.map { ("orderIds", $0) })
         case .listObjects(let bucket, let prefix, let pageToken):
             return "/storage/v1/b/\(Self.encode(bucket))/o" + Self.query([("prefix", prefix)] + (pageToken.map { [("pageToken", $0)] } ?? []))
         case .downloadObject(let bucket, let name):

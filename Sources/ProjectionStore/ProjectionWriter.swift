@@ -122,6 +122,7 @@ struct CreationRace: Error {}
 public enum ProjectionStoreError: Error, CustomStringConvertible, Sendable {
     case unsupportedProvider(String)
     case identityOwnedByAnotherSubscription(String)
+    case unknownSubscription(String)
 
     public var description: String {
         switch self {
@@ -129,6 +130,8 @@ public enum ProjectionStoreError: Error, CustomStringConvertible, Sendable {
             return "provider \(provider) has no adapter yet; its purchases are rejected, not projected"
         case .identityOwnedByAnotherSubscription(let identity):
             return "store identity \(identity) already belongs to another subscription; it is never moved"
+        case .unknownSubscription(let id):
+            return "subscription \(id) does not exist"
         }
     }
 }

@@ -13,6 +13,8 @@ public enum StoreEndpoint: String, CaseIterable, Sendable {
     case googleSubscriptionsV2Get = "google.subscriptionsv2.get"
     case googleSubscriptionsAcknowledge = "google.subscriptions.acknowledge"
     case googleVoidedPurchasesList = "google.voidedpurchases.list"
+    /// `orders.get` and `orders.batchGet` (one bucket: both draw from the Play Developer API quota).
+    case googleOrdersGet = "google.orders.get"
 
     /// True for App Store Server API calls (their sandbox limits are 10% of production).
     public var isApple: Bool { rawValue.hasPrefix("apple.") }
@@ -26,7 +28,7 @@ public enum StoreEndpoint: String, CaseIterable, Sendable {
             return .perSecond(10)
         case .appleRequestTestNotification, .appleGetTestNotificationStatus:
             return .perSecond(1)
-        case .googleSubscriptionsV2Get, .googleSubscriptionsAcknowledge:
+        case .googleSubscriptionsV2Get, .googleSubscriptionsAcknowledge, .googleOrdersGet:
             // 3000 queries per minute per quota bucket; 50 of burst keeps any minute at or under 3000.
             return .window(3_000, perSeconds: 60, burst: 50)
         case .googleVoidedPurchasesList:

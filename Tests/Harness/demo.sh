@@ -121,6 +121,28 @@ psql -q -P footer=off -c "SELECT r.provider, $period_sql AS period, i.category, 
   sum(i.report_units) AS report_units, sum(i.database_units) AS db_units
   FROM reconciliation_run r JOIN reconciliation_item i ON i.run_id = r.id
   WHERE r.superseded_by IS NULL AND NOT i.prior_period_adjustment GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+# --- reconciliation loop (issue 28): the chain reconciles, repairs what the stores answer for, reconciles again ----
+echo "== reconciliation loop: open items by category before (the chain's first reconcile) and after requery-at-risk"
+psql -q -P footer=off -c "WITH ordered AS (
+    SELECT id, provider, period, superseded_by, row_number() OVER (PARTITION BY provider, period ORDER BY id) AS n
+    FROM reconciliation_run),
+  legs AS (
+    SELECT o.provider, o.period, i.category, i.unit_count AS before, 0 AS after
+    FROM ordered o JOIN reconciliation_item i ON i.run_id = o.id WHERE o.n = 1
+    UNION ALL SELECT o.provider, o.period, i.category, 0, i.unit_count
+    FROM ordered o JOIN reconciliation_item i ON i.run_id = o.id WHERE o.superseded_by IS NULL)
+  SELECT r.provider, $period_sql AS period, l.category, sum(l.before) AS before, sum(l.after) AS after
+  FROM legs l JOIN reconciliation_run r ON r.provider = l.provider AND r.period = l.period AND r.superseded_by IS NULL
+  WHERE l.category IN ('missing_in_database', 'refund_not_reflected', 'amount_mismatch', 'duplicate', 'missing_in_store_report')
+  GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+echo "== what requery-at-risk said of each item it acted on (reconciliation_repair: the reason an item still listed keeps)"
+psql -q -P footer=off -c "SELECT r.provider, i.category, p.outcome, count(*) AS items
+  FROM reconciliation_repair p JOIN reconciliation_item i ON i.run_id = p.run_id AND i.line = p.line
+  JOIN reconciliation_run r ON r.id = p.run_id GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+psql -qtAX -c "SELECT 'demo: Google refunds written for part of their charge (Orders API partialRefundEvents): ' || count(*)
+  FROM billing_transaction f JOIN billing_transaction c ON c.transaction_key = f.refunded_transaction_key
+  WHERE f.provider = 'GOOGLE' AND f.event_type = 'REFUNDED' AND -f.amount_micros < c.amount_micros"
+# --- end reconciliation loop ---------------------------------------------------------------------------------
 echo "== reconciliation totals per currency (report gross − database gross = variance)"
 psql -q -P footer=off -c "WITH legs AS (
     SELECT r.provider, $period_sql AS period, i.currency::text AS currency, i.report_gross_micros AS g, 0::int8 AS d

@@ -25,7 +25,7 @@ import Testing
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
-            "dead_letter", "fx_rate", "audit_log", "schema_migration", "requery_work_item",
+            "dead_letter", "fx_rate", "audit_log", "schema_migration", "requery_work_item", "reconciliation_repair",
             "entitlement_interval", "subscription_price_change_transition",
             // Report staging (import-exports).
             "report_file", "apple_financial_row", "apple_payments_row", "apple_subscriber_row", "apple_sales_summary_row",

@@ -109,16 +109,52 @@ public enum TruthFixture {
         }
     }
 
+    /// Orders API orders of token-active: the signup order (processed) and its first renewal (half refunded).
+    public static var activeOrders: [JSONValue] {
+        func money(_ units: String, _ nanos: Int64) -> JSONValue {
+            .object(["currencyCode": .string("USD"), "units": .string(units), "nanos": .integer(nanos)])
+        }
+        func order(_ id: String, daysAgo: Int64, history: [String: JSONValue], state: String) -> JSONValue {
+            let time = JSONValue.string(rfc3339(nowMs - daysAgo * day))
+            var events = history
+            events["processedEvent"] = .object(["eventTime": time])
+            return .object([
+                "orderId": .string(id), "purchaseToken": .string("token-active"), "state": .string(state), "createTime": time,
+                "lastEventTime": time, "total": money("9", 990_000_000), "tax": money("0", 0),
+                "lineItems": .array([.object(["productId": .string("premium_monthly"), "total": money("9", 990_000_000),
+                                              "subscriptionDetails": .object(["basePlanId": .string("monthly")])])]),
+                "orderHistory": .object(events),
+            ])
+        }
+        let partial: JSONValue = .object([
+            "createTime": .string(rfc3339(nowMs - 2 * day)), "processTime": .string(rfc3339(nowMs - 2 * day)),
+            "state": .string("PROCESSED_SUCCESSFULLY"),
+            "refundDetails": .object(["total": money("4", 990_000_000), "tax": money("0", 0)]),
+        ])
+        return [order("GPA.1111-2222-3333-44444", daysAgo: 40, history: [:], state: "PROCESSED"),
+                order("GPA.1111-2222-3333-44444..0", daysAgo: 10, history: ["partialRefundEvents": .array([partial])],
+                      state: "PARTIALLY_REFUNDED")]
+    }
+
+    /// `ms` as RFC 3339 UTC with whole seconds.
+    static func rfc3339(_ ms: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
     /// The whole truth.
     public static func truth(reportFiles: [String] = []) -> StoreTruth {
         StoreTruth(
             apple: AppleTruth(bundleId: bundleId, appAppleId: appAppleId, environment: "Production",
                               subscriptions: [subscriptionA, subscriptionB, subscriptionC], notifications: notifications),
             google: GoogleTruth(packageName: packageName, subscriptions: [
-                GoogleSubscriptionTruth(purchaseToken: "token-active", purchase: googlePurchase(state: "SUBSCRIPTION_STATE_ACTIVE", acknowledged: false)),
+                GoogleSubscriptionTruth(purchaseToken: "token-active", purchase: googlePurchase(state: "SUBSCRIPTION_STATE_ACTIVE", acknowledged: false),
+                                        orders: activeOrders),
                 GoogleSubscriptionTruth(purchaseToken: "token-pending", purchase: googlePurchase(state: "SUBSCRIPTION_STATE_PENDING", acknowledged: false)),
                 GoogleSubscriptionTruth(purchaseToken: "token-expired", purchase: googlePurchase(state: "SUBSCRIPTION_STATE_EXPIRED", acknowledged: true),
-                                        queryable: false),
+                                        queryable: false, orders: [.object(["orderId": .string("GPA.5555-0000-0000-00000"),
+                                                                            "purchaseToken": .string("token-expired")])]),
             ], voidedPurchases: voided),
             reportFiles: reportFiles)
     }

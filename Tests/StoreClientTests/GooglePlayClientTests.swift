@@ -38,6 +38,20 @@ import Testing
         #expect(refused?.classification == .invalidRequest, "a pending purchase cannot be acknowledged")
     }
 
+    @Test func ordersAreDecodedWithTheirHistoryAndPayload() throws {
+        let harness = try ClientHarness()
+        let renewal = try harness.google.order(id: "GPA.1111-2222-3333-44444..0")
+        #expect(renewal.order.state == "PARTIALLY_REFUNDED")
+        #expect(try renewal.order.orderHistory?.partialRefundEvents?.first?.refundDetails?.total?.money()
+                == Money(micros: 4_990_000, currencyCode: "USD"))
+        #expect(String(decoding: renewal.raw, as: UTF8.self).contains("partialRefundEvents"))
+        let both = try harness.google.orders(ids: ["GPA.1111-2222-3333-44444", "GPA.1111-2222-3333-44444..0", "GPA.1111-2222-3333-44444"])
+        #expect(both.map(\.order.orderId) == ["GPA.1111-2222-3333-44444", "GPA.1111-2222-3333-44444..0"], "asked once each")
+        #expect(both.allSatisfy { (try? JSONDecoder().decode(GoogleOrder.self, from: $0.raw)) == $0.order }, "each order keeps its own JSON")
+        #expect(storeError(GooglePlayAPIError.self) { _ = try harness.google.order(id: "GPA.0000-0000-0000-00000") }?.classification == .notFound)
+        #expect(harness.log.attempts.filter { $0.endpoint == "google.orders.get" }.map(\.outcome) == ["ok", "ok", "not_found"])
+    }
+
     @Test func voidedPurchasesFollowEveryPage() throws {
         let harness = try ClientHarness()
         let all = try harness.google.voidedPurchases(since: TruthFixture.now.addingTimeInterval(-30 * 86_400), pageSize: 2)

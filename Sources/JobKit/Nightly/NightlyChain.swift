@@ -5,10 +5,12 @@ import Postgres
 /// table at the end, continues past soft failures and stops at the first hard one (`NightlyStepSeverity`), and exits
 /// with the worst step's code.
 public enum NightlyChain {
-    /// The chain, in order (docs/RUNBOOK.md, "Scheduling").
+    /// The chain, in order (docs/RUNBOOK.md, "Scheduling"). `reconcile` runs twice around `requery-at-risk`: the first
+    /// lists what the month's store files hold that the history lacks, requery-at-risk repairs what the stores answer
+    /// for (its `reconciliation` category), and the second shows what is left (docs/RECONCILIATION.md, "Closing the loop").
     public static let steps = [
-        "replay-events", "recover-notifications", "sweep-voided", "ack-rescue", "requery-at-risk", "expire-lapsed",
-        "import-exports", "reconcile", "build-reports", "drift-counts",
+        "replay-events", "recover-notifications", "sweep-voided", "ack-rescue", "import-exports", "reconcile",
+        "requery-at-risk", "expire-lapsed", "reconcile", "build-reports", "drift-counts",
     ]
 
     /// The job's own option: where the step executables are (tests point it at a folder of scripts).

@@ -63,6 +63,9 @@ public enum RequeryAtRisk {
         }
         let leases = RequeryLeases(database: run.database, runKey: run.options.runKey)
         try leases.materialise(run.options)
+        if run.options.categories.contains(.reconciliation) {
+            tally.add("reconciliation.unmatched", try ReconciliationTargets.recordUnmatched(database: run.database, jobRunID: run.jobRunID))
+        }
         for entry in try leases.selectedCounts() {
             tally.add("selected." + entry.category, entry.count)
             tally.add("selected", entry.count)

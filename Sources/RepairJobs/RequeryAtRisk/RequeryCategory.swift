@@ -1,5 +1,9 @@
 /// Why a subscription was selected for re-query, in the backfill priority (first = highest; docs/RUNBOOK.md).
 public enum RequeryCategory: String, CaseIterable, Sendable, Comparable {
+    /// An open reconciliation item the store can still answer for points at the subscription (`ReconciliationTargets`):
+    /// its history is repaired from Transaction History or the Orders API. First: finance closes the month on it, and
+    /// the freshness window does not hold it back.
+    case reconciliation = "reconciliation"
     /// An active entitlement whose period has ended, or ends within the window, with no renewal recorded.
     case periodEnding = "period_ending"
     case inGracePeriod = "in_grace_period"
