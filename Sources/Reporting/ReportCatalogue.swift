@@ -68,5 +68,20 @@ public enum ReportCatalogue {
             name: "reconciliation", sheet: "Reconciliation",
             summary: "per provider, report period in the range (its current reconcile run) and currency: items by category with units, gross, variance, fee, tax, net; the totals; prior-period adjustments",
             required: true),
+        ReportDefinition(
+            name: "subscribers", sheet: "Subscribers",
+            summary: "per month, provider and product: subscriptions trialing, paying, in grace, in billing retry or hold, paused, cancelled but paid through; starts, ends, net change",
+            required: true,
+            charts: [ReportChart(kind: .stackedColumn, title: "Subscribers by state at month end (all providers and products)",
+                                 values: ["paying_count", "cancelled_paid_through_count", "trialing_count", "grace_count",
+                                          "billing_retry_count", "paused_count"],
+                                 valueAxis: "subscriptions", combine: .sum)]),
+        ReportDefinition(
+            name: "kpis", sheet: "KPIs",
+            summary: "per month and provider (and all providers) in the reporting currency: MRR, ARR, net new MRR, ARPPU, ARPU, logo and revenue churn, NRR, quick ratio, refund and chargeback rates",
+            required: true,
+            charts: [ReportChart(kind: .line, title: "Churn, refund and chargeback rates (all providers)",
+                                 values: ["logo_churn_rate", "revenue_churn_rate", "refund_rate", "chargeback_rate"],
+                                 filter: ["provider": "ALL"], valueAxis: "rate")]),
     ]
 }
