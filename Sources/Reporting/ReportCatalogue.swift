@@ -83,5 +83,13 @@ public enum ReportCatalogue {
             charts: [ReportChart(kind: .line, title: "Churn, refund and chargeback rates (all providers)",
                                  values: ["logo_churn_rate", "revenue_churn_rate", "refund_rate", "chargeback_rate"],
                                  filter: ["provider": "ALL"], valueAxis: "rate")]),
+        ReportDefinition(
+            name: "trial_conversion", sheet: "Trial conversion",
+            summary: "per trial-start month, provider, product and country: trials, converted in the trial or after a billing retry, cancelled, failed, open, conversion rate with its 95% interval, days to convert; Apple's event counts beside ours",
+            required: true,
+            charts: [ReportChart(kind: .stackedColumn, title: "Free trials by start month and outcome (all providers)",
+                                 values: ["converted_in_trial_count", "converted_after_retry_count", "cancelled_count",
+                                          "failed_count", "open_count"],
+                                 filter: ["view": "cohort"], valueAxis: "trials", combine: .sum)]),
     ]
 }
