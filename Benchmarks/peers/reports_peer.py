@@ -171,12 +171,12 @@ def load(dsn, as_of, basis, currency):
                      b.currency_code, b.country_code, b.is_test, b.reason, b.product_id, b.plan_id::text AS plan_id,
                      b.billing_period, b.period_start_at, b.period_end_at, b.refunded_transaction_key,
                      b.refund_kind::text AS refund_kind, b.revocation_reason, b.revocation_type, b.voided_source,
-                     b.voided_reason, b.is_derived
+                     b.voided_reason, b.is_derived, b.expires_at
               FROM billing_transaction b""",
                     text=("id", "transaction_key", "refunded_transaction_key"),
                     repeated=("subscription_id", "provider", "event_type", "currency_code", "country_code", "reason",
                               "product_id", "plan_id", "billing_period", "refund_kind", "revocation_type"),
-                    instants=("effective_at", "recorded_at", "period_start_at", "period_end_at"))
+                    instants=("effective_at", "recorded_at", "period_start_at", "period_end_at", "expires_at"))
     tx["amount_micros"] = tx["amount_micros"].astype("float64")
     for c in ("revocation_reason", "voided_source", "voided_reason"):
         tx[c] = tx[c].astype("float64")
@@ -197,7 +197,7 @@ def load(dsn, as_of, basis, currency):
                       instants=("valid_from", "valid_until", "ended_at", "recorded_at"))
     cur.close()
     conn.close()
-    for c in ("effective_at", "recorded_at", "period_start_at", "period_end_at"):
+    for c in ("effective_at", "recorded_at", "period_start_at", "period_end_at", "expires_at"):
         tx[c] = pd.to_datetime(tx[c], utc=True)
     for c in ("valid_from", "valid_until", "ended_at", "recorded_at"):
         ents[c] = pd.to_datetime(ents[c], utc=True)
@@ -240,9 +240,11 @@ def state_rows(tx):
     s = tx[is_charge | is_grace | is_stop].copy()
     s["kind"] = np.where(s["event_type"] == "ENTERED_GRACE_PERIOD", "grace",
                          np.where(s["event_type"].isin(STOP_TYPES), "stop", "charge"))
-    # At one instant a charge comes first (a grace or stop row wins over it), then the other rows by id.
-    s["rank"] = s["kind"].map({"charge": 0, "grace": 1, "stop": 1})
-    s = s.sort_values(["subscription_id", "effective_at", "rank", "id"]).reset_index(drop=True)
+    # At one instant: charges, then grace, then hold and pause, then endings (the last read holds); rows of one kind
+    # by transaction_key, never by id (Reports/README.md, "Order at one instant").
+    s["rank"] = np.where(s["kind"] == "charge", 0, np.where(s["kind"] == "grace", 1,
+                         np.where(s["event_type"].isin(("ENTERED_ON_HOLD", "PAUSED")), 2, 3)))
+    s = s.sort_values(["subscription_id", "effective_at", "rank", "transaction_key"]).reset_index(drop=True)
     s["tw"] = s["billing_period"].map(TWELFTHS)
     ch = s["kind"] == "charge"
     g = s.groupby("subscription_id", sort=False)
@@ -280,8 +282,12 @@ def state_rows(tx):
     # else the latest paid charge
     g3 = ~rec & ~g2 & gr["lp_amount_micros"].notna() & gr["lp_tw"].notna()
     val[g3] = [int(a) * int(t) for a, t in zip(gr.loc[g3, "lp_amount_micros"], gr.loc[g3, "lp_tw"])]
+    # Never paid (no paid charge at or before the grace row): the grace contributes nothing (README "MRR").
+    val[gr["lp_amount_micros"].isna()] = np.nan
     has = val.notna()
     s.loc[val.index[has], "value"] = val[has].astype("int64").values
+    # A grace holds until its end: expires_at when later than the row (open otherwise).
+    s.loc[gr.index, "until"] = gr["expires_at"].where(gr["expires_at"] > gr["effective_at"])
     s.loc[gr.index, "v_currency"] = gr["n_currency_code"].where(rec, gr["currency_code"]).fillna(gr["lp_currency_code"])
     for col, src in (("v_country", "country_code"), ("v_product", "product_id"), ("v_plan", "plan_code"),
                      ("v_period", "billing_period")):
