@@ -18,6 +18,9 @@ KEYS = {
     "grace_hold_recovery": ["failure_month", "provider", "plan", "country", "currency"],
     "price_change_churn": ["provider", "product_id", "region", "currency", "old_price_micros", "new_price_micros", "mode"],
     "entitlement_leakage": ["subscription_id", "plan_code", "entitled_from"],
+    "subscribers": ["month", "provider", "product_id"],
+    "kpis": ["month", "provider"],
+    "trial_conversion": ["view", "month", "provider", "product_id", "country"],
 }
 
 
