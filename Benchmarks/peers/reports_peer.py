@@ -3,7 +3,7 @@
 
 Written from the definitions in Reports/README.md (not from Reports/*.sql), it reads the same PostgreSQL tables and
 writes the same CSV files (mrr, mrr_bridge, mrr_movements, refunds, grace_hold_recovery, price_change_churn,
-entitlement_leakage, subscribers, kpis, trial_conversion) with the same columns, so Benchmarks/reports/compare_peer.sh can diff them cell by cell.
+entitlement_leakage, subscribers, kpis, trial_conversion, plan_change_mix) with the same columns, so Benchmarks/reports/compare_peer.sh can diff them cell by cell.
 
 usage: reports_peer.py --dsn <conninfo> --as-of <instant> --from YYYY-MM --to YYYY-MM --currency USD
                        --basis corrected|known --out DIR
@@ -1123,6 +1123,37 @@ def report_trial_conversion(data, as_of, rep_months, out):
                "converted_difference_count"], rows)
 
 
+def report_plan_change_mix(data, rep_months, out):
+    """Reports/README.md "Plan-change mix": consecutive charges of a subscription whose product or period differ."""
+    tx = data["tx"]
+    tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
+    ch = tx[tx["event_type"].isin(CHARGE_TYPES) & tx["amount_micros"].notna() & tx["period_end_at"].notna()]
+    ch = ch.sort_values(["subscription_id", "effective_at", "transaction_key"], kind="stable").copy()
+    ch["tw"] = ch["billing_period"].map(TWELFTHS)
+    ch["value"] = [int(a) * int(t) if not pd.isna(t) else None for a, t in zip(ch["amount_micros"], ch["tw"])]
+    g = ch.groupby("subscription_id", sort=False)
+    ch["from_product"], ch["from_period"], ch["from_value"] = g["product_id"].shift(), g["billing_period"].shift(), g["value"].shift()
+    ch["n"] = g.cumcount()
+    ch = ch[(ch["n"] > 0) & ((ch["product_id"] != ch["from_product"]) | (ch["billing_period"] != ch["from_period"]))].copy()
+    ch["month"] = month_of(ch["effective_at"])
+    ch = ch[ch["month"].isin(rep_months)]
+    cells = {}
+    for r in ch.itertuples():
+        new, old = (0 if r.value is None or pd.isna(r.value) else int(r.value)), (0 if r.from_value is None or pd.isna(r.from_value) else int(r.from_value))
+        kind = ("period_change" if r.billing_period != r.from_period else
+                "upgrade" if new > old else "downgrade" if new < old else "crossgrade")
+        key = (r.month, r.provider, kind, r.from_product, r.product_id, r.from_period, r.billing_period, r.currency_code)
+        n, f, t = cells.get(key, (0, 0, 0))
+        cells[key] = (n + 1, f + old, t + new)
+    rows = [list(k) + [n, round_even(Fraction(f, 12)), round_even(Fraction(t, 12)), round_even(Fraction(t - f, 12))]
+            for k, (n, f, t) in sorted(cells.items())]
+    write_csv(os.path.join(out, "plan_change_mix.csv"),
+              ["month", "provider", "change_type", "from_product_id", "to_product_id", "from_billing_period",
+               "to_billing_period", "currency", "changes_count", "from_mrr", "from_mrr_micros", "to_mrr", "to_mrr_micros",
+               "mrr_moved", "mrr_moved_micros"],
+              [r[:9] + [money(r[9], r[7]), r[9], money(r[10], r[7]), r[10], money(r[11], r[7]), r[11]] for r in rows])
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -1161,6 +1192,7 @@ def main():
     active = report_subscribers(subscriber_states(data, months, snaps), months, rep_months, a.out)
     report_kpis(bridge, active, data, c, months, rep_months, as_of, a.currency, a.out)
     report_trial_conversion(data, as_of, rep_months, a.out)
+    report_plan_change_mix(data, rep_months, a.out)
     del c
     report_movements(mv, months, rep_months, data, a.currency, a.out)
     del mv

@@ -21,6 +21,8 @@ KEYS = {
     "subscribers": ["month", "provider", "product_id"],
     "kpis": ["month", "provider"],
     "trial_conversion": ["view", "month", "provider", "product_id", "country"],
+    "plan_change_mix": ["month", "provider", "change_type", "from_product_id", "to_product_id", "from_billing_period",
+                        "to_billing_period", "currency"],
 }
 
 

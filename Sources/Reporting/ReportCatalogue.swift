@@ -91,5 +91,11 @@ public enum ReportCatalogue {
                                  values: ["converted_in_trial_count", "converted_after_retry_count", "cancelled_count",
                                           "failed_count", "open_count"],
                                  filter: ["view": "cohort"], valueAxis: "trials", combine: .sum)]),
+        ReportDefinition(
+            name: "plan_change_mix", sheet: "Plan-change mix",
+            summary: "per month, provider and change type (upgrade, downgrade, crossgrade, period change): from product and period to product and period, changes and MRR moved",
+            required: true,
+            charts: [ReportChart(kind: .stackedColumn, title: "Plan changes per month by type (all providers)", values: ["changes_count"],
+                                 seriesColumns: ["change_type"], valueAxis: "plan changes", combine: .sum)]),
     ]
 }
