@@ -3,7 +3,7 @@
 
 Written from the definitions in Reports/README.md (not from Reports/*.sql), it reads the same PostgreSQL tables and
 writes the same CSV files (mrr, mrr_bridge, mrr_movements, refunds, grace_hold_recovery, price_change_churn,
-entitlement_leakage, subscribers, kpis, trial_conversion, plan_change_mix) with the same columns, so Benchmarks/reports/compare_peer.sh can diff them cell by cell.
+entitlement_leakage, subscribers, kpis, trial_conversion, plan_change_mix, cohorts) with the same columns, so Benchmarks/reports/compare_peer.sh can diff them cell by cell.
 
 usage: reports_peer.py --dsn <conninfo> --as-of <instant> --from YYYY-MM --to YYYY-MM --currency USD
                        --basis corrected|known --out DIR
@@ -1154,6 +1154,44 @@ def report_plan_change_mix(data, rep_months, out):
               [r[:9] + [money(r[9], r[7]), r[9], money(r[10], r[7]), r[10], money(r[11], r[7]), r[11]] for r in rows])
 
 
+def report_cohorts(data, c, rep_months, last, out):
+    """Reports/README.md "Cohorts": customers (account, provider, currency) by the month of their first paid charge."""
+    tx = data["tx"]
+    tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
+    paid = tx["event_type"].isin(CHARGE_TYPES) & (tx["amount_micros"].fillna(0) > 0)
+    refund = (tx["event_type"] == "REFUNDED") & tx["refund_kind"].isin(["REFUND", "CHARGEBACK"]) & tx["amount_micros"].notna()
+    m = tx[paid | refund].copy()
+    acct = data["subs"].set_index("subscription_id")["billing_account_id"]
+    m["account"] = m["subscription_id"].map(acct).fillna(m["subscription_id"])
+    m["month"] = month_of(m["effective_at"])
+    m["paid"] = paid[paid | refund]
+    key = ["account", "provider", "currency_code"]
+    start = m[m["paid"]].groupby(key)["month"].min().rename("start")
+    m = m.join(start, on=key)
+    m = m[m["start"].notna()]
+    net = m.groupby(["start", "provider", "currency_code", "month"])["amount_micros"].sum()
+    size = start.reset_index().groupby(["start", "provider", "currency_code"]).size()
+    pay = c[["month", "account", "provider", "v_currency"]].drop_duplicates().rename(columns={"v_currency": "currency_code"})
+    pay = pay.join(start, on=key)
+    kept = pay[pay["start"].notna()].groupby(["start", "provider", "currency_code", "month"]).size()
+    rows = []
+    for (st, p, cu), n in sorted(size.items()):
+        if st not in rep_months:
+            continue
+        total, first = 0, None
+        for k, mo in enumerate(months_between(st, last)):
+            v = int(net.get((st, p, cu, mo), 0))
+            total += v
+            first = v if first is None else first
+            r = int(kept.get((st, p, cu, mo), 0))
+            rows.append([st, p, cu, k, mo, int(n), r, ratio(r, int(n), 6), money(v, cu), v, money(total, cu), total,
+                         ratio(v, first, 6) if first > 0 else "", money(half_even(total, int(n)), cu), half_even(total, int(n))])
+    write_csv(os.path.join(out, "cohorts.csv"),
+              ["cohort_month", "provider", "currency", "months_since_start", "month", "cohort_subscribers",
+               "retained_subscribers", "subscriber_retention_rate", "net_revenue", "net_revenue_micros",
+               "cumulative_net_revenue", "cumulative_net_revenue_micros", "revenue_retention_rate", "ltv", "ltv_micros"], rows)
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -1193,6 +1231,7 @@ def main():
     report_kpis(bridge, active, data, c, months, rep_months, as_of, a.currency, a.out)
     report_trial_conversion(data, as_of, rep_months, a.out)
     report_plan_change_mix(data, rep_months, a.out)
+    report_cohorts(data, c, rep_months, last, a.out)
     del c
     report_movements(mv, months, rep_months, data, a.currency, a.out)
     del mv

@@ -23,6 +23,7 @@ KEYS = {
     "trial_conversion": ["view", "month", "provider", "product_id", "country"],
     "plan_change_mix": ["month", "provider", "change_type", "from_product_id", "to_product_id", "from_billing_period",
                         "to_billing_period", "currency"],
+    "cohorts": ["cohort_month", "provider", "currency", "months_since_start"],
 }
 
 

@@ -97,5 +97,14 @@ public enum ReportCatalogue {
             required: true,
             charts: [ReportChart(kind: .stackedColumn, title: "Plan changes per month by type (all providers)", values: ["changes_count"],
                                  seriesColumns: ["change_type"], valueAxis: "plan changes", combine: .sum)]),
+        ReportDefinition(
+            name: "cohorts", sheet: "Cohorts",
+            summary: "per start month, provider and currency, by months since start: customers retained, realised net revenue (refunds deducted), revenue retention, realised LTV to date",
+            required: true,
+            charts: [ReportChart(kind: .line, title: "Subscriber retention by months since start, per start month (all providers)",
+                                 category: "months_since_start", values: ["subscriber_retention_rate"], seriesColumns: ["cohort_month"],
+                                 valueAxis: "retained",
+                                 combine: .ratio(numerator: "retained_subscribers", denominator: "cohort_subscribers",
+                                                 once: ["provider", "currency"]))]),
     ]
 }
