@@ -1,5 +1,5 @@
--- Key figures per month: one row per month x provider with MRR in the reporting currency ($4), and one row per month
--- with provider 'ALL', the sum of the provider rows (counts and amounts added; rates computed from the sums).
+-- Key figures per month: one row per month x provider with MRR or active subscriptions, in the reporting currency
+-- ($4), and one row per month with provider 'ALL', the sum of the provider rows (counts and amounts added; rates computed from the sums).
 --
 -- Each column comes from one report (Reports/README.md, "KPIs", names the report and column):
 --   mrr_micros, start_mrr_micros, new / expansion / reactivation / contraction / churn _micros,
@@ -89,16 +89,20 @@ money AS (
            OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK')))
     GROUP BY 1, 2
 ),
--- Each provider's row, and the month's 'ALL' row adding them up.
+-- Each provider's row (a month and provider with MRR in the bridge or active subscriptions), and the month's 'ALL'
+-- row adding them up.
 provider_row AS (
-    SELECT sn.n, sn.month, b.provider, b.mrr, b.start, b.new, b.expansion, b.reactivation, b.contraction, b.churn,
-           b.paying, COALESCE(b0.paying, 0) AS start_paying, b.churned, COALESCE(a.active_count, 0) AS active,
+    SELECT sn.n, sn.month, k.provider, COALESCE(b.mrr, 0) AS mrr, COALESCE(b.start, 0) AS start, COALESCE(b.new, 0) AS new,
+           COALESCE(b.expansion, 0) AS expansion, COALESCE(b.reactivation, 0) AS reactivation,
+           COALESCE(b.contraction, 0) AS contraction, COALESCE(b.churn, 0) AS churn, COALESCE(b.paying, 0) AS paying,
+           COALESCE(b0.paying, 0) AS start_paying, COALESCE(b.churned, 0) AS churned, COALESCE(a.active_count, 0) AS active,
            COALESCE(m.paid, 0) AS paid, COALESCE(m.refunded, 0) AS refunded, COALESCE(m.chargebacks, 0) AS chargebacks
-    FROM bridge b
-    JOIN snapshot sn ON sn.n = b.n
-    LEFT JOIN bridge b0 ON b0.n = b.n - 1 AND b0.provider = b.provider
-    LEFT JOIN active a ON a.n = b.n AND a.provider = b.provider
-    LEFT JOIN money m ON m.month = sn.month AND m.provider = b.provider
+    FROM (SELECT n, provider FROM bridge UNION SELECT n, provider FROM active) k
+    JOIN snapshot sn ON sn.n = k.n
+    LEFT JOIN bridge b ON b.n = k.n AND b.provider = k.provider
+    LEFT JOIN bridge b0 ON b0.n = k.n - 1 AND b0.provider = k.provider
+    LEFT JOIN active a ON a.n = k.n AND a.provider = k.provider
+    LEFT JOIN money m ON m.month = sn.month AND m.provider = k.provider
     WHERE sn.reported
 ),
 kpi_row AS (

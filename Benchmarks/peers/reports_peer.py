@@ -1008,12 +1008,15 @@ def report_kpis(bridge, active, data, c, months, rep_months, as_of, reporting, o
     partial_month = as_of.strftime("%Y-%m") if as_of < month_start(next_month(as_of.strftime("%Y-%m"))) - MS else None
     rows = []
     for m in rep_months:
-        mine = [r for r in bridge if r[0] == m and r[2] == "reporting"]
+        mine = {r[1]: r for r in bridge if r[0] == m and r[2] == "reporting"}
+        for p in {p for (mm, p) in active if mm == m and active[(mm, p)] > 0} - set(mine):
+            zero = {n: 0 for n in ("new", "expansion", "contraction", "churn", "reactivation")}
+            mine[p] = (m, p, "reporting", reporting, 0, 0, zero, 0, zero, 0)
         if not mine:
             continue
         i = months.index(m)
         cells = []
-        for (_, p, _, _, start, _, mov, e, cnt, pay) in sorted(mine, key=lambda r: r[1]):
+        for (_, p, _, _, start, _, mov, e, cnt, pay) in sorted(mine.values(), key=lambda r: r[1]):
             cells.append(dict(provider=p, mrr=e, start=start, new=mov["new"], expansion=mov["expansion"],
                               reactivation=mov["reactivation"], contraction=mov["contraction"], churn=mov["churn"],
                               paying=pay, start_paying=int(paying.get((months[i - 1], p), 0)) if i > 0 else 0,
