@@ -30,47 +30,47 @@ subscriber AS (
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
       AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
 ),
--- Money per customer (account, provider, currency) and month: paid charges (amount > 0) in, refunds and chargebacks
--- (their negative amounts) out; one read of billing_transaction under the basis.
-money AS (
+-- Per customer (account, provider, currency) and month: its money (paid charges (amount > 0) in, refunds and
+-- chargebacks (their negative amounts) out; one read of billing_transaction under the basis), and whether it paid at
+-- the month's snapshot (the shared contributions).
+activity AS (
     SELECT sub.provider, sub.account, b.currency_code AS currency, date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AS month,
-           sum(b.amount_micros) AS net, bool_or(b.event_type <> 'REFUNDED') AS paid
+           sum(b.amount_micros) AS net, bool_or(b.event_type <> 'REFUNDED') AS paid, false AS retained
     FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
     WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
       AND ((b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND b.amount_micros > 0)
            OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK') AND b.amount_micros IS NOT NULL))
     GROUP BY 1, 2, 3, 4
-),
-customer AS (
-    SELECT m.provider, m.account, m.currency, min(m.month) FILTER (WHERE m.paid) AS start FROM money m GROUP BY 1, 2, 3
-),
-cohort AS (
-    SELECT c.start, c.provider, c.currency, count(*) AS size
-    FROM customer c CROSS JOIN params p
-    WHERE c.start BETWEEN p.first_month AND p.last_month
-    GROUP BY 1, 2, 3
-),
-revenue AS (
-    SELECT c.start, c.provider, c.currency, m.month, sum(m.net) AS net
-    FROM money m JOIN customer c USING (provider, account, currency)
-    WHERE c.start IS NOT NULL
+    UNION ALL
+    SELECT c.provider, c.billing_account_id, c.currency, sn.month_start::timestamp, 0, false, true
+    FROM contribution c JOIN snapshot sn ON sn.n = c.n
     GROUP BY 1, 2, 3, 4
 ),
-retained AS (
-    SELECT c.start, c.provider, c.currency, sn.month_start::timestamp AS month, count(*) AS retained
-    FROM (SELECT DISTINCT n, provider, billing_account_id, currency FROM contribution) paying
-    JOIN customer c ON c.provider = paying.provider AND c.account = paying.billing_account_id AND c.currency = paying.currency
-    JOIN snapshot sn ON sn.n = paying.n
+-- One sort by customer: its start month (the month of its first paid charge) on every row of it, and its first row.
+started AS (
+    SELECT a.*, min(a.month) FILTER (WHERE a.paid) OVER w AS start, row_number() OVER w AS row_no
+    FROM activity a
+    WINDOW w AS (PARTITION BY a.account, a.provider, a.currency)
+),
+cohort AS (
+    SELECT s.start, s.provider, s.currency, count(*) AS size
+    FROM started s CROSS JOIN params p
+    WHERE s.row_no = 1 AND s.start BETWEEN p.first_month AND p.last_month
+    GROUP BY 1, 2, 3
+),
+cell AS (
+    SELECT s.start, s.provider, s.currency, s.month, sum(s.net) AS net, count(*) FILTER (WHERE s.retained) AS retained
+    FROM started s CROSS JOIN params p
+    WHERE s.start BETWEEN p.first_month AND p.last_month
     GROUP BY 1, 2, 3, 4
 ),
 -- Every cohort at every month from its start to the last month, with what happened then.
 grid AS (
     SELECT c.start, c.provider, c.currency, c.size, m.month,
-           COALESCE(r.retained, 0) AS retained, COALESCE(v.net, 0) AS net
+           COALESCE(v.retained, 0) AS retained, COALESCE(v.net, 0) AS net
     FROM cohort c CROSS JOIN params p
     CROSS JOIN LATERAL generate_series(c.start, p.last_month, interval '1 month') m(month)
-    LEFT JOIN retained r ON r.start = c.start AND r.provider = c.provider AND r.currency = c.currency AND r.month = m.month
-    LEFT JOIN revenue v ON v.start = c.start AND v.provider = c.provider AND v.currency = c.currency AND v.month = m.month
+    LEFT JOIN cell v ON v.start = c.start AND v.provider = c.provider AND v.currency = c.currency AND v.month = m.month
 ),
 running AS (
     SELECT g.*, sum(g.net) OVER w AS cumulative, first_value(g.net) OVER w AS start_net

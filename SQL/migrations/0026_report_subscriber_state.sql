@@ -80,16 +80,17 @@ segment AS (
 ),
 -- The spans of each state (half-open [from_at, to_at); to_at NULL: open): a charge and a grace row until their end
 -- (or the next row), a grace row past its end in billing retry until the next row, hold and pause until the next row.
+-- (Two spans per row, zipped by unnest in the select list: a LATERAL VALUES list rescanned per row cost 5 s of 12.)
 span AS (
-    SELECT s.subscription_id, s.provider, s.product_id, t.state, t.from_at, t.to_at
-    FROM segment s
-    CROSS JOIN LATERAL (VALUES
-        (CASE s.kind WHEN 'trial' THEN 'trialing'
-                     WHEN 'paid' THEN CASE WHEN s.renewal_off THEN 'cancelled_paid_through' ELSE 'paying' END
-                     WHEN 'grace' THEN 'grace' WHEN 'hold' THEN 'billing_retry' WHEN 'paused' THEN 'paused' END,
-         s.from_at, LEAST(s.next_at, s.end_at)),
-        (CASE WHEN s.kind = 'grace' AND s.end_at IS NOT NULL THEN 'billing_retry' END, GREATEST(s.from_at, s.end_at), s.next_at)
-    ) t(state, from_at, to_at)
+    SELECT t.* FROM (
+        SELECT s.subscription_id, s.provider, s.product_id,
+               unnest(ARRAY[CASE s.kind WHEN 'trial' THEN 'trialing'
+                                        WHEN 'paid' THEN CASE WHEN s.renewal_off THEN 'cancelled_paid_through' ELSE 'paying' END
+                                        WHEN 'grace' THEN 'grace' WHEN 'hold' THEN 'billing_retry' WHEN 'paused' THEN 'paused' END,
+                            CASE WHEN s.kind = 'grace' AND s.end_at IS NOT NULL THEN 'billing_retry' END]) AS state,
+               unnest(ARRAY[s.from_at, GREATEST(s.from_at, s.end_at)]) AS from_at,
+               unnest(ARRAY[LEAST(s.next_at, s.end_at), s.next_at]) AS to_at
+        FROM segment s) t
     WHERE t.state IS NOT NULL
 ),
 -- The snapshots inside each span (first_n .. last_n), by binary search over the snapshot instants as in 0022.
