@@ -3,7 +3,7 @@
 
 Written from the definitions in Reports/README.md (not from Reports/*.sql), it reads the same PostgreSQL tables and
 writes the same CSV files (mrr, mrr_bridge, mrr_movements, refunds, grace_hold_recovery, price_change_churn,
-entitlement_leakage) with the same columns, so Benchmarks/reports/compare_peer.sh can diff them cell by cell.
+entitlement_leakage, subscribers, kpis, trial_conversion, plan_change_mix, cohorts) with the same columns, so Benchmarks/reports/compare_peer.sh can diff them cell by cell.
 
 usage: reports_peer.py --dsn <conninfo> --as-of <instant> --from YYYY-MM --to YYYY-MM --currency USD
                        --basis corrected|known --out DIR
@@ -171,12 +171,12 @@ def load(dsn, as_of, basis, currency):
                      b.currency_code, b.country_code, b.is_test, b.reason, b.product_id, b.plan_id::text AS plan_id,
                      b.billing_period, b.period_start_at, b.period_end_at, b.refunded_transaction_key,
                      b.refund_kind::text AS refund_kind, b.revocation_reason, b.revocation_type, b.voided_source,
-                     b.voided_reason, b.is_derived
+                     b.voided_reason, b.is_derived, b.expires_at
               FROM billing_transaction b""",
                     text=("id", "transaction_key", "refunded_transaction_key"),
                     repeated=("subscription_id", "provider", "event_type", "currency_code", "country_code", "reason",
                               "product_id", "plan_id", "billing_period", "refund_kind", "revocation_type"),
-                    instants=("effective_at", "recorded_at", "period_start_at", "period_end_at"))
+                    instants=("effective_at", "recorded_at", "period_start_at", "period_end_at", "expires_at"))
     tx["amount_micros"] = tx["amount_micros"].astype("float64")
     for c in ("revocation_reason", "voided_source", "voided_reason"):
         tx[c] = tx[c].astype("float64")
@@ -195,9 +195,15 @@ def load(dsn, as_of, basis, currency):
                        e.plan_id::text AS plan_id, e.valid_from, e.valid_until, e.ended_at, e.recorded_at
                 FROM entitlement_interval e""", text=("subscription_id", "billing_account_id"), repeated=("plan_id",),
                       instants=("valid_from", "valid_until", "ended_at", "recorded_at"))
+    apple_events = read_table(cur, """SELECT to_char(e.event_date, 'YYYY-MM-DD') AS event_date, e.event,
+                       e.subscription_offer_type, e.quantity
+                FROM apple_subscription_event_row e JOIN report_file f ON f.id = e.report_file_id
+                WHERE f.replaced_by IS NULL AND (%s = 'corrected' OR f.imported_at <= %s)
+                  AND e.event_date <= (%s::timestamptz AT TIME ZONE 'America/Los_Angeles')::date""",
+                              (basis, as_of.isoformat(), as_of.isoformat()), text=("event_date", "event", "subscription_offer_type"))
     cur.close()
     conn.close()
-    for c in ("effective_at", "recorded_at", "period_start_at", "period_end_at"):
+    for c in ("effective_at", "recorded_at", "period_start_at", "period_end_at", "expires_at"):
         tx[c] = pd.to_datetime(tx[c], utc=True)
     for c in ("valid_from", "valid_until", "ended_at", "recorded_at"):
         ents[c] = pd.to_datetime(ents[c], utc=True)
@@ -220,7 +226,8 @@ def load(dsn, as_of, basis, currency):
     fx["month"] = pd.to_datetime(fx["month"]).dt.strftime("%Y-%m")
     rates = {(r.month, r.from_currency): Fraction(Decimal(r.rate)) for r in fx.itertuples()}
     rate_text = {(r.month, r.from_currency): r.rate for r in fx.itertuples()}
-    return dict(basis=basis, tx=tx, tx_all=tx_all, subs=subs, test_subs=test_subs, test_rows=test_rows, rates=rates, rate_text=rate_text, pcs=pcs,
+    apple_events["subscription_offer_type"] = apple_events["subscription_offer_type"].fillna("")
+    return dict(apple_events=apple_events, basis=basis, tx=tx, tx_all=tx_all, subs=subs, test_subs=test_subs, test_rows=test_rows, rates=rates, rate_text=rate_text, pcs=pcs,
                 ents=ents)
 
 
@@ -240,9 +247,11 @@ def state_rows(tx):
     s = tx[is_charge | is_grace | is_stop].copy()
     s["kind"] = np.where(s["event_type"] == "ENTERED_GRACE_PERIOD", "grace",
                          np.where(s["event_type"].isin(STOP_TYPES), "stop", "charge"))
-    # At one instant a charge comes first (a grace or stop row wins over it), then the other rows by id.
-    s["rank"] = s["kind"].map({"charge": 0, "grace": 1, "stop": 1})
-    s = s.sort_values(["subscription_id", "effective_at", "rank", "id"]).reset_index(drop=True)
+    # At one instant: charges, then grace, then hold and pause, then endings (the last read holds); rows of one kind
+    # by transaction_key, never by id (Reports/README.md, "Order at one instant").
+    s["rank"] = np.where(s["kind"] == "charge", 0, np.where(s["kind"] == "grace", 1,
+                         np.where(s["event_type"].isin(("ENTERED_ON_HOLD", "PAUSED")), 2, 3)))
+    s = s.sort_values(["subscription_id", "effective_at", "rank", "transaction_key"]).reset_index(drop=True)
     s["tw"] = s["billing_period"].map(TWELFTHS)
     ch = s["kind"] == "charge"
     g = s.groupby("subscription_id", sort=False)
@@ -280,8 +289,12 @@ def state_rows(tx):
     # else the latest paid charge
     g3 = ~rec & ~g2 & gr["lp_amount_micros"].notna() & gr["lp_tw"].notna()
     val[g3] = [int(a) * int(t) for a, t in zip(gr.loc[g3, "lp_amount_micros"], gr.loc[g3, "lp_tw"])]
+    # Never paid (no paid charge at or before the grace row): the grace contributes nothing (README "MRR").
+    val[gr["lp_amount_micros"].isna()] = np.nan
     has = val.notna()
     s.loc[val.index[has], "value"] = val[has].astype("int64").values
+    # A grace holds until its end: expires_at when later than the row (open otherwise).
+    s.loc[gr.index, "until"] = gr["expires_at"].where(gr["expires_at"] > gr["effective_at"])
     s.loc[gr.index, "v_currency"] = gr["n_currency_code"].where(rec, gr["currency_code"]).fillna(gr["lp_currency_code"])
     for col, src in (("v_country", "country_code"), ("v_product", "product_id"), ("v_plan", "plan_code"),
                      ("v_period", "billing_period")):
@@ -463,6 +476,7 @@ def report_bridge(c, mv, months, rep_months, data, reporting, out):
         header += [n, n + "_micros"]
     header += ["mrr", "mrr_micros"] + [n + "_count" for n in names] + ["paying_accounts_count"]
     write_csv(os.path.join(out, "mrr_bridge.csv"), header, body)
+    return rows
 
 
 def report_movements(mv, months, rep_months, data, reporting, out):
@@ -894,6 +908,293 @@ def report_price_change(data, as_of, rep_months, out):
                "mrr_lost_micros", "mrr_gained", "mrr_gained_micros", "net_mrr", "net_mrr_micros"], rows)
 
 
+# ---------------------------------------------------------------- subscribers, KPIs, trial conversion (issue 30)
+
+def ranked_rows(data):
+    """The non-test history rows read, with their rank: 0 charge, 1 grace, 2 hold or pause, 3 ending, 4 the auto-renew
+    switch (CANCELED; RESTARTED without a charge), sorted in reading order (Reports/README.md "Subscribers")."""
+    tx = data["tx"]
+    tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
+    is_charge = tx["event_type"].isin(CHARGE_TYPES) & tx["amount_micros"].notna() & tx["period_end_at"].notna()
+    rank = np.select([is_charge, tx["event_type"] == "ENTERED_GRACE_PERIOD",
+                      tx["event_type"].isin(("ENTERED_ON_HOLD", "PAUSED")),
+                      tx["event_type"].isin(("EXPIRED", "REVOKED", "REFUNDED")),
+                      tx["event_type"].isin(("CANCELED", "RESTARTED"))], [0, 1, 2, 3, 4], -1)
+    h = tx.assign(rank=rank)
+    h = h[h["rank"] >= 0]
+    return h.sort_values(["subscription_id", "effective_at", "rank", "transaction_key"], kind="stable")
+
+
+def subscriber_states(data, months, snaps):
+    """Per snapshot month: each counted subscription's state and product (Reports/README.md "Subscribers")."""
+    h = ranked_rows(data)
+    last = lambda f: f.drop_duplicates(["subscription_id", "effective_at"], keep="last").sort_values("effective_at", kind="stable")
+    st = last(h[h["rank"] <= 3])[["subscription_id", "effective_at", "provider", "rank", "event_type", "amount_micros",
+                                  "period_end_at", "expires_at"]]
+    ch = last(h[h["rank"] == 0])[["subscription_id", "effective_at", "product_id"]].rename(columns={"effective_at": "c_at"})
+    sw = last(h[h["rank"].isin([0, 4])])
+    sw = sw.assign(off=sw["event_type"] == "CANCELED")[["subscription_id", "effective_at", "off"]].rename(
+        columns={"effective_at": "w_at"})
+    ids = pd.DataFrame({"subscription_id": st["subscription_id"].unique()})
+    out = []
+    for i, m in enumerate(months):
+        left = ids.assign(t=pd.Timestamp(snaps[m]))
+        left["t"] = left["t"].astype("datetime64[us, UTC]")
+        a = pd.merge_asof(left, st, left_on="t", right_on="effective_at", by="subscription_id", direction="backward")
+        a = pd.merge_asof(a, ch, left_on="t", right_on="c_at", by="subscription_id", direction="backward")
+        a = pd.merge_asof(a, sw, left_on="t", right_on="w_at", by="subscription_id", direction="backward")
+        a = a[a["effective_at"].notna()]
+        off = a["off"].fillna(False).astype(bool)
+        grace_end = a["expires_at"].where(a["expires_at"] > a["effective_at"])
+        state = np.select(
+            [(a["rank"] == 0) & (a["t"] < a["period_end_at"]) & (a["amount_micros"] == 0),
+             (a["rank"] == 0) & (a["t"] < a["period_end_at"]) & off,
+             (a["rank"] == 0) & (a["t"] < a["period_end_at"]),
+             (a["rank"] == 1) & (grace_end.isna() | (a["t"] < grace_end)),
+             (a["rank"] == 1),
+             (a["rank"] == 2) & (a["event_type"] == "PAUSED"),
+             (a["rank"] == 2)],
+            ["trialing", "cancelled_paid_through", "paying", "grace", "billing_retry", "paused", "billing_retry"], "")
+        a = a.assign(state=state, mi=i, month=m)
+        out.append(a[a["state"] != ""][["mi", "month", "subscription_id", "provider", "product_id", "state"]])
+    return pd.concat(out, ignore_index=True)
+
+
+SUBSCRIBER_STATES = ["trialing", "paying", "grace", "billing_retry", "paused", "cancelled_paid_through"]
+
+
+def report_subscribers(states, months, rep_months, out):
+    """Returns {(month, provider): active subscriptions} for the KPIs."""
+    st = states.assign(product=states["product_id"].fillna(""))
+    key = ["subscription_id", "product"]
+    prev = st[key + ["mi"]].assign(mi=st["mi"] + 1, was=True)
+    cur = st.merge(prev, on=key + ["mi"], how="left")
+    cur["start"] = cur["was"].isna()
+    nxt = st[key + ["mi", "provider"]].assign(mi=st["mi"] + 1)
+    nxt = nxt[nxt["mi"] < len(months)].merge(st[key + ["mi"]].assign(now=True), on=key + ["mi"], how="left")
+    ends = nxt[nxt["now"].isna()].groupby(["mi", "provider", "product"]).size()
+    counts = cur.groupby(["mi", "provider", "product", "state"]).size()
+    starts = cur.groupby(["mi", "provider", "product"])["start"].sum()
+    cells = set((mi, p, pr) for (mi, p, pr, _) in counts.index) | set(ends.index)
+    rows, active = [], {}
+    for (mi, p, pr) in sorted(cells, key=lambda k: (k[0], k[1], k[2])):
+        m = months[mi]
+        per = [int(counts.get((mi, p, pr, x), 0)) for x in SUBSCRIBER_STATES]
+        act, n_start, n_end = sum(per), int(starts.get((mi, p, pr), 0)), int(ends.get((mi, p, pr), 0))
+        active[(m, p)] = active.get((m, p), 0) + act
+        if m in rep_months:
+            rows.append([m, p, pr] + per + [act, n_start, n_end, n_start - n_end])
+    write_csv(os.path.join(out, "subscribers.csv"),
+              ["month", "provider", "product_id"] + [x + "_count" for x in SUBSCRIBER_STATES]
+              + ["active_count", "starts_count", "ends_count", "net_change_count"], rows)
+    return active
+
+
+def half_even(num, den):
+    return round_even(Fraction(num, den))
+
+
+def report_kpis(bridge, active, data, c, months, rep_months, as_of, reporting, out):
+    """Each KPI from its report's figures (Reports/README.md "KPIs"): the bridge's reporting rows, the subscribers'
+    active counts, paid charges and refunds by refund month."""
+    tx = data["tx"]
+    tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
+    paid = tx[tx["event_type"].isin(CHARGE_TYPES) & (tx["amount_micros"].fillna(0) > 0)]
+    paid = paid.assign(month=month_of(paid["effective_at"])).groupby(["month", "provider"]).size()
+    ref = tx[(tx["event_type"] == "REFUNDED") & tx["refund_kind"].isin(["REFUND", "CHARGEBACK"])]
+    ref = ref.assign(month=month_of(ref["effective_at"]), key=ref["refunded_transaction_key"].fillna(ref["transaction_key"]))
+    refunded = ref.groupby(["month", "provider", "refund_kind"])["key"].nunique()
+    paying = c.groupby(["month", "provider"])["account"].nunique()
+    partial_month = as_of.strftime("%Y-%m") if as_of < month_start(next_month(as_of.strftime("%Y-%m"))) - MS else None
+    rows = []
+    for m in rep_months:
+        mine = {r[1]: r for r in bridge if r[0] == m and r[2] == "reporting"}
+        for p in {p for (mm, p) in active if mm == m and active[(mm, p)] > 0} - set(mine):
+            zero = {n: 0 for n in ("new", "expansion", "contraction", "churn", "reactivation")}
+            mine[p] = (m, p, "reporting", reporting, 0, 0, zero, 0, zero, 0)
+        if not mine:
+            continue
+        i = months.index(m)
+        cells = []
+        for (_, p, _, _, start, _, mov, e, cnt, pay) in sorted(mine.values(), key=lambda r: r[1]):
+            cells.append(dict(provider=p, mrr=e, start=start, new=mov["new"], expansion=mov["expansion"],
+                              reactivation=mov["reactivation"], contraction=mov["contraction"], churn=mov["churn"],
+                              paying=pay, start_paying=int(paying.get((months[i - 1], p), 0)) if i > 0 else 0,
+                              churned=cnt["churn"], active=active.get((m, p), 0), paid=int(paid.get((m, p), 0)),
+                              refunded=int(refunded.get((m, p, "REFUND"), 0)), chargebacks=int(refunded.get((m, p, "CHARGEBACK"), 0))))
+        total = {k: sum(x[k] for x in cells) for k in cells[0] if k != "provider"}
+        total["provider"] = "ALL"
+        for k in cells + [total]:
+            net = k["new"] + k["expansion"] + k["reactivation"] - k["contraction"] - k["churn"]
+            lost = k["contraction"] + k["churn"]
+            rows.append([m, k["provider"], reporting, "true" if m == partial_month else "false",
+                         money(k["mrr"], reporting), k["mrr"], money(12 * k["mrr"], reporting), 12 * k["mrr"],
+                         money(net, reporting), net, money(k["start"], reporting), k["start"],
+                         money(k["new"], reporting), k["new"], money(k["expansion"], reporting), k["expansion"],
+                         money(k["reactivation"], reporting), k["reactivation"],
+                         money(k["contraction"], reporting), k["contraction"], money(k["churn"], reporting), k["churn"],
+                         k["paying"], k["start_paying"], k["churned"], k["active"],
+                         money(half_even(k["mrr"], k["paying"]), reporting) if k["paying"] else "",
+                         half_even(k["mrr"], k["paying"]) if k["paying"] else "",
+                         money(half_even(k["mrr"], k["active"]), reporting) if k["active"] else "",
+                         half_even(k["mrr"], k["active"]) if k["active"] else "",
+                         ratio(k["churned"], k["start_paying"], 6), ratio(lost, k["start"], 6),
+                         ratio(k["start"] + k["expansion"] - lost, k["start"], 6),
+                         ratio(k["new"] + k["expansion"] + k["reactivation"], lost, 4),
+                         k["paid"], k["refunded"], k["chargebacks"], ratio(k["refunded"], k["paid"], 6),
+                         ratio(k["chargebacks"], k["paid"], 6)])
+    header = ["month", "provider", "currency", "is_partial"]
+    for n in ("mrr", "arr", "net_new_mrr", "start_mrr", "new", "expansion", "reactivation", "contraction", "churn"):
+        header += [n, n + "_micros"]
+    header += ["paying_accounts_count", "start_paying_accounts_count", "churned_accounts_count", "active_count",
+               "arppu", "arppu_micros", "arpu", "arpu_micros", "logo_churn_rate", "revenue_churn_rate", "nrr_rate",
+               "quick_ratio", "paid_transactions_count", "refunded_transactions_count", "chargebacks_count",
+               "refund_rate", "chargeback_rate"]
+    write_csv(os.path.join(out, "kpis.csv"), header, rows)
+
+
+WILSON_Z, WILSON_Z2, WILSON_HALF, WILSON_QUARTER = (Decimal("1.959964"), Decimal("3.841459"), Decimal("1.920729"),
+                                                    Decimal("0.960365"))
+
+
+def wilson_bounds(x, n):
+    """The Wilson score interval of x of n with the README's six-decimal constants, clamped to [0, 1]."""
+    from decimal import localcontext
+    with localcontext() as ctx:
+        ctx.prec = 50
+        x, n = Decimal(x), Decimal(n)
+        centre = (x + WILSON_HALF) / (n + WILSON_Z2)
+        half = WILSON_Z * (x * (n - x) / n + WILSON_QUARTER).sqrt() / (n + WILSON_Z2)
+        return max(Decimal(0), centre - half), min(Decimal(1), centre + half)
+
+
+def report_trial_conversion(data, as_of, rep_months, out):
+    h = ranked_rows(data)
+    charges = h[h["rank"] == 0]
+    first = charges.drop_duplicates("subscription_id", keep="first").set_index("subscription_id")
+    trials = first[first["amount_micros"] == 0]
+    paid = charges[charges["amount_micros"] > 0].groupby("subscription_id")["effective_at"].min()
+    failed = h[(h["rank"] == 1) | (h["event_type"] == "ENTERED_ON_HOLD")].groupby("subscription_id")["effective_at"].min()
+    ended = h[h["rank"] == 3].groupby("subscription_id")["effective_at"].min()
+    window = h["subscription_id"].map(trials["period_end_at"]).where(lambda e: e < as_of, as_of)
+    inside = h["effective_at"] <= window
+    off = h[inside & (h["event_type"] == "CANCELED")].groupby("subscription_id")["effective_at"].max()
+    on = h[inside & (h["event_type"] == "RESTARTED") & (h["rank"] == 4)].groupby("subscription_id")["effective_at"].max()
+    t = trials.assign(converted_at=trials.index.map(paid), failed_at=trials.index.map(failed),
+                      ended_at=trials.index.map(ended), off_at=trials.index.map(off), on_at=trials.index.map(on))
+    conv = t["converted_at"].notna()
+    t["outcome"] = np.select(
+        [conv & (t["failed_at"] < t["converted_at"]), conv,
+         t["off_at"].notna() & (t["on_at"].isna() | (t["off_at"] > t["on_at"])), t["ended_at"].notna()],
+        ["converted_after_retry", "converted_in_trial", "cancelled", "failed"], "open")
+    t["month"] = month_of(t["effective_at"])
+    rows = []
+    for (m, p, pr, co), g in t.groupby(["month", "provider", "product_id", "country_code"], dropna=False):
+        if m not in rep_months:
+            continue
+        k = g["outcome"].value_counts()
+        a, b, ca, fa, op = (int(k.get(x, 0)) for x in ("converted_in_trial", "converted_after_retry", "cancelled", "failed", "open"))
+        x, n = a + b, a + b + ca + fa
+        d = sorted(Decimal(fixed(days(v), 4)) for v in (g["converted_at"] - g["effective_at"]).dropna())
+        med = str(d[max(0, math.ceil(0.5 * len(d)) - 1)]) if d else ""
+        p90 = str(d[max(0, math.ceil(0.9 * len(d)) - 1)]) if d else ""
+        lo, hi = wilson_bounds(x, n) if n else (None, None)
+        rows.append(["cohort", m, p, "" if pd.isna(pr) else pr, "" if pd.isna(co) else co, len(g), a, b, x, ca, fa, op,
+                     ratio(x, n, 6), fixed(lo, 6) if n else "", fixed(hi, 6) if n else "", med, p90, "", "", "", ""])
+    ev = data.get("apple_events")
+    if ev is not None and len(ev):
+        apple = t[t["provider"] == "APPLE"]
+        pacific = lambda s: s.dt.tz_convert("America/Los_Angeles").dt.strftime("%Y-%m")
+        ours_t = pacific(apple["effective_at"]).value_counts()
+        ours_c = pacific(apple["converted_at"].dropna()).value_counts()
+        ev = ev.assign(month=ev["event_date"].str[:7])
+        start = ev["event"].isin(["Start Free Trial", "Start Introductory Offer"]) & (ev["subscription_offer_type"] == "Free Trial")
+        done = (ev["event"] == "Paid Subscription from Free Trial") | (
+            (ev["event"] == "Paid Subscription from Introductory Offer") & ev["subscription_offer_type"].isin(["Free Trial", ""]))
+        for m in sorted(ev["month"].unique()):
+            if m not in rep_months:
+                continue
+            at, ac = int(ev.loc[start & (ev["month"] == m), "quantity"].sum()), int(ev.loc[done & (ev["month"] == m), "quantity"].sum())
+            ot, oc = int(ours_t.get(m, 0)), int(ours_c.get(m, 0))
+            rows.append(["apple_events", m, "APPLE", "", "", ot, "", "", oc, "", "", "", "", "", "", "", "", at, ac, ot - at, oc - ac])
+    rows.sort(key=lambda r: (r[0] != "cohort", r[1], r[2], r[3], r[4]))
+    write_csv(os.path.join(out, "trial_conversion.csv"),
+              ["view", "month", "provider", "product_id", "country", "trials_count", "converted_in_trial_count",
+               "converted_after_retry_count", "converted_count", "cancelled_count", "failed_count", "open_count",
+               "conversion_rate", "conversion_ci_low_rate", "conversion_ci_high_rate", "median_conversion_days",
+               "p90_conversion_days", "apple_trials_count", "apple_converted_count", "trials_difference_count",
+               "converted_difference_count"], rows)
+
+
+def report_plan_change_mix(data, rep_months, out):
+    """Reports/README.md "Plan-change mix": consecutive charges of a subscription whose product or period differ."""
+    tx = data["tx"]
+    tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
+    ch = tx[tx["event_type"].isin(CHARGE_TYPES) & tx["amount_micros"].notna() & tx["period_end_at"].notna()]
+    ch = ch.sort_values(["subscription_id", "effective_at", "transaction_key"], kind="stable").copy()
+    ch["tw"] = ch["billing_period"].map(TWELFTHS)
+    ch["value"] = [int(a) * int(t) if not pd.isna(t) else None for a, t in zip(ch["amount_micros"], ch["tw"])]
+    g = ch.groupby("subscription_id", sort=False)
+    ch["from_product"], ch["from_period"], ch["from_value"] = g["product_id"].shift(), g["billing_period"].shift(), g["value"].shift()
+    ch["n"] = g.cumcount()
+    ch = ch[(ch["n"] > 0) & ((ch["product_id"] != ch["from_product"]) | (ch["billing_period"] != ch["from_period"]))].copy()
+    ch["month"] = month_of(ch["effective_at"])
+    ch = ch[ch["month"].isin(rep_months)]
+    cells = {}
+    for r in ch.itertuples():
+        new, old = (0 if r.value is None or pd.isna(r.value) else int(r.value)), (0 if r.from_value is None or pd.isna(r.from_value) else int(r.from_value))
+        kind = ("period_change" if r.billing_period != r.from_period else
+                "upgrade" if new > old else "downgrade" if new < old else "crossgrade")
+        key = (r.month, r.provider, kind, r.from_product, r.product_id, r.from_period, r.billing_period, r.currency_code)
+        n, f, t = cells.get(key, (0, 0, 0))
+        cells[key] = (n + 1, f + old, t + new)
+    rows = [list(k) + [n, round_even(Fraction(f, 12)), round_even(Fraction(t, 12)), round_even(Fraction(t - f, 12))]
+            for k, (n, f, t) in sorted(cells.items())]
+    write_csv(os.path.join(out, "plan_change_mix.csv"),
+              ["month", "provider", "change_type", "from_product_id", "to_product_id", "from_billing_period",
+               "to_billing_period", "currency", "changes_count", "from_mrr", "from_mrr_micros", "to_mrr", "to_mrr_micros",
+               "mrr_moved", "mrr_moved_micros"],
+              [r[:9] + [money(r[9], r[7]), r[9], money(r[10], r[7]), r[10], money(r[11], r[7]), r[11]] for r in rows])
+
+
+def report_cohorts(data, c, rep_months, last, out):
+    """Reports/README.md "Cohorts": customers (account, provider, currency) by the month of their first paid charge."""
+    tx = data["tx"]
+    tx = tx[~tx["subscription_id"].isin(data["test_subs"])]
+    paid = tx["event_type"].isin(CHARGE_TYPES) & (tx["amount_micros"].fillna(0) > 0)
+    refund = (tx["event_type"] == "REFUNDED") & tx["refund_kind"].isin(["REFUND", "CHARGEBACK"]) & tx["amount_micros"].notna()
+    m = tx[paid | refund].copy()
+    acct = data["subs"].set_index("subscription_id")["billing_account_id"]
+    m["account"] = m["subscription_id"].map(acct).fillna(m["subscription_id"])
+    m["month"] = month_of(m["effective_at"])
+    m["paid"] = paid[paid | refund]
+    key = ["account", "provider", "currency_code"]
+    start = m[m["paid"]].groupby(key)["month"].min().rename("start")
+    m = m.join(start, on=key)
+    m = m[m["start"].notna()]
+    net = m.groupby(["start", "provider", "currency_code", "month"])["amount_micros"].sum()
+    size = start.reset_index().groupby(["start", "provider", "currency_code"]).size()
+    pay = c[["month", "account", "provider", "v_currency"]].drop_duplicates().rename(columns={"v_currency": "currency_code"})
+    pay = pay.join(start, on=key)
+    kept = pay[pay["start"].notna()].groupby(["start", "provider", "currency_code", "month"]).size()
+    rows = []
+    for (st, p, cu), n in sorted(size.items()):
+        if st not in rep_months:
+            continue
+        total, first = 0, None
+        for k, mo in enumerate(months_between(st, last)):
+            v = int(net.get((st, p, cu, mo), 0))
+            total += v
+            first = v if first is None else first
+            r = int(kept.get((st, p, cu, mo), 0))
+            rows.append([st, p, cu, k, mo, int(n), r, ratio(r, int(n), 6), money(v, cu), v, money(total, cu), total,
+                         ratio(v, first, 6) if first > 0 else "", money(half_even(total, int(n)), cu), half_even(total, int(n))])
+    write_csv(os.path.join(out, "cohorts.csv"),
+              ["cohort_month", "provider", "currency", "months_since_start", "month", "cohort_subscribers",
+               "retained_subscribers", "subscriber_retention_rate", "net_revenue", "net_revenue_micros",
+               "cumulative_net_revenue", "cumulative_net_revenue_micros", "revenue_retention_rate", "ltv", "ltv_micros"], rows)
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -928,7 +1229,12 @@ def main():
     del s
     mv = movements(c, months)
     report_mrr(c, rep_months, a.out)
-    report_bridge(c, mv, months, rep_months, data, a.currency, a.out)
+    bridge = report_bridge(c, mv, months, rep_months, data, a.currency, a.out)
+    active = report_subscribers(subscriber_states(data, months, snaps), months, rep_months, a.out)
+    report_kpis(bridge, active, data, c, months, rep_months, as_of, a.currency, a.out)
+    report_trial_conversion(data, as_of, rep_months, a.out)
+    report_plan_change_mix(data, rep_months, a.out)
+    report_cohorts(data, c, rep_months, last, a.out)
     del c
     report_movements(mv, months, rep_months, data, a.currency, a.out)
     del mv

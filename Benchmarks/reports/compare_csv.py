@@ -18,6 +18,12 @@ KEYS = {
     "grace_hold_recovery": ["failure_month", "provider", "plan", "country", "currency"],
     "price_change_churn": ["provider", "product_id", "region", "currency", "old_price_micros", "new_price_micros", "mode"],
     "entitlement_leakage": ["subscription_id", "plan_code", "entitled_from"],
+    "subscribers": ["month", "provider", "product_id"],
+    "kpis": ["month", "provider"],
+    "trial_conversion": ["view", "month", "provider", "product_id", "country"],
+    "plan_change_mix": ["month", "provider", "change_type", "from_product_id", "to_product_id", "from_billing_period",
+                        "to_billing_period", "currency"],
+    "cohorts": ["cohort_month", "provider", "currency", "months_since_start"],
 }
 
 

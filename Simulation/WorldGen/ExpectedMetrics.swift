@@ -17,6 +17,10 @@ public struct ExpectedMetrics: Sendable, Hashable, Codable {
     public var priceChangeCohorts: [PriceChangeCohort]
     /// Injected faults the nightly chain cannot reach, by reason (`reason:fault_kind`).
     public var unreachableFaults: [UnreachableFaults]
+    /// Subscriber states, trial outcomes and plan changes per month, provider and currency (issue 30's reports).
+    public var lifecycle: [ExpectedLifecycleRow] = []
+    /// Cohort retention and realised revenue by start month and month (Reports/cohorts.sql).
+    public var cohorts: [ExpectedCohortCell] = []
     /// Every per-subscription price-change transition (written to `price-change-transitions.csv`, not to the JSON).
     public var transitions: [PriceChangeTransition] = []
     /// The exchange rates used (written to `fx_rates.csv` and `fx_rate`, not to the JSON).
@@ -24,7 +28,7 @@ public struct ExpectedMetrics: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case seed, asOf = "as_of", reportingCurrency = "reporting_currency", rounding, months, rows
-        case priceChangeCohorts = "price_change_cohorts", unreachableFaults = "unreachable_faults"
+        case priceChangeCohorts = "price_change_cohorts", unreachableFaults = "unreachable_faults", lifecycle, cohorts
     }
 
     init(seed: UInt64, asOf: String, months: [String], rows: [ExpectedMetricsRow], priceChangeCohorts: [PriceChangeCohort],

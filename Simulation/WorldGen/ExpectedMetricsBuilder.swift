@@ -12,6 +12,7 @@ struct ExpectedMetricsBuilder {
     private(set) var cells: [CellKey: CellSums] = [:]
     private(set) var cohorts: PriceChangeCohorts
     private(set) var unreachable: [String: [String]] = [:]
+    private(set) var lifecycle: ExpectedLifecycle
 
     /// A cell's key.
     struct CellKey: Hashable, Comparable {
@@ -39,6 +40,7 @@ struct ExpectedMetricsBuilder {
         self.months = months
         self.fx = fx
         cohorts = PriceChangeCohorts(catalogue: catalogue, asOfMs: asOfMs)
+        lifecycle = ExpectedLifecycle(catalogue: catalogue, asOfMs: asOfMs, months: months)
     }
 
     /// The snapshot instant of `month`: its last millisecond, never past the as-of instant.
@@ -61,6 +63,7 @@ struct ExpectedMetricsBuilder {
         let provider = story.isApple ? "APPLE" : "GOOGLE"
         let currency = catalogue.markets[story.market].currency
         let timeline = StoryTimeline(story, catalogue: catalogue)
+        lifecycle.add(story, timeline: timeline, provider: provider, currency: currency)
         func key(_ ms: Int64) -> CellKey { CellKey(month: WorldMonth(containing: ms).index, provider: provider, currency: currency) }
         var previous: Int64 = 0
         var everPaid = false

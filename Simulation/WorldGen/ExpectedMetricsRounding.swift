@@ -13,9 +13,11 @@ extension ExpectedMetricsBuilder {
         let faults = unreachable.keys.sorted().map { reason in
             UnreachableFaults(reason: reason, subscriptionIds: (unreachable[reason] ?? []).sorted())
         }
-        return ExpectedMetrics(seed: seed, asOf: WorldClock.rfc3339(asOfMs), months: months.map(\.label), rows: rows,
-                               priceChangeCohorts: cohorts.finished(), unreachableFaults: faults,
-                               transitions: cohorts.transitions, fx: fx)
+        var metrics = ExpectedMetrics(seed: seed, asOf: WorldClock.rfc3339(asOfMs), months: months.map(\.label), rows: rows,
+                                      priceChangeCohorts: cohorts.finished(), unreachableFaults: faults,
+                                      transitions: cohorts.transitions, fx: fx)
+        (metrics.lifecycle, metrics.cohorts) = lifecycle.finished()
+        return metrics
     }
 
     /// A cell in its own currency: twelfths of a micro → micros, rounded half to even.

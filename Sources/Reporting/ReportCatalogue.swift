@@ -68,5 +68,43 @@ public enum ReportCatalogue {
             name: "reconciliation", sheet: "Reconciliation",
             summary: "per provider, report period in the range (its current reconcile run) and currency: items by category with units, gross, variance, fee, tax, net; the totals; prior-period adjustments",
             required: true),
+        ReportDefinition(
+            name: "subscribers", sheet: "Subscribers",
+            summary: "per month, provider and product: subscriptions trialing, paying, in grace, in billing retry or hold, paused, cancelled but paid through; starts, ends, net change",
+            required: true,
+            charts: [ReportChart(kind: .stackedColumn, title: "Subscribers by state at month end (all providers and products)",
+                                 values: ["paying_count", "cancelled_paid_through_count", "trialing_count", "grace_count",
+                                          "billing_retry_count", "paused_count"],
+                                 valueAxis: "subscriptions", combine: .sum)]),
+        ReportDefinition(
+            name: "kpis", sheet: "KPIs",
+            summary: "per month and provider (and all providers) in the reporting currency: MRR, ARR, net new MRR, ARPPU, ARPU, logo and revenue churn, NRR, quick ratio, refund and chargeback rates",
+            required: true,
+            charts: [ReportChart(kind: .line, title: "Churn, refund and chargeback rates (all providers)",
+                                 values: ["logo_churn_rate", "revenue_churn_rate", "refund_rate", "chargeback_rate"],
+                                 filter: ["provider": "ALL"], valueAxis: "rate")]),
+        ReportDefinition(
+            name: "trial_conversion", sheet: "Trial conversion",
+            summary: "per trial-start month, provider, product and country: trials, converted in the trial or after a billing retry, cancelled, failed, open, conversion rate with its 95% interval, days to convert; Apple's event counts beside ours",
+            required: true,
+            charts: [ReportChart(kind: .stackedColumn, title: "Free trials by start month and outcome (all providers)",
+                                 values: ["converted_in_trial_count", "converted_after_retry_count", "cancelled_count",
+                                          "failed_count", "open_count"],
+                                 filter: ["view": "cohort"], valueAxis: "trials", combine: .sum)]),
+        ReportDefinition(
+            name: "plan_change_mix", sheet: "Plan-change mix",
+            summary: "per month, provider and change type (upgrade, downgrade, crossgrade, period change): from product and period to product and period, changes and MRR moved",
+            required: true,
+            charts: [ReportChart(kind: .stackedColumn, title: "Plan changes per month by type (all providers)", values: ["changes_count"],
+                                 seriesColumns: ["change_type"], valueAxis: "plan changes", combine: .sum)]),
+        ReportDefinition(
+            name: "cohorts", sheet: "Cohorts",
+            summary: "per start month, provider and currency, by months since start: customers retained, realised net revenue (refunds deducted), revenue retention, realised LTV to date",
+            required: true,
+            charts: [ReportChart(kind: .line, title: "Subscriber retention by months since start, per start month (all providers)",
+                                 category: "months_since_start", values: ["subscriber_retention_rate"], seriesColumns: ["cohort_month"],
+                                 valueAxis: "retained",
+                                 combine: .ratio(numerator: "retained_subscribers", denominator: "cohort_subscribers",
+                                                 once: ["provider", "currency"]))]),
     ]
 }

@@ -41,25 +41,26 @@ struct HandWorld {
     }
 
     /// A history row; a charge when `amount` and `periodEnd` are given (`periodStart` = `at`); `expiresAt` is the row's
-    /// store expiry (a grace row's grace end). Returns its transaction key.
+    /// store expiry (a grace row's grace end); `product` and `country` the store's product id and country code. Returns its
+    /// transaction key.
     @discardableResult
     mutating func row(_ subscription: UUID, _ provider: String, _ type: String, at: String, amount: Int64? = nil,
                       currency: String? = nil, plan: UUID? = nil, period: String? = nil, periodEnd: String? = nil,
                       recordedAt: String? = nil, refundKind: String? = nil, refunds: String? = nil,
                       voidedSource: Int? = nil, voidedReason: Int? = nil, test: Bool = false,
-                      expiresAt: String? = nil) throws -> String {
+                      expiresAt: String? = nil, product: String? = nil, country: String? = nil) throws -> String {
         keys += 1
         let key = "\(provider):hand:\(keys):\(type)"
         _ = try db.execute("""
             INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, amount_micros,
                 currency_code, plan_id, billing_period, period_start_at, period_end_at, recorded_at, refund_kind,
-                refunded_transaction_key, voided_source, voided_reason, is_test, raw_payload, expires_at)
+                refunded_transaction_key, voided_source, voided_reason, is_test, raw_payload, expires_at, product_id, country_code)
             VALUES ($1, $2::billing_provider, $3::billing_event_type, $4, $5::timestamptz, $6, $7, $8, $9,
                     CASE WHEN $10::timestamptz IS NULL THEN NULL ELSE $5::timestamptz END, $10::timestamptz,
                     COALESCE($11::timestamptz, $5::timestamptz), $12::refund_kind, $13, $14::integer, $15::integer, $16, '{}',
-                    $17::timestamptz)
+                    $17::timestamptz, $18, $19)
             """, [subscription, provider, type, key, at, amount, currency, plan, period, periodEnd, recordedAt, refundKind,
-                  refunds, voidedSource, voidedReason, test, expiresAt])
+                  refunds, voidedSource, voidedReason, test, expiresAt, product, country])
         return key
     }
 

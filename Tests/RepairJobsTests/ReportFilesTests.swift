@@ -5,7 +5,7 @@ import Testing
 /// carries its own copy of the parameters or of the contribution and movement blocks.
 @Suite struct ReportFilesTests {
     static let files = ["mrr", "mrr_movements", "mrr_bridge", "fx_missing", "refunds", "entitlement_leakage",
-                        "grace_hold_recovery", "price_change_churn", "reconciliation"]
+                        "grace_hold_recovery", "price_change_churn", "reconciliation", "subscribers", "kpis", "trial_conversion", "plan_change_mix", "cohorts"]
 
     @Test func everyReportReadsTheSharedParametersAndNoPastedCopy() throws {
         for file in Self.files {

@@ -1,0 +1,90 @@
+-- Cohorts: one row per start month x provider x currency x month since start (0 = the start month, to the as-of month),
+-- for the cohorts that started in the months reported.
+--
+-- A cohort is the customers (billing account, provider and currency, as in the bridge) whose first paid charge fell in
+-- the start month. Columns: cohort_subscribers (its size), retained_subscribers (paying, i.e. contributing MRR, at the
+-- month's snapshot) and subscriber_retention_rate; net_revenue_micros (their paid charges less their refunds and
+-- chargebacks dated in the month: realised, refunds deducted), cumulative_net_revenue_micros (to that month),
+-- revenue_retention_rate (the month's net revenue / the start month's) and ltv_micros (cumulative net revenue per
+-- customer of the cohort: realised LTV to date, rounded half to even).
+--
+-- Parameters ($1 as-of, $2 first month, $3 last month, $4 reporting currency (unused here), $5 basis) and definitions:
+-- Reports/README.md, sections "Cohorts", "MRR" and "Basis and snapshots".
+
+WITH params AS (
+    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
+    -- basis other than 'corrected' or 'known' fails with an error that names it.
+    SELECT * FROM report_params($1, $2, $3, $4, $5)
+),
+-- The month-end snapshots and who pays at each of them (the shared contributions, filled once per run).
+snapshot AS (
+    SELECT * FROM report_run_snapshot($1, $2, $3, $5)
+),
+contribution AS (
+    SELECT * FROM report_run_contribution($1, $2, $3, $5)
+),
+-- Who counts: not a test or sandbox purchase, no test row; an unclaimed purchase is its own account.
+subscriber AS (
+    SELECT s.id AS subscription_id, s.provider::text AS provider, COALESCE(s.billing_account_id, s.id) AS account
+    FROM subscription s
+    WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
+      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
+),
+-- Per customer (account, provider, currency) and month: its money (paid charges (amount > 0) in, refunds and
+-- chargebacks (their negative amounts) out; one read of billing_transaction under the basis), and whether it paid at
+-- the month's snapshot (the shared contributions).
+activity AS (
+    SELECT sub.provider, sub.account, b.currency_code AS currency, date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AS month,
+           sum(b.amount_micros) AS net, bool_or(b.event_type <> 'REFUNDED') AS paid, false AS retained
+    FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
+    WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+      AND ((b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND b.amount_micros > 0)
+           OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK') AND b.amount_micros IS NOT NULL))
+    GROUP BY 1, 2, 3, 4
+    UNION ALL
+    SELECT c.provider, c.billing_account_id, c.currency, sn.month_start::timestamp, 0, false, true
+    FROM contribution c JOIN snapshot sn ON sn.n = c.n
+    GROUP BY 1, 2, 3, 4
+),
+-- One sort by customer: its start month (the month of its first paid charge) on every row of it, and its first row.
+started AS (
+    SELECT a.*, min(a.month) FILTER (WHERE a.paid) OVER w AS start, row_number() OVER w AS row_no
+    FROM activity a
+    WINDOW w AS (PARTITION BY a.account, a.provider, a.currency)
+),
+cohort AS (
+    SELECT s.start, s.provider, s.currency, count(*) AS size
+    FROM started s CROSS JOIN params p
+    WHERE s.row_no = 1 AND s.start BETWEEN p.first_month AND p.last_month
+    GROUP BY 1, 2, 3
+),
+cell AS (
+    SELECT s.start, s.provider, s.currency, s.month, sum(s.net) AS net, count(*) FILTER (WHERE s.retained) AS retained
+    FROM started s CROSS JOIN params p
+    WHERE s.start BETWEEN p.first_month AND p.last_month
+    GROUP BY 1, 2, 3, 4
+),
+-- Every cohort at every month from its start to the last month, with what happened then.
+grid AS (
+    SELECT c.start, c.provider, c.currency, c.size, m.month,
+           COALESCE(v.retained, 0) AS retained, COALESCE(v.net, 0) AS net
+    FROM cohort c CROSS JOIN params p
+    CROSS JOIN LATERAL generate_series(c.start, p.last_month, interval '1 month') m(month)
+    LEFT JOIN cell v ON v.start = c.start AND v.provider = c.provider AND v.currency = c.currency AND v.month = m.month
+),
+running AS (
+    SELECT g.*, sum(g.net) OVER w AS cumulative, first_value(g.net) OVER w AS start_net
+    FROM grid g
+    WINDOW w AS (PARTITION BY g.start, g.provider, g.currency ORDER BY g.month)
+)
+SELECT to_char(r.start, 'YYYY-MM') AS cohort_month, r.provider, r.currency,
+       ((extract(year FROM r.month) - extract(year FROM r.start)) * 12
+        + extract(month FROM r.month) - extract(month FROM r.start))::int AS months_since_start,
+       to_char(r.month, 'YYYY-MM') AS month,
+       r.size AS cohort_subscribers, r.retained AS retained_subscribers,
+       round(r.retained::numeric / r.size, 6) AS subscriber_retention_rate,
+       r.net::bigint AS net_revenue_micros, r.cumulative::bigint AS cumulative_net_revenue_micros,
+       CASE WHEN r.start_net > 0 THEN round(r.net::numeric / r.start_net, 6) END AS revenue_retention_rate,
+       report_half_even(r.cumulative, r.size)::bigint AS ltv_micros
+FROM running r
+ORDER BY 1, 2, 3, 4

@@ -1,0 +1,62 @@
+-- Plan-change mix: one row per month x provider x change type x from product -> to product x from billing period ->
+-- to billing period x currency, for the plan changes of the months reported.
+--
+-- A plan change is a charge whose product or billing period differs from the subscription's previous charge (a free
+-- trial's included). change_type: period_change (the billing period differs), else upgrade / downgrade / crossgrade
+-- (the monthly-normalised price rises / falls / stays). Columns: changes_count, from_mrr_micros and to_mrr_micros (the
+-- previous and the new charge's amount x monthly factor, summed), mrr_moved_micros (to - from), each rounded half to
+-- even once from its exact sum in twelfths of a micro, in the new charge's currency.
+--
+-- Parameters ($1 as-of, $2 first month, $3 last month, $4 reporting currency (unused here), $5 basis) and definitions:
+-- Reports/README.md, sections "Plan-change mix", "MRR" (monthly factor) and "Basis and snapshots".
+
+WITH params AS (
+    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
+    -- basis other than 'corrected' or 'known' fails with an error that names it.
+    SELECT * FROM report_params($1, $2, $3, $4, $5)
+),
+period_factor (billing_period, factor) AS (
+    VALUES ('P1W', 52), ('P2W', 26), ('P4W', 13), ('P1M', 12), ('P2M', 6), ('P3M', 4), ('P6M', 2), ('P1Y', 1)
+),
+-- Who counts: not a test or sandbox purchase, no test row.
+subscriber AS (
+    SELECT s.id AS subscription_id, s.provider::text AS provider
+    FROM subscription s
+    WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
+      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
+),
+-- The charges read (as MRR reads them), each with the previous charge of its subscription in reading order (one sort).
+charge AS (
+    SELECT b.subscription_id, sub.provider, b.effective_at, b.product_id, b.billing_period, b.currency_code,
+           b.amount_micros * f.factor AS twelfths,
+           lag(b.product_id) OVER w AS from_product, lag(b.billing_period) OVER w AS from_period,
+           lag(b.amount_micros * f.factor) OVER w AS from_twelfths, row_number() OVER w AS charge_no
+    FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
+    LEFT JOIN period_factor f USING (billing_period)
+    WHERE b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+      AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL
+      AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+    WINDOW w AS (PARTITION BY b.subscription_id ORDER BY b.effective_at, b.transaction_key)
+),
+change AS (
+    SELECT to_char(c.effective_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, c.provider,
+           CASE WHEN c.billing_period IS DISTINCT FROM c.from_period THEN 'period_change'
+                WHEN COALESCE(c.twelfths, 0) > COALESCE(c.from_twelfths, 0) THEN 'upgrade'
+                WHEN COALESCE(c.twelfths, 0) < COALESCE(c.from_twelfths, 0) THEN 'downgrade'
+                ELSE 'crossgrade' END AS change_type,
+           c.from_product, c.product_id AS to_product, c.from_period, c.billing_period AS to_period,
+           c.currency_code AS currency, COALESCE(c.from_twelfths, 0) AS from_twelfths, COALESCE(c.twelfths, 0) AS twelfths
+    FROM charge c
+    WHERE c.charge_no > 1
+      AND (c.product_id IS DISTINCT FROM c.from_product OR c.billing_period IS DISTINCT FROM c.from_period)
+)
+SELECT c.month, c.provider, c.change_type, c.from_product AS from_product_id, c.to_product AS to_product_id,
+       c.from_period AS from_billing_period, c.to_period AS to_billing_period, c.currency,
+       count(*) AS changes_count,
+       report_half_even(sum(c.from_twelfths), 12)::bigint AS from_mrr_micros,
+       report_half_even(sum(c.twelfths), 12)::bigint AS to_mrr_micros,
+       report_half_even(sum(c.twelfths - c.from_twelfths), 12)::bigint AS mrr_moved_micros
+FROM change c CROSS JOIN params p
+WHERE c.month BETWEEN to_char(p.first_month, 'YYYY-MM') AND to_char(p.last_month, 'YYYY-MM')
+GROUP BY c.month, c.provider, c.change_type, c.from_product, c.to_product, c.from_period, c.to_period, c.currency
+ORDER BY 1, 2, 3, 4 NULLS FIRST, 5 NULLS FIRST, 6 NULLS FIRST, 7 NULLS FIRST, 8

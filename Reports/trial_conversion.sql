@@ -1,0 +1,146 @@
+-- Free-trial conversion, two views:
+--   view 'cohort'        one row per trial-start month (UTC) x provider x store product x country: what became of the
+--                        trials started in the month, as of $1;
+--   view 'apple_events'  one row per month (US Pacific days) with Apple Subscription Event report rows imported: our
+--                        Apple trial starts and conversions dated in the month beside Apple's counts, and the difference.
+--
+-- Columns: trials_count; converted_in_trial_count (first paid charge with no billing failure before it),
+-- converted_after_retry_count (after a grace or hold row), converted_count (both), cancelled_count (not converted,
+-- auto-renew off at the trial's end), failed_count (not converted, ended), open_count (none of these yet);
+-- conversion_rate = converted / (converted + cancelled + failed) with its Wilson 95% interval
+-- (conversion_ci_low_rate, conversion_ci_high_rate); median_conversion_days, p90_conversion_days (trial start to the
+-- first paid charge); apple_trials_count, apple_converted_count (Apple's Quantity summed) and
+-- trials_difference_count, converted_difference_count (ours - Apple's), in the 'apple_events' view only.
+--
+-- Parameters ($1 as-of, $2 first month, $3 last month, $4 reporting currency (unused here), $5 basis) and definitions:
+-- Reports/README.md, sections "Trial conversion" and "Basis and snapshots".
+
+WITH params AS (
+    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
+    -- basis other than 'corrected' or 'known' fails with an error that names it.
+    SELECT * FROM report_params($1, $2, $3, $4, $5)
+),
+subscriber AS (
+    SELECT s.id AS subscription_id, s.provider::text AS provider
+    FROM subscription s
+    WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
+),
+-- The rows read (effective by the as-of instant; under 'known' also recorded by then), ranked as the MRR rows are
+-- (0 charge, 1 grace, 2 hold or pause, 3 ending) plus 4, the auto-renew switch (CANCELED; RESTARTED without a charge).
+history AS (
+    SELECT h.*
+    FROM (SELECT b.subscription_id, sub.provider, b.transaction_key, b.effective_at, b.is_test, b.event_type,
+                 b.amount_micros, b.product_id, b.country_code, b.period_end_at,
+                 b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS read,
+                 CASE WHEN b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                           AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL THEN 0
+                      WHEN b.event_type = 'ENTERED_GRACE_PERIOD' THEN 1
+                      WHEN b.event_type IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
+                      WHEN b.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3
+                      WHEN b.event_type IN ('CANCELED', 'RESTARTED') THEN 4 END AS rank
+          FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p) h
+    WHERE h.is_test OR (h.read AND h.rank IS NOT NULL)
+),
+-- One sort by subscription in reading order; every row learns the subscription's first charge (the trial when its
+-- amount is 0): its instant, period end, product and country.
+ordered AS (
+    SELECT h.*,
+           bool_or(h.is_test) OVER whole AS test_subscription,
+           (array_agg(h.amount_micros) FILTER (WHERE h.rank = 0) OVER whole)[1] AS first_amount,
+           (array_agg(h.effective_at) FILTER (WHERE h.rank = 0) OVER whole)[1] AS trial_at,
+           (array_agg(h.period_end_at) FILTER (WHERE h.rank = 0) OVER whole)[1] AS trial_end,
+           (array_agg(h.product_id) FILTER (WHERE h.rank = 0) OVER whole)[1] AS trial_product,
+           (array_agg(h.country_code) FILTER (WHERE h.rank = 0) OVER whole)[1] AS trial_country
+    FROM history h
+    WINDOW whole AS (PARTITION BY h.subscription_id ORDER BY h.effective_at, h.rank, h.transaction_key
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+),
+-- Per trial: the first paid charge after it, the first billing failure (grace or hold), the first ending, and the
+-- auto-renew switch at the trial's end (the as-of instant while it runs): the latest CANCELED against the latest
+-- RESTARTED without a charge, from the trial's start.
+trial AS (
+    SELECT o.subscription_id, o.provider, o.trial_at, o.trial_product, o.trial_country,
+           min(o.effective_at) FILTER (WHERE o.rank = 0 AND o.amount_micros > 0) AS converted_at,
+           min(o.effective_at) FILTER (WHERE o.rank = 1 OR o.event_type = 'ENTERED_ON_HOLD') AS failed_at,
+           min(o.effective_at) FILTER (WHERE o.rank = 3) AS ended_at,
+           max(o.effective_at) FILTER (WHERE o.event_type = 'CANCELED' AND o.effective_at <= LEAST(o.trial_end, p.as_of)) AS off_at,
+           max(o.effective_at) FILTER (WHERE o.event_type = 'RESTARTED' AND o.rank = 4
+                                         AND o.effective_at <= LEAST(o.trial_end, p.as_of)) AS on_at
+    FROM ordered o CROSS JOIN params p
+    WHERE NOT o.test_subscription AND o.first_amount = 0
+    GROUP BY o.subscription_id, o.provider, o.trial_at, o.trial_product, o.trial_country
+),
+outcome AS (
+    SELECT t.*,
+           CASE WHEN t.converted_at IS NOT NULL
+                THEN CASE WHEN t.failed_at < t.converted_at THEN 'converted_after_retry' ELSE 'converted_in_trial' END
+                WHEN t.off_at IS NOT NULL AND (t.on_at IS NULL OR t.off_at > t.on_at) THEN 'cancelled'
+                WHEN t.ended_at IS NOT NULL THEN 'failed'
+                ELSE 'open' END AS outcome,
+           round(extract(epoch FROM t.converted_at - t.trial_at) / 86400, 4) AS days
+    FROM trial t
+),
+cohort AS (
+    SELECT to_char(o.trial_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, o.provider, o.trial_product AS product_id,
+           o.trial_country AS country, count(*) AS trials,
+           count(*) FILTER (WHERE o.outcome = 'converted_in_trial') AS in_trial,
+           count(*) FILTER (WHERE o.outcome = 'converted_after_retry') AS after_retry,
+           count(*) FILTER (WHERE o.outcome = 'cancelled') AS cancelled,
+           count(*) FILTER (WHERE o.outcome = 'failed') AS failed,
+           count(*) FILTER (WHERE o.outcome = 'open') AS open,
+           percentile_disc(0.5) WITHIN GROUP (ORDER BY o.days) AS median_days,
+           percentile_disc(0.9) WITHIN GROUP (ORDER BY o.days) AS p90_days
+    FROM outcome o
+    GROUP BY 1, 2, 3, 4
+),
+-- Conversion rate x / n over the decided trials, and its Wilson score interval (z = 1.959964; z^2 = 3.841459,
+-- z^2/2 = 1.920729, z^2/4 = 0.960365, as in price_change_churn.sql).
+rated AS (
+    SELECT c.*, c.in_trial + c.after_retry AS x, c.in_trial + c.after_retry + c.cancelled + c.failed AS n FROM cohort c
+),
+-- Apple's Subscription Event report (current files; under 'known' imported by the as-of instant): trial starts and
+-- conversions from a free trial per month of its (US Pacific) days, and ours counted by the same days.
+apple AS (
+    SELECT to_char(e.event_date, 'YYYY-MM') AS month,
+           sum(e.quantity) FILTER (WHERE e.event IN ('Start Free Trial', 'Start Introductory Offer')
+                                     AND e.subscription_offer_type = 'Free Trial') AS trials,
+           sum(e.quantity) FILTER (WHERE e.event = 'Paid Subscription from Free Trial'
+                                     OR (e.event = 'Paid Subscription from Introductory Offer'
+                                         AND e.subscription_offer_type IN ('Free Trial', ''))) AS converted
+    FROM apple_subscription_event_row e JOIN report_file f ON f.id = e.report_file_id CROSS JOIN params p
+    WHERE f.replaced_by IS NULL AND (NOT p.known_basis OR f.imported_at <= p.as_of)
+      AND e.event_date <= (p.as_of AT TIME ZONE 'America/Los_Angeles')::date
+    GROUP BY 1
+),
+ours_pacific AS (
+    SELECT m.month, count(*) FILTER (WHERE m.kind = 'trial') AS trials, count(*) FILTER (WHERE m.kind = 'converted') AS converted
+    FROM outcome o
+    CROSS JOIN LATERAL (VALUES ('trial', to_char(o.trial_at AT TIME ZONE 'America/Los_Angeles', 'YYYY-MM')),
+                               ('converted', to_char(o.converted_at AT TIME ZONE 'America/Los_Angeles', 'YYYY-MM'))) m(kind, month)
+    WHERE o.provider = 'APPLE' AND m.month IS NOT NULL
+    GROUP BY m.month
+)
+SELECT 'cohort' AS view, r.month, r.provider, r.product_id, r.country, r.trials AS trials_count,
+       r.in_trial AS converted_in_trial_count, r.after_retry AS converted_after_retry_count, r.x AS converted_count,
+       r.cancelled AS cancelled_count, r.failed AS failed_count, r.open AS open_count,
+       CASE WHEN r.n > 0 THEN round(r.x::numeric / r.n, 6) END AS conversion_rate,
+       CASE WHEN r.n > 0 THEN round(GREATEST(0, (r.x + 1.920729) / (r.n + 3.841459)
+                                              - 1.959964 * sqrt(r.x::numeric * (r.n - r.x) / r.n + 0.960365) / (r.n + 3.841459)), 6)
+            END AS conversion_ci_low_rate,
+       CASE WHEN r.n > 0 THEN round(LEAST(1, (r.x + 1.920729) / (r.n + 3.841459)
+                                          + 1.959964 * sqrt(r.x::numeric * (r.n - r.x) / r.n + 0.960365) / (r.n + 3.841459)), 6)
+            END AS conversion_ci_high_rate,
+       r.median_days AS median_conversion_days, r.p90_days AS p90_conversion_days,
+       NULL::bigint AS apple_trials_count, NULL::bigint AS apple_converted_count,
+       NULL::bigint AS trials_difference_count, NULL::bigint AS converted_difference_count
+FROM rated r CROSS JOIN params p
+WHERE r.month BETWEEN to_char(p.first_month, 'YYYY-MM') AND to_char(p.last_month, 'YYYY-MM')
+UNION ALL
+SELECT 'apple_events', a.month, 'APPLE', NULL, NULL, COALESCE(o.trials, 0), NULL, NULL, COALESCE(o.converted, 0),
+       NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+       COALESCE(a.trials, 0)::bigint, COALESCE(a.converted, 0)::bigint,
+       (COALESCE(o.trials, 0) - COALESCE(a.trials, 0))::bigint, (COALESCE(o.converted, 0) - COALESCE(a.converted, 0))::bigint
+FROM apple a CROSS JOIN params p
+LEFT JOIN ours_pacific o ON o.month = a.month
+WHERE a.month BETWEEN to_char(p.first_month, 'YYYY-MM') AND to_char(p.last_month, 'YYYY-MM')
+ORDER BY 1 DESC, 2, 3, 4 NULLS FIRST, 5 NULLS FIRST
