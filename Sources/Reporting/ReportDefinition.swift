@@ -11,14 +11,18 @@ public struct ReportDefinition: Sendable, Equatable {
     public var required: Bool
     /// The charts drawn on the report's sheet.
     public var charts: [ReportChart]
+    /// Whether its complete months are stored and reused by later runs (nil: every run computes every month).
+    public var reuse: ReportReuse?
 
     /// Declares a report.
-    public init(name: String, sheet: String, summary: String, required: Bool, charts: [ReportChart] = []) {
+    public init(name: String, sheet: String, summary: String, required: Bool, charts: [ReportChart] = [],
+                reuse: ReportReuse? = nil) {
         self.name = name
         self.sheet = sheet
         self.summary = summary
         self.required = required
         self.charts = charts
+        self.reuse = reuse
     }
 
     /// The SQL file's name.

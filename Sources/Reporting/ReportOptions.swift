@@ -15,6 +15,7 @@ public enum ReportOptions {
         .value("format", placeholder: "csv,xlsx", help: "what to write (default csv,xlsx)"),
         .value("sql-dir", placeholder: "DIR", help: "folder of the report SQL files (default $REPORT_SQL_DIR, else the installed share/iap-pipeline/reports)"),
         .flag("raw-ids", help: "write identifiers unmasked"),
+        .flag("full", help: "recompute every month instead of reusing the stored complete months (and store them anew)"),
     ]
 
     /// The default span: 24 months ending at the last month.
@@ -58,7 +59,7 @@ public enum ReportOptions {
                               outputFolder: URL(fileURLWithPath: out, isDirectory: true),
                               sqlFolder: try sqlFolder(values["sql-dir"] ?? environment["REPORT_SQL_DIR"], environment: environment),
                               writeCSV: formats.contains("csv"), writeXLSX: formats.contains("xlsx"),
-                              rawIdentifiers: arguments.flags.contains("raw-ids"))
+                              rawIdentifiers: arguments.flags.contains("raw-ids"), recomputeAll: arguments.flags.contains("full"))
     }
 
     /// `--sql-dir` / `REPORT_SQL_DIR` when given, else the share folder's `reports`.
