@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""DuckDB peer of build-reports: mrr, mrr_bridge, mrr_movements and refunds in DuckDB SQL, from Reports/README.md.
+"""DuckDB peer of build-reports: mrr, mrr_bridge, mrr_movements, refunds and grace_hold_recovery in DuckDB SQL, from
+Reports/README.md.
 
 Written from the definitions in Reports/README.md (not from Reports/*.sql), like the pandas peer reports_peer.py. The
 tables the reports read are exported from PostgreSQL with `psql \\copy (…) TO STDOUT` (CSV), each into a pipe that
@@ -9,8 +10,8 @@ by an FX rate scaled by 10^12), divided and rounded half to even once per cell, 
 
 usage: reports_duckdb.py --dsn <conninfo> --as-of <instant> --from YYYY-MM --to YYYY-MM --currency USD
                          --basis corrected|known --out DIR [--threads N]
-Identifiers are written whole (build-reports --raw-ids). Not yet: grace_hold_recovery, price_change_churn,
-entitlement_leakage (the pandas peer covers them).
+Identifiers are written whole (build-reports --raw-ids). Not yet: price_change_churn, entitlement_leakage (the pandas
+peer covers them).
 """
 import argparse
 import os
@@ -22,7 +23,7 @@ import duckdb
 
 MICROS = "(extract(epoch FROM {0}) * 1000000)::bigint AS {1}"
 
-# What is exported: the columns the four reports read. Instants as integer microseconds since the epoch (exact).
+# What is exported: the columns the reports read. Instants as integer microseconds since the epoch (exact).
 EXPORTS = {
     "tx": f"""SELECT b.id::text AS id, b.subscription_id::text AS sub, b.provider::text AS provider,
                      b.event_type::text AS event_type, b.transaction_key AS tkey,
@@ -64,6 +65,7 @@ CREATE MACRO decimal_text(q, d) AS (CASE WHEN q < 0 THEN '-' ELSE '' END) || (ab
 CREATE MACRO money(micros, c) AS CASE WHEN micros IS NULL OR c IS NULL THEN NULL
     ELSE decimal_text(div_even(micros::HUGEINT, (10 ** (6 - digits(c)))::BIGINT), digits(c)) END;
 CREATE MACRO ratio6(num, den) AS CASE WHEN den = 0 THEN NULL ELSE decimal_text(div_away(num::HUGEINT * 1000000, den), 6) END;
+CREATE MACRO days4(us) AS decimal_text(div_away(us::HUGEINT, 8640000), 4);
 CREATE MACRO month_of(us) AS strftime(make_timestamp(us), '%Y-%m');
 CREATE MACRO month_index(m) AS CAST(substr(m, 1, 4) AS INTEGER) * 12 + CAST(substr(m, 6, 2) AS INTEGER) - 1;
 CREATE MACRO month_text(i) AS lpad((i // 12)::VARCHAR, 4, '0') || '-' || lpad((i % 12 + 1)::VARCHAR, 2, '0');
@@ -95,10 +97,18 @@ def load(con, pipes):
         thread.join()
 
 
+KNOWN = {"value": "FALSE"}
+
+
+def known_sql():
+    """TRUE under basis 'known' (rows recorded after the as-of instant are not read), as SQL."""
+    return KNOWN["value"]
+
+
 def prepare(con, a):
     """The rows read under the basis, who counts, the snapshots and each paying subscription's contribution at each."""
     as_of = f"epoch_us(TIMESTAMPTZ '{a.as_of}')"
-    known = "TRUE" if a.basis == "known" else "FALSE"
+    known = KNOWN["value"] = "TRUE" if a.basis == "known" else "FALSE"
     first, last = f"month_index('{a.first}')", f"LEAST(month_index('{a.last}'), month_index(month_of({as_of})))"
     con.execute(f"""
     CREATE TABLE params AS SELECT {as_of} AS as_of, {first} AS first_i, {last} AS last_i, '{a.currency}' AS reporting;
@@ -274,7 +284,6 @@ def report_refunds(con, out):
     con.execute(f"""
     CREATE MACRO code(v, words) AS CASE WHEN v IS NULL THEN 'none'
         WHEN v >= 0 AND v < len(words) THEN v::VARCHAR || ' ' || words[v + 1] ELSE v::VARCHAR END;
-    CREATE MACRO days4(us) AS decimal_text(div_away(us::HUGEINT, 8640000), 4);
     COPY (
         WITH read AS (SELECT t.* FROM tx t JOIN counted c USING (sub)),
         refund AS (
@@ -314,6 +323,70 @@ def report_refunds(con, out):
     ) TO '{out}/refunds.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
 
 
+def report_grace(con, out):
+    """Billing failures by month of first failure (Reports/README.md, "Grace and hold recovery")."""
+    con.execute(f"""COPY (
+        WITH event AS (
+            SELECT t.sub, t.tkey, t.eff, t.provider, t.country, t.currency, t.amount, t.plan_id, f.f,
+                   CASE WHEN t.event_type = 'ENTERED_GRACE_PERIOD' THEN 0 WHEN t.event_type = 'ENTERED_ON_HOLD' THEN 1
+                        WHEN t.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3 ELSE 2 END AS kind
+            FROM tx t LEFT JOIN factor f USING (billing_period)
+            WHERE t.sub NOT IN (SELECT sub FROM tx_raw WHERE is_test)
+              AND (t.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'EXPIRED', 'REVOKED', 'REFUNDED')
+                   OR (t.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND t.amount > 0))),
+        -- a failure runs from its first grace or hold row after a closing row (a paid charge or an ending) to the next one
+        segmented AS (
+            SELECT e.*, row_number() OVER w AS pos,
+                   coalesce(count(*) FILTER (WHERE kind >= 2) OVER (PARTITION BY sub ORDER BY eff, kind, tkey
+                            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS seg
+            FROM event e WINDOW w AS (PARTITION BY sub ORDER BY eff, kind, tkey)),
+        episode AS (
+            SELECT sub, seg, arg_min(eff, pos) FILTER (WHERE kind < 2) AS failed_at,
+                   arg_min(kind, pos) FILTER (WHERE kind < 2) AS first_kind,
+                   arg_min(provider, pos) FILTER (WHERE kind < 2) AS provider,
+                   arg_min(country, pos) FILTER (WHERE kind < 2) AS country,
+                   arg_min(currency, pos) FILTER (WHERE kind < 2) AS failure_currency,
+                   bool_or(kind = 1) AS entered_hold,
+                   any_value(kind) FILTER (WHERE kind >= 2) AS close_kind, any_value(eff) FILTER (WHERE kind >= 2) AS closed_at,
+                   any_value(plan_id) FILTER (WHERE kind >= 2) AS close_plan,
+                   any_value(currency) FILTER (WHERE kind >= 2) AS close_currency,
+                   any_value(amount * f) FILTER (WHERE kind >= 2) AS recovered_tw
+            FROM segmented GROUP BY sub, seg HAVING count(*) FILTER (WHERE kind < 2) > 0),
+        planned AS (
+            SELECT sub, eff, tkey, plan_id, currency FROM tx_raw, params p
+            WHERE plan_id IS NOT NULL AND ({known_sql()} = FALSE OR recorded <= p.as_of)),
+        placed AS (
+            SELECT e.*, month_of(e.failed_at) AS failure_month,
+                   coalesce(CASE WHEN e.close_kind = 2 THEN e.close_plan END, l.plan_id) AS plan_id,
+                   coalesce(e.failure_currency, CASE WHEN e.close_kind = 2 THEN e.close_currency END, l.currency) AS cur
+            FROM episode e
+            LEFT JOIN LATERAL (SELECT plan_id, currency FROM planned l WHERE l.sub = e.sub AND l.eff <= e.failed_at
+                               ORDER BY l.eff DESC, l.tkey DESC LIMIT 1) l ON true),
+        cell AS (
+            SELECT failure_month, provider, coalesce(pl.plan_code, '') AS plan, coalesce(country, '') AS country,
+                   coalesce(cur, '') AS currency, count(*) AS episodes, count(*) FILTER (WHERE first_kind = 0) AS grace_entered,
+                   count(*) FILTER (WHERE close_kind = 2 AND NOT entered_hold) AS grace_recovered,
+                   count(*) FILTER (WHERE entered_hold) AS hold_entered,
+                   count(*) FILTER (WHERE close_kind = 2 AND entered_hold) AS hold_recovered,
+                   count(*) FILTER (WHERE close_kind = 3) AS churned, count(*) FILTER (WHERE close_kind IS NULL) AS still_open,
+                   list_sort(list(closed_at - failed_at) FILTER (WHERE close_kind = 2)) AS d,
+                   coalesce(sum(recovered_tw) FILTER (WHERE close_kind = 2), 0) AS tw
+            FROM placed LEFT JOIN plan_raw pl USING (plan_id), params p
+            WHERE month_index(failure_month) BETWEEN p.first_i AND p.last_i
+            GROUP BY ALL)
+        SELECT failure_month, provider, plan, country, currency, episodes AS episodes_count,
+               grace_entered AS grace_entered_count, grace_recovered AS grace_recovered_count,
+               hold_entered AS hold_entered_count, hold_recovered AS hold_recovered_count, churned AS churned_count,
+               still_open AS open_count, ratio6(grace_recovered, grace_entered) AS grace_recovery_rate,
+               ratio6(hold_recovered, hold_entered) AS hold_recovery_rate,
+               ratio6(grace_recovered + hold_recovered, episodes) AS recovery_rate, ratio6(churned, episodes) AS churn_rate,
+               CASE WHEN len(d) > 0 THEN days4(d[(len(d) + 1) // 2]) END AS median_recovery_days,
+               CASE WHEN len(d) > 0 THEN days4(d[(9 * len(d) + 9) // 10]) END AS p90_recovery_days,
+               money(div_even(tw, 12), currency) AS mrr_recovered, div_even(tw, 12) AS mrr_recovered_micros
+        FROM cell ORDER BY failure_month, provider, plan, country, currency
+    ) TO '{out}/grace_hold_recovery.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
 def main():
     parser = argparse.ArgumentParser()
     for option in ("dsn", "as-of", "from", "to", "currency", "basis", "out"):
@@ -338,6 +411,7 @@ def main():
     report_bridge(con, a.out)
     report_movements(con, a.out)
     report_refunds(con, a.out)
+    report_grace(con, a.out)
 
 
 if __name__ == "__main__":
