@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""DuckDB peer of build-reports: mrr, mrr_bridge, mrr_movements, refunds and grace_hold_recovery in DuckDB SQL, from
-Reports/README.md.
+"""DuckDB peer of build-reports: mrr, mrr_bridge, mrr_movements, refunds, grace_hold_recovery and entitlement_leakage
+in DuckDB SQL, from Reports/README.md.
 
 Written from the definitions in Reports/README.md (not from Reports/*.sql), like the pandas peer reports_peer.py. The
 tables the reports read are exported from PostgreSQL with `psql \\copy (…) TO STDOUT` (CSV), each into a pipe that
@@ -10,8 +10,7 @@ by an FX rate scaled by 10^12), divided and rounded half to even once per cell, 
 
 usage: reports_duckdb.py --dsn <conninfo> --as-of <instant> --from YYYY-MM --to YYYY-MM --currency USD
                          --basis corrected|known --out DIR [--threads N]
-Identifiers are written whole (build-reports --raw-ids). Not yet: price_change_churn, entitlement_leakage (the pandas
-peer covers them).
+Identifiers are written whole (build-reports --raw-ids). Not yet: price_change_churn (the pandas peer covers it).
 """
 import argparse
 import os
@@ -38,6 +37,10 @@ EXPORTS = {
                      is_sandbox FROM subscription""",
     "plan": "SELECT id::text AS plan_id, code AS plan_code FROM plan",
     "fx": "SELECT to_char(month, 'YYYY-MM') AS month, from_currency, to_currency, rate::text AS rate FROM fx_rate",
+    "ent": f"""SELECT subscription_id::text AS sub, billing_account_id::text AS account, plan_id::text AS plan_id,
+                      {MICROS.format('valid_from', 'valid_from')}, {MICROS.format('valid_until', 'valid_until')},
+                      {MICROS.format('ended_at', 'ended')}, {MICROS.format('recorded_at', 'recorded')}
+               FROM entitlement_interval""",
 }
 TYPES = {
     "tx": {"id": "VARCHAR", "sub": "VARCHAR", "provider": "VARCHAR", "event_type": "VARCHAR", "tkey": "VARCHAR",
@@ -50,6 +53,8 @@ TYPES = {
             "is_sandbox": "BOOLEAN"},
     "plan": {"plan_id": "VARCHAR", "plan_code": "VARCHAR"},
     "fx": {"month": "VARCHAR", "from_currency": "VARCHAR", "to_currency": "VARCHAR", "rate": "VARCHAR"},
+    "ent": {"sub": "VARCHAR", "account": "VARCHAR", "plan_id": "VARCHAR", "valid_from": "BIGINT", "valid_until": "BIGINT",
+            "ended": "BIGINT", "recorded": "BIGINT"},
 }
 
 # Arithmetic and formatting (Reports/README.md, "Parameters and columns", "Rounding"; docs/REPORT_OUTPUT.md).
@@ -387,6 +392,36 @@ def report_grace(con, out):
     ) TO '{out}/grace_hold_recovery.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
 
 
+def report_leakage(con, out):
+    """Grants covering the as-of instant of a subscription not entitled then (Reports/README.md, "Entitlement leakage")."""
+    con.execute(f"""COPY (
+        WITH grant_at AS (
+            SELECT e.sub, e.account, e.plan_id, e.valid_from,
+                   LEAST(coalesce(e.valid_until, 9223372036854775807), coalesce(e.ended, 9223372036854775807)) AS until_us
+            FROM ent_raw e, params p
+            WHERE e.recorded <= p.as_of AND e.valid_from <= p.as_of
+              AND p.as_of < LEAST(coalesce(e.valid_until, 9223372036854775807), coalesce(e.ended, 9223372036854775807))),
+        state_at AS (
+            SELECT t.sub, t.event_type AS state, t.eff FROM tx t
+            WHERE t.sub IN (SELECT sub FROM grant_at)
+              AND (t.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED', 'EXPIRED', 'REVOKED', 'REFUNDED')
+                   OR (t.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                       AND t.amount IS NOT NULL AND t.period_end IS NOT NULL))
+            QUALIFY row_number() OVER (PARTITION BY t.sub ORDER BY t.eff DESC,
+                CASE WHEN t.event_type = 'ENTERED_GRACE_PERIOD' THEN 1 WHEN t.event_type IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
+                     WHEN t.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3 ELSE 0 END DESC, t.tkey DESC) = 1)
+        SELECT g.sub AS subscription_id, g.account AS billing_account_id, s.provider, pl.plan_code, st.state,
+               strftime(make_timestamp(st.eff), '%Y-%m-%dT%H:%M:%S.%fZ') AS state_at,
+               strftime(make_timestamp(g.valid_from), '%Y-%m-%dT%H:%M:%S.%gZ') AS entitled_from,
+               CASE WHEN g.until_us < 9223372036854775807 THEN strftime(make_timestamp(g.until_us), '%Y-%m-%dT%H:%M:%S.%gZ') END
+                   AS entitled_until,
+               CASE WHEN s.is_test_purchase OR s.is_sandbox THEN 'true' ELSE 'false' END AS is_test
+        FROM grant_at g JOIN state_at st USING (sub) JOIN sub_raw s ON s.sub = g.sub JOIN plan_raw pl ON pl.plan_id = g.plan_id
+        WHERE st.state IN ('ENTERED_ON_HOLD', 'PAUSED', 'EXPIRED', 'REVOKED', 'REFUNDED')
+        ORDER BY g.sub, pl.plan_code, g.valid_from
+    ) TO '{out}/entitlement_leakage.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
 def main():
     parser = argparse.ArgumentParser()
     for option in ("dsn", "as-of", "from", "to", "currency", "basis", "out"):
@@ -412,6 +447,7 @@ def main():
     report_movements(con, a.out)
     report_refunds(con, a.out)
     report_grace(con, a.out)
+    report_leakage(con, a.out)
 
 
 if __name__ == "__main__":
