@@ -4,7 +4,7 @@
 # side, alternated within each of ROUNDS rounds. Prints a markdown section.
 #   * the previous night: build-reports as of AS_OF minus one day (it stores the complete months);
 #   * each round: `nightly` = build-reports as of AS_OF, reusing the stored months (the day's rows are new to it);
-#     `full` = the same with --full; `duckdb` = the peer (its reports: mrr, mrr_bridge, mrr_movements, refunds).
+#     `full` = the same with --full; `duckdb` = the peer (every report but price_change_churn, not yet in it).
 # The nightly files must be byte-identical to the full run's; the peer's CSVs cell-equal to build-reports'.
 # Environment: REPORT_DB, REPORT_BIN (release folder with build-reports), REPORT_OUT, AS_OF, REPORT_MONTHS, ROUNDS.
 set -euo pipefail
@@ -20,7 +20,7 @@ mkdir -p "$out"
 venv="Benchmarks/out/venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -c 'import duckdb' 2>/dev/null || "$venv/bin/pip" install --quiet duckdb
-duck_reports=mrr,mrr_bridge,mrr_movements,refunds
+duck_reports=mrr,mrr_bridge,mrr_movements,refunds,grace_hold_recovery,entitlement_leakage
 last=$(date -u -d "${AS_OF%%T*}" +%Y-%m)
 first=$(date -u -d "${AS_OF%%T*} -$((REPORT_MONTHS - 1)) months" +%Y-%m)
 previous=$(date -u -d "${AS_OF%%T*} -1 day" +%Y-%m-%dT%H:%M:%SZ)
@@ -28,10 +28,11 @@ common=(--from "$first" --to "$last" --currency USD --basis corrected --raw-ids 
 dsn="host=$PGHOST port=$PGPORT user=$PGUSER dbname=$db"
 export PGDATABASE=$db
 subs=$(psql -qtA -c "SELECT count(*) FROM subscription"); history=$(psql -qtA -c "SELECT count(*) FROM billing_transaction")
-# seconds of the four reports the peer writes (and what they need: the shared tables, the FX check) from a job summary
+# build-reports' own seconds for the reports the peer writes (and the shared tables they need), from a job summary
 four() { "$venv/bin/python" -c 'import json, sys
 n = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
-print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ("shared_tables", "mrr", "mrr_bridge", "mrr_movements", "refunds")))' "$1"; }
+print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ("shared_tables", "mrr", "mrr_bridge", "mrr_movements", "refunds",
+                                                              "grace_hold_recovery", "entitlement_leakage")))' "$1"; }
 rm -rf "$out"/prev "$out"/nightly-* "$out"/full-* "$out"/duckdb-*
 read -r _ _ _ _ <<<"$(measure prev "$bin/build-reports" --as-of "$previous" "${common[@]}" --out "$out/prev")"
 rows=""
@@ -59,10 +60,10 @@ cat <<MD
 As of $AS_OF, $first..$last, USD, corrected; build-reports writes every report (CSV and XLSX), the DuckDB peer
 (\`Benchmarks/peers/reports_duckdb.py\`, DuckDB $("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)'), 2 threads) writes
 $duck_reports (CSV), its export by psql COPY included. \`nightly\` reuses the months stored by the previous night's run (as of
-$previous) and the rounds before; \`full\` is \`--full\`. "4 reports s" is build-reports' own seconds for the shared tables, mrr,
-mrr_bridge, mrr_movements and refunds (its job summary), the peer's reports.
+$previous) and the rounds before; \`full\` is \`--full\`. "peer's reports s" is build-reports' own seconds (its job summary) for
+the shared tables and the reports the peer writes.
 
-| round | run | wall s | client CPU s | server CPU s | CPU s (both) | peak RSS | 4 reports s | load (1 min) |
+| round | run | wall s | client CPU s | server CPU s | CPU s (both) | peak RSS | peer's reports s | load (1 min) |
 |---|---|---|---|---|---|---|---|---|
 $rows
 Reproduce: \`Benchmarks/run.sh reports\` (this section is Benchmarks/reports/duckdb_nightly.sh; ROUNDS, AS_OF).
