@@ -59,7 +59,8 @@ per_currency AS (
            count(*) FILTER (WHERE movement = 'churn') AS churn_count,
            count(*) FILTER (WHERE movement = 'reactivation') AS reactivation_count,
            count(*) FILTER (WHERE v > 0) AS paying_accounts_count
-    FROM movement
+    -- only the reported months' (an incremental run reports its last months; Reports/README.md "Incremental runs")
+    FROM movement WHERE n >= (SELECT min(n) FROM snapshot WHERE reported)
     GROUP BY n, provider, currency
 ),
 -- Each currency's sums valued in each view: x = twelfths x rate x 10^12 over d = 12 x 10^12 (rates have 12 decimals),

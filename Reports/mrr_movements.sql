@@ -35,10 +35,15 @@ movement AS (
     SELECT * FROM report_run_movement($1, $2, $3, $5)
 ),
 -- The subscription behind each account's contribution at a snapshot.
+-- Only the snapshots the reported months read (theirs and, for churn, the one before): a run that reports its last
+-- months (an incremental one, Reports/README.md "Incremental runs") does not group every month's contributions.
+first_reported AS (
+    SELECT min(n) AS n FROM snapshot WHERE reported
+),
 account_subscription AS (
     SELECT n, provider, billing_account_id, currency, min(subscription_id::text) AS subscription_id,
            count(*) AS subscriptions_count
-    FROM contribution GROUP BY n, provider, billing_account_id, currency
+    FROM contribution WHERE n >= (SELECT n - 1 FROM first_reported) GROUP BY n, provider, billing_account_id, currency
 ),
 fx AS (
     SELECT sn.n, f.from_currency AS currency, f.rate
@@ -48,7 +53,7 @@ fx AS (
 moved AS (
     SELECT m.*, CASE m.movement WHEN 'churn' THEN m.p WHEN 'expansion' THEN m.v - m.p WHEN 'contraction' THEN m.p - m.v
                                 ELSE m.v END AS amount
-    FROM movement m WHERE m.movement <> 'unchanged'
+    FROM movement m WHERE m.movement <> 'unchanged' AND m.n >= (SELECT n FROM first_reported)
 )
 SELECT sn.month, m.provider, m.billing_account_id, m.currency, m.movement,
        (div(m.p, 12) + CASE WHEN 2 * mod(m.p, 12) > 12 OR (2 * mod(m.p, 12) = 12 AND mod(div(m.p, 12), 2) = 1) THEN 1 ELSE 0 END)::bigint AS start_micros,

@@ -40,6 +40,9 @@ BEGIN
             ('report_snapshot_run', 'SELECT'),
             ('report_contribution_run', 'SELECT'),
             ('report_movement_run', 'SELECT'),
+            -- build-reports' stored months: a cache it replaces whole (an entry and its rows), never updates
+            ('report_stored_month', 'SELECT, INSERT, DELETE'),
+            ('report_stored_row', 'SELECT, INSERT, DELETE'),
             -- append-only trails
             ('audit_log', 'SELECT, INSERT'),
             ('drift_event', 'SELECT, INSERT'),

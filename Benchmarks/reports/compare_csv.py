@@ -3,7 +3,7 @@
 
 Rows are matched by each report's key columns; numbers are compared as exact decimals (so 0.5 equals 0.500000) and
 instants as instants. Prints the first N disagreements per report and a summary line per report; exit 1 on any.
-usage: compare_csv.py SQL_DIR PEER_DIR [N]
+usage: compare_csv.py SQL_DIR PEER_DIR [N] [REPORT,…]   (the last: compare only those reports; default all)
 """
 import csv
 import sys
@@ -51,8 +51,11 @@ def read(path):
 def main():
     a, b = sys.argv[1], sys.argv[2]
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+    only = set(sys.argv[4].split(",")) if len(sys.argv) > 4 else set(KEYS)
     bad = 0
     for name, key in KEYS.items():
+        if name not in only:
+            continue
         try:
             ha, ra = read(f"{a}/{name}.csv")
             hb, rb = read(f"{b}/{name}.csv")

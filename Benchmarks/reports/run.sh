@@ -50,16 +50,7 @@ rows() { psql -qtA -d "$db" -c "SELECT count(*) FROM $1"; }
 subs=$(rows subscription); history=$(rows billing_transaction); db_size=$(psql -qtA -d "$db" -c "SELECT pg_size_pretty(pg_database_size('$db'))")
 last=$(date -u -d "${AS_OF%%T*}" +%Y-%m)
 first=$(date -u -d "${AS_OF%%T*} -$((REPORT_MONTHS - 1)) months" +%Y-%m)
-measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib server_cpu_s" (the server's: Benchmarks/reports/backend_cpu.sh)
-  local label=$1
-  shift
-  BACKEND_DB=$db Benchmarks/reports/backend_cpu.sh "$out/$label.backend" /usr/bin/time -v "$@" >"$out/$label.out" 2>"$out/$label.time" \
-    || { tail -n 20 "$out/$label.time" >&2; return 1; }
-  awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3) ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2] }
-              /User time|System time/ { c += $2 } /Maximum resident set size/ { r = $2 / 1024 }
-              END { printf "%.1f %.1f %.0f", w, c, r }' "$out/$label.time"
-  awk '{ printf " %s", $2 }' "$out/$label.backend"
-}
+source Benchmarks/reports/measure.sh
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 rm -rf "$out/ours" "$out/peer"
 read -r o_wall o_cpu o_rss o_server <<<"$(PGDATABASE=$db measure ours "$bin/build-reports" --as-of "$AS_OF" --from "$first" --to "$last" \
@@ -104,3 +95,6 @@ Load average at the start: $load; at the end: $load_end (2 cores, shared). The s
 Reproduce: \`Benchmarks/run.sh reports\` (REPORT_SUBS, BASE_SUBS, REPORT_MONTHS, AS_OF; REPORT_REBUILD=1 rebuilds the cached world).
 
 MD
+
+# The DuckDB peer and the nightly (incremental) case on the same database: Benchmarks/reports/duckdb_nightly.sh.
+REPORT_DB=$db REPORT_BIN=$bin REPORT_OUT=$out AS_OF=$AS_OF REPORT_MONTHS=$REPORT_MONTHS Benchmarks/reports/duckdb_nightly.sh

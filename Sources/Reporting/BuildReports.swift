@@ -69,6 +69,7 @@ public enum BuildReports {
             let filling = Date()
             try SharedReportTables.fill(settings: settings, database: database)
             noteSeconds("shared_tables", since: filling, context: context)
+            let stored = try StoredMonths.prepare(present, settings: settings, database: database)
             try database.execute("SET TRANSACTION READ ONLY")
             try checkFX(sql: fxSQL, settings: settings, context: context)
             if context.dryRun {
@@ -77,13 +78,16 @@ public enum BuildReports {
                 }
                 context.setCount("reports", present.count)
             } else {
-                try write(present, settings: settings, context: context)
+                try write(present, settings: settings, stored: stored, context: context)
             }
             try database.execute("COMMIT")
         } catch {
             _ = try? database.execute("ROLLBACK")
             throw error
         }
+        let storing = Date()
+        try StoredMonths.save(database, keep: !context.dryRun)
+        noteSeconds("storing_months", since: storing, context: context)
     }
 
     /// Notes the seconds since `started` as `seconds_<name>` (two decimals) in the job's summary and returns them, so a
@@ -109,7 +113,7 @@ public enum BuildReports {
             + " Apple payments summary / Google earnings report, which carry their rates")
     }
 
-    static func write(_ present: [(ReportDefinition, String)], settings: ReportSettings,
+    static func write(_ present: [(ReportDefinition, String)], settings: ReportSettings, stored: StoredMonths?,
                       context: JobContext) throws {
         let files = try StagedFiles(folder: settings.outputFolder)
         do {
@@ -150,12 +154,11 @@ public enum BuildReports {
                         if let sheet, count <= ReportWorkbook.maxDataRows { try sheet.writeRow(cells.map(\.cell), row: count) }
                     }
                 }
-                if definition.charts.isEmpty && !CoverHeadline.reports.contains(definition.name)
-                    && !(settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name }) {
-                    try ReportQuery.stream(definition.name, sql: sql, settings: settings, database: context.database, consume)
-                } else {
-                    kept = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: context.database)
-                    try consume(kept.columns, kept.rows)
+                if let whole = try ReportRows.read(definition, sql: sql, settings: settings, stored: stored, context: context,
+                                                   whole: !definition.charts.isEmpty || CoverHeadline.reports.contains(definition.name)
+                                                        || (settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name }),
+                                                   consume) {
+                    kept = whole
                 }
                 // Without CSV output the cover still hashes the header line, as it always has.
                 var header = CSVEncoder()

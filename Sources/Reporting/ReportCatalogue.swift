@@ -18,7 +18,7 @@ public enum ReportCatalogue {
         ReportDefinition(
             name: "mrr", sheet: "MRR",
             summary: "month-end MRR, paying subscribers and ARPPU by provider, product, plan, billing period, currency and country",
-            required: true),
+            required: true, reuse: .monthEnd(column: "month")),
         ReportDefinition(
             name: "mrr_bridge", sheet: "MRR bridge",
             summary: "per month, provider and view (local currency, reporting currency): start, FX, new, expansion, contraction, churn, reactivation, end",
@@ -30,11 +30,12 @@ public enum ReportCatalogue {
                             values: ["new_micros", "expansion_micros", "reactivation_micros", "contraction_micros", "churn_micros", "fx_micros"],
                             filter: ["view": "reporting", "currency": "$currency"], negated: ["contraction_micros", "churn_micros"],
                             valueAxis: "MRR change", combine: .sum, colors: ReportCatalogue.movementColors),
-            ]),
+            ],
+            reuse: .monthEnd(column: "month")),
         ReportDefinition(
             name: "mrr_movements", sheet: "MRR movements",
             summary: "per month, provider, billing account and currency: the movement the bridge sums",
-            required: true, detail: true),
+            required: true, detail: true, reuse: .monthEnd(column: "month")),
         ReportDefinition(
             name: "refunds", sheet: "Refunds",
             summary: "refunds, chargebacks and family revocations by refund month and by charge month: counts, amounts, refund rate, days",

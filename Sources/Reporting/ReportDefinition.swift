@@ -14,15 +14,19 @@ public struct ReportDefinition: Sendable, Equatable {
     /// A detail report (a row per billing account or subscription): its CSV is always written, its workbook sheet
     /// only with `--detail-sheets`, so the workbook a person opens and prints holds the summaries.
     public var detail: Bool
+    /// Whether its complete months are stored and reused by later runs (nil: every run computes every month).
+    public var reuse: ReportReuse?
 
     /// Declares a report.
-    public init(name: String, sheet: String, summary: String, required: Bool, charts: [ReportChart] = [], detail: Bool = false) {
+    public init(name: String, sheet: String, summary: String, required: Bool, charts: [ReportChart] = [],
+                reuse: ReportReuse? = nil, detail: Bool = false) {
         self.name = name
         self.sheet = sheet
         self.summary = summary
         self.required = required
         self.charts = charts
         self.detail = detail
+        self.reuse = reuse
     }
 
     /// The SQL file's name.

@@ -16,6 +16,7 @@ public enum ReportOptions {
         .value("sql-dir", placeholder: "DIR", help: "folder of the report SQL files (default $REPORT_SQL_DIR, else the installed share/iap-pipeline/reports)"),
         .flag("raw-ids", help: "write identifiers unmasked"),
         .flag("detail-sheets", help: "also give the detail reports (mrr_movements) a workbook sheet; their CSVs are always written"),
+        .flag("full", help: "recompute every month instead of reusing the stored complete months (and store them anew)"),
     ]
 
     /// The default span: 24 months ending at the last month.
@@ -61,6 +62,7 @@ public enum ReportOptions {
                               writeCSV: formats.contains("csv"), writeXLSX: formats.contains("xlsx"),
                               writeHTML: formats.contains("html"), detailSheets: arguments.flags.contains("detail-sheets"),
                               rawIdentifiers: arguments.flags.contains("raw-ids"))
+                              rawIdentifiers: arguments.flags.contains("raw-ids"), recomputeAll: arguments.flags.contains("full"))
     }
 
     /// `--sql-dir` / `REPORT_SQL_DIR` when given, else the share folder's `reports`.

@@ -29,8 +29,14 @@ public enum ReportQuery {
     /// so a large report is never held whole. Needs an open transaction. A failing statement fails the run naming the report.
     public static func stream(_ name: String, sql: String, settings: ReportSettings, database: PostgresConnection,
                               batchSize: Int = 10_000, _ body: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws {
+        try stream(name, sql: sql, parameters: parameters(settings), database: database, batchSize: batchSize, body)
+    }
+
+    /// Runs `sql` with `parameters` through a cursor, as `stream(_:sql:settings:database:batchSize:_:)` does.
+    static func stream(_ name: String, sql: String, parameters: [any PostgresEncodable], database: PostgresConnection,
+                       batchSize: Int = 10_000, _ body: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws {
         do {
-            try database.execute("DECLARE report_rows NO SCROLL CURSOR FOR " + sql, parameters(settings))
+            try database.execute("DECLARE report_rows NO SCROLL CURSOR FOR " + sql, parameters)
             while true {
                 let result = try database.query("FETCH \(batchSize) FROM report_rows")
                 let columns = result.columns

@@ -26,6 +26,8 @@ public struct ReportSettings: Sendable {
     public var detailSheets: Bool = false
     /// Keep identifiers as they are instead of masking them.
     public var rawIdentifiers: Bool
+    /// Recompute every month (`--full`) instead of reusing stored complete months.
+    public var recomputeAll = false
 
     /// The as-of month.
     public var asOfMonth: ReportMonth { ReportMonth(containing: asOf) }

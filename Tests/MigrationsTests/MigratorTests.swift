@@ -22,6 +22,8 @@ import Testing
         let expected: Set<String> = [
             // Always-empty placeholders that build-reports shadows with its run tables (0021).
             "report_run_filled", "report_snapshot_run", "report_contribution_run", "report_movement_run",
+            // build-reports' stored complete months (0027).
+            "report_stored_month", "report_stored_row",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",

@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+"""DuckDB peer of build-reports: mrr, mrr_bridge, mrr_movements, refunds, grace_hold_recovery and entitlement_leakage
+in DuckDB SQL, from Reports/README.md.
+
+Written from the definitions in Reports/README.md (not from Reports/*.sql), like the pandas peer reports_peer.py. The
+tables the reports read are exported from PostgreSQL with `psql \\copy (…) TO STDOUT` (CSV), each into a pipe that
+DuckDB reads while psql writes it, all at once (one thread per table); the export is part of this process's time.
+Every computation and the CSV formatting are DuckDB SQL: money is integer micros (HUGEINT where a sum is multiplied
+by an FX rate scaled by 10^12), divided and rounded half to even once per cell, as the page says.
+
+usage: reports_duckdb.py --dsn <conninfo> --as-of <instant> --from YYYY-MM --to YYYY-MM --currency USD
+                         --basis corrected|known --out DIR [--threads N]
+Identifiers are written whole (build-reports --raw-ids). Not yet: price_change_churn (the pandas peer covers it).
+"""
+import argparse
+import os
+import subprocess
+import tempfile
+import threading
+
+import duckdb
+
+MICROS = "(extract(epoch FROM {0}) * 1000000)::bigint AS {1}"
+
+# What is exported: the columns the reports read. Instants as integer microseconds since the epoch (exact).
+EXPORTS = {
+    "tx": f"""SELECT b.id::text AS id, b.subscription_id::text AS sub, b.provider::text AS provider,
+                     b.event_type::text AS event_type, b.transaction_key AS tkey,
+                     {MICROS.format('b.effective_at', 'eff')}, {MICROS.format('b.recorded_at', 'recorded')},
+                     {MICROS.format('b.expires_at', 'expires')}, {MICROS.format('b.period_end_at', 'period_end')},
+                     b.amount_micros AS amount, b.currency_code AS currency, b.country_code AS country, b.is_test,
+                     b.product_id, b.plan_id::text AS plan_id, b.billing_period, b.refunded_transaction_key AS refunded_key,
+                     b.refund_kind::text AS refund_kind, b.revocation_reason, b.revocation_type, b.voided_source,
+                     b.voided_reason
+              FROM billing_transaction b""",
+    "sub": """SELECT id::text AS sub, provider::text AS provider, billing_account_id::text AS account, is_test_purchase,
+                     is_sandbox FROM subscription""",
+    "plan": "SELECT id::text AS plan_id, code AS plan_code FROM plan",
+    "fx": "SELECT to_char(month, 'YYYY-MM') AS month, from_currency, to_currency, rate::text AS rate FROM fx_rate",
+    "ent": f"""SELECT subscription_id::text AS sub, billing_account_id::text AS account, plan_id::text AS plan_id,
+                      {MICROS.format('valid_from', 'valid_from')}, {MICROS.format('valid_until', 'valid_until')},
+                      {MICROS.format('ended_at', 'ended')}, {MICROS.format('recorded_at', 'recorded')}
+               FROM entitlement_interval""",
+}
+TYPES = {
+    "tx": {"id": "VARCHAR", "sub": "VARCHAR", "provider": "VARCHAR", "event_type": "VARCHAR", "tkey": "VARCHAR",
+           "eff": "BIGINT", "recorded": "BIGINT", "expires": "BIGINT", "period_end": "BIGINT", "amount": "BIGINT",
+           "currency": "VARCHAR", "country": "VARCHAR", "is_test": "BOOLEAN", "product_id": "VARCHAR",
+           "plan_id": "VARCHAR", "billing_period": "VARCHAR", "refunded_key": "VARCHAR", "refund_kind": "VARCHAR",
+           "revocation_reason": "INTEGER", "revocation_type": "VARCHAR", "voided_source": "INTEGER",
+           "voided_reason": "INTEGER"},
+    "sub": {"sub": "VARCHAR", "provider": "VARCHAR", "account": "VARCHAR", "is_test_purchase": "BOOLEAN",
+            "is_sandbox": "BOOLEAN"},
+    "plan": {"plan_id": "VARCHAR", "plan_code": "VARCHAR"},
+    "fx": {"month": "VARCHAR", "from_currency": "VARCHAR", "to_currency": "VARCHAR", "rate": "VARCHAR"},
+    "ent": {"sub": "VARCHAR", "account": "VARCHAR", "plan_id": "VARCHAR", "valid_from": "BIGINT", "valid_until": "BIGINT",
+            "ended": "BIGINT", "recorded": "BIGINT"},
+}
+
+# Arithmetic and formatting (Reports/README.md, "Parameters and columns", "Rounding"; docs/REPORT_OUTPUT.md).
+MACROS = """
+CREATE MACRO fdiv(x, k) AS CASE WHEN x % k < 0 THEN x // k - 1 ELSE x // k END;
+CREATE MACRO div_even(x, k) AS fdiv(x, k) + CASE WHEN 2 * (x - k * fdiv(x, k)) > k
+    OR (2 * (x - k * fdiv(x, k)) = k AND fdiv(x, k) % 2 <> 0) THEN 1 ELSE 0 END;
+CREATE MACRO div_away(x, k) AS sign(x) * ((abs(x) * 2 + k) // (2 * k));
+CREATE MACRO digits(c) AS CASE WHEN c IN ('BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX',
+    'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF') THEN 0 WHEN c IN ('BHD', 'JOD', 'KWD', 'OMR', 'TND', 'IQD', 'LYD') THEN 3 ELSE 2 END;
+CREATE MACRO decimal_text(q, d) AS (CASE WHEN q < 0 THEN '-' ELSE '' END) || (abs(q) // (10 ** d)::BIGINT)::VARCHAR
+    || CASE WHEN d = 0 THEN '' ELSE '.' || lpad((abs(q) % (10 ** d)::BIGINT)::VARCHAR, d, '0') END;
+CREATE MACRO money(micros, c) AS CASE WHEN micros IS NULL OR c IS NULL THEN NULL
+    ELSE decimal_text(div_even(micros::HUGEINT, (10 ** (6 - digits(c)))::BIGINT), digits(c)) END;
+CREATE MACRO ratio6(num, den) AS CASE WHEN den = 0 THEN NULL ELSE decimal_text(div_away(num::HUGEINT * 1000000, den), 6) END;
+CREATE MACRO days4(us) AS decimal_text(div_away(us::HUGEINT, 8640000), 4);
+CREATE MACRO month_of(us) AS strftime(make_timestamp(us), '%Y-%m');
+CREATE MACRO month_index(m) AS CAST(substr(m, 1, 4) AS INTEGER) * 12 + CAST(substr(m, 6, 2) AS INTEGER) - 1;
+CREATE MACRO month_text(i) AS lpad((i // 12)::VARCHAR, 4, '0') || '-' || lpad((i % 12 + 1)::VARCHAR, 2, '0');
+CREATE MACRO month_start_us(i) AS epoch_us(make_timestamp(i // 12, i % 12 + 1, 1, 0, 0, 0));
+"""
+
+
+def export(dsn, folder):
+    """Starts one psql per table, each writing CSV into a named pipe; returns the pipes and the processes."""
+    pipes, procs = {}, []
+    for name, sql in EXPORTS.items():
+        pipe = os.path.join(folder, name + ".csv")
+        os.mkfifo(pipe)
+        pipes[name] = pipe
+        procs.append(subprocess.Popen(["psql", "-X", "-q", "-d", dsn, "-o", pipe, "-c",
+                                       f"\\copy ({' '.join(sql.split())}) TO STDOUT WITH (FORMAT csv, HEADER)"]))
+    return pipes, procs
+
+
+def load(con, pipes):
+    def read(name):
+        columns = "{" + ", ".join(f"'{c}': '{t}'" for c, t in TYPES[name].items()) + "}"
+        con.cursor().execute(f"CREATE TABLE {name}_raw AS SELECT * FROM read_csv('{pipes[name]}', header = true, delim = ',', "
+                             f"columns = {columns}, quote = '\"', escape = '\"', nullstr = '')")
+    threads = [threading.Thread(target=read, args=(name,)) for name in pipes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+KNOWN = {"value": "FALSE"}
+
+
+def known_sql():
+    """TRUE under basis 'known' (rows recorded after the as-of instant are not read), as SQL."""
+    return KNOWN["value"]
+
+
+def prepare(con, a):
+    """The rows read under the basis, who counts, the snapshots and each paying subscription's contribution at each."""
+    as_of = f"epoch_us(TIMESTAMPTZ '{a.as_of}')"
+    known = KNOWN["value"] = "TRUE" if a.basis == "known" else "FALSE"
+    first, last = f"month_index('{a.first}')", f"LEAST(month_index('{a.last}'), month_index(month_of({as_of})))"
+    con.execute(f"""
+    CREATE TABLE params AS SELECT {as_of} AS as_of, {first} AS first_i, {last} AS last_i, '{a.currency}' AS reporting;
+    -- Read: effective by the as-of instant; under 'known' also recorded by then.
+    CREATE TABLE tx AS SELECT t.* FROM tx_raw t, params p WHERE t.eff <= p.as_of AND (NOT {known} OR t.recorded <= p.as_of);
+    -- Test and sandbox purchases count nowhere: the subscription's flags, or any history row of it a test row.
+    CREATE TABLE counted AS SELECT s.sub, s.provider, coalesce(s.account, s.sub) AS account FROM sub_raw s
+        WHERE NOT s.is_test_purchase AND NOT s.is_sandbox AND s.sub NOT IN (SELECT sub FROM tx_raw WHERE is_test);
+    CREATE TABLE factor (billing_period VARCHAR, f BIGINT);
+    INSERT INTO factor VALUES ('P1W', 52), ('P2W', 26), ('P4W', 13), ('P1M', 12), ('P2M', 6), ('P3M', 4), ('P6M', 2), ('P1Y', 1);
+    -- Snapshots: each month from the earlier of the first month and the month of the first history row read, to the
+    -- last; the month's last millisecond, or the as-of instant when earlier.
+    CREATE TABLE snap AS SELECT i AS mi, month_text(i) AS month, LEAST(month_start_us(i + 1) - 1000, p.as_of) AS at_us,
+        i >= p.first_i AS reported
+        FROM params p, range(LEAST(p.first_i, coalesce((SELECT month_index(month_of(min(eff))) FROM tx), p.first_i)), p.last_i + 1) r(i);
+    -- The MRR state rows in reading order: charges (an amount and a paid period), then grace, then hold and pause,
+    -- then expiry, revocation, refund; one kind by transaction key.
+    CREATE TABLE state AS SELECT t.*, c.provider AS sub_provider, c.account, f.f,
+        CASE WHEN t.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                  AND t.amount IS NOT NULL AND t.period_end IS NOT NULL THEN 0
+             WHEN t.event_type = 'ENTERED_GRACE_PERIOD' THEN 1
+             WHEN t.event_type IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
+             WHEN t.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3 END AS rnk
+        FROM tx t JOIN counted c USING (sub) LEFT JOIN factor f USING (billing_period);
+    DELETE FROM state WHERE rnk IS NULL;
+    CREATE TABLE ordered AS SELECT s.*,
+        lead(s.eff) OVER (PARTITION BY s.sub ORDER BY s.eff, s.rnk, s.tkey) AS next_at,
+        last_value(CASE WHEN rnk = 0 THEN {{'amount': amount, 'f': f, 'currency': currency, 'country': country,
+            'product_id': product_id, 'plan_id': plan_id, 'billing_period': billing_period}} END IGNORE NULLS)
+            OVER (PARTITION BY s.sub ORDER BY s.eff, s.rnk, s.tkey ROWS UNBOUNDED PRECEDING) AS l,
+        last_value(CASE WHEN rnk = 0 AND amount > 0 AND f IS NOT NULL THEN {{'tw': amount * f, 'currency': currency}} END
+            IGNORE NULLS) OVER (PARTITION BY s.sub ORDER BY s.eff, s.rnk, s.tkey ROWS UNBOUNDED PRECEDING) AS c,
+        first_value(CASE WHEN rnk = 0 THEN {{'recovered': event_type = 'RECOVERED', 'tw': amount * f, 'currency': currency,
+            'country': country, 'product_id': product_id, 'plan_id': plan_id, 'billing_period': billing_period}} END
+            IGNORE NULLS) OVER (PARTITION BY s.sub ORDER BY s.eff, s.rnk, s.tkey ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS nx
+        FROM state s;
+    -- What each charge or grace row contributes until the next row or its own end: a charge its amount x factor
+    -- until its period ends; a grace row the recovering charge after it, else its own amount x the latest charge's
+    -- factor, else the latest paid charge, until the grace ends; nothing when never paid.
+    CREATE TABLE span AS SELECT sub, sub_provider AS provider, account, eff, next_at,
+        CASE WHEN rnk = 0 THEN period_end WHEN expires > eff THEN expires END AS end_at,
+        CASE WHEN rnk = 0 THEN amount * f
+             WHEN c IS NOT NULL THEN coalesce(CASE WHEN nx.recovered THEN nx.tw END, amount * l.f, c.tw) END AS tw,
+        CASE WHEN rnk = 0 THEN currency ELSE coalesce(CASE WHEN nx.recovered THEN nx.currency END, currency, c.currency) END AS currency,
+        CASE WHEN rnk = 0 THEN country ELSE coalesce(CASE WHEN nx.recovered THEN nx.country END, l.country, country) END AS country,
+        CASE WHEN rnk = 0 THEN product_id ELSE coalesce(CASE WHEN nx.recovered THEN nx.product_id END, l.product_id, product_id) END AS product_id,
+        CASE WHEN rnk = 0 THEN plan_id ELSE coalesce(CASE WHEN nx.recovered THEN nx.plan_id END, l.plan_id, plan_id) END AS plan_id,
+        CASE WHEN rnk = 0 THEN billing_period ELSE coalesce(CASE WHEN nx.recovered THEN nx.billing_period END, l.billing_period, billing_period) END AS billing_period
+        FROM ordered WHERE rnk IN (0, 1);
+    DELETE FROM span WHERE tw IS NULL OR tw <= 0;
+    CREATE TABLE contrib AS SELECT n.mi, n.month, n.reported, s.provider, s.account, s.sub, s.currency, s.country,
+        s.product_id, s.plan_id, s.billing_period, s.tw
+        FROM span s JOIN snap n ON n.at_us >= s.eff AND n.at_us < LEAST(coalesce(s.next_at, 9223372036854775807),
+                                                                      coalesce(s.end_at, 9223372036854775807));
+    -- Rates to the reporting currency, as exact integers scaled by 10^12 (and their text).
+    CREATE TABLE rate AS SELECT month, from_currency AS currency, rate AS rate_text,
+        CAST(CAST(rate AS DECIMAL(24, 12)) * 1000000000000 AS HUGEINT) AS r12
+        FROM fx_raw, params p WHERE to_currency = p.reporting AND from_currency <> p.reporting
+        UNION ALL SELECT month, p.reporting, '1', 1000000000000::HUGEINT FROM snap, params p;
+    """)
+
+
+def report_mrr(con, out):
+    con.execute(f"""COPY (
+        SELECT month, provider, product_id, plan_code, billing_period, currency, country, money(m, currency) AS mrr,
+               m AS mrr_micros, n AS paying_subscribers, money(a, currency) AS arppu, a AS arppu_micros
+        FROM (SELECT c.month, c.provider, c.product_id, pl.plan_code, c.billing_period, c.currency, c.country,
+                     div_even(sum(c.tw), 12) AS m, count(*) AS n, div_even(sum(c.tw), 12 * count(*)) AS a
+              FROM contrib c LEFT JOIN plan_raw pl USING (plan_id) WHERE c.reported
+              GROUP BY c.month, c.provider, c.product_id, pl.plan_code, c.billing_period, c.currency, c.country)
+        ORDER BY month, provider, product_id NULLS FIRST, plan_code NULLS FIRST, billing_period NULLS FIRST, currency,
+                 country NULLS FIRST
+    ) TO '{out}/mrr.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+def movements(con):
+    """Per account, provider and currency: p at the previous snapshot, v at this one, and the movement."""
+    con.execute("""
+    CREATE TABLE acct AS SELECT mi, provider, account, currency, sum(tw) AS v, min(sub) AS low_sub, count(*) AS subs
+        FROM contrib GROUP BY ALL;
+    CREATE TABLE mv AS
+    WITH pairs AS (
+        SELECT coalesce(x.mi, y.mi + 1) AS mi, coalesce(x.provider, y.provider) AS provider,
+               coalesce(x.account, y.account) AS account, coalesce(x.currency, y.currency) AS currency,
+               coalesce(y.v, 0) AS p, coalesce(x.v, 0) AS v,
+               x.low_sub AS sub_now, x.subs AS subs_now, y.low_sub AS sub_before, y.subs AS subs_before
+        FROM acct x FULL JOIN acct y ON y.mi = x.mi - 1 AND y.provider = x.provider AND y.account = x.account
+                                       AND y.currency = x.currency),
+    first_paid AS (SELECT provider, account, currency, min(mi) AS first_mi FROM acct GROUP BY ALL)
+    SELECT q.*, CASE WHEN p = 0 AND v > 0 AND f.first_mi >= q.mi THEN 'new'
+                     WHEN p = 0 AND v > 0 THEN 'reactivation'
+                     WHEN v = 0 AND p > 0 THEN 'churn'
+                     WHEN v > p AND p > 0 THEN 'expansion'
+                     WHEN v > 0 AND v < p THEN 'contraction' END AS movement,
+           CASE WHEN v = 0 THEN p ELSE abs(v - p) END AS amount
+    FROM pairs q JOIN first_paid f USING (provider, account, currency)
+    WHERE q.mi <= (SELECT max(mi) FROM snap);
+    DELETE FROM mv WHERE movement IS NULL;
+    """)
+
+
+def report_movements(con, out):
+    con.execute(f"""COPY (
+        SELECT n.month, m.provider, m.account AS billing_account_id, m.currency, m.movement,
+               money(div_even(m.p, 12), m.currency) AS start, div_even(m.p, 12) AS start_micros,
+               money(div_even(m.v, 12), m.currency) AS "end", div_even(m.v, 12) AS end_micros,
+               money(div_even(m.amount, 12), m.currency) AS amount, div_even(m.amount, 12) AS amount_micros,
+               m.p AS start_twelfths, m.v AS end_twelfths, m.amount AS amount_twelfths,
+               r.rate_text AS rate_to_reporting, pr.rate_text AS previous_rate_to_reporting,
+               CASE WHEN m.movement = 'churn' THEN m.sub_before ELSE m.sub_now END AS subscription_id,
+               CASE WHEN m.movement = 'churn' THEN m.subs_before ELSE m.subs_now END AS subscriptions_count
+        FROM mv m JOIN snap n ON n.mi = m.mi
+        LEFT JOIN rate r ON r.month = n.month AND r.currency = m.currency
+        LEFT JOIN snap pn ON pn.mi = m.mi - 1
+        LEFT JOIN rate pr ON pr.month = pn.month AND pr.currency = m.currency
+        WHERE n.reported
+        ORDER BY n.month, m.provider, m.currency, m.movement, m.account
+    ) TO '{out}/mrr_movements.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+def report_bridge(con, out):
+    names = ["new", "expansion", "contraction", "churn", "reactivation"]
+    sums = ", ".join(f"sum(CASE WHEN movement = '{n}' THEN amount ELSE 0 END) AS {n}_tw, "
+                     f"count(*) FILTER (WHERE movement = '{n}') AS {n}_count" for n in names)
+    local = ", ".join(f"div_even(coalesce(m.{n}_tw, 0), 12) AS {n}" for n in names)
+    converted = ", ".join(f"div_even(sum(coalesce(m.{n}_tw, 0) * r.r12), 12 * 1000000000000) AS {n}" for n in names)
+    counts_local = ", ".join(f"coalesce(m.{n}_count, 0) AS {n}_count" for n in names)
+    counts_sum = ", ".join(f"sum(coalesce(m.{n}_count, 0)) AS {n}_count" for n in names)
+    columns = ", ".join(f"money({n}, currency) AS {n}, {n} AS {n}_micros" for n in names)
+    counted = ", ".join(f"{n}_count" for n in names)
+    fx = "e - s - new - expansion + contraction + churn - reactivation"
+    con.execute(f"""COPY (
+        WITH ends AS (SELECT mi, provider, currency, sum(tw) AS tw, count(DISTINCT account) AS accounts FROM contrib GROUP BY ALL),
+        moves AS (SELECT mi, provider, currency, {sums} FROM mv GROUP BY ALL),
+        cell AS (SELECT mi, provider, currency FROM ends UNION SELECT mi, provider, currency FROM moves
+                 UNION SELECT mi + 1, provider, currency FROM ends WHERE mi + 1 <= (SELECT max(mi) FROM snap)),
+        local AS (
+            SELECT k.mi, k.provider, 'local' AS view, k.currency, div_even(coalesce(pe.tw, 0), 12) AS s,
+                   div_even(coalesce(e.tw, 0), 12) AS e, {local}, {counts_local}, coalesce(e.accounts, 0) AS paying
+            FROM cell k LEFT JOIN ends e USING (mi, provider, currency)
+            LEFT JOIN ends pe ON pe.mi = k.mi - 1 AND pe.provider = k.provider AND pe.currency = k.currency
+            LEFT JOIN moves m USING (mi, provider, currency)),
+        end_rep AS (
+            SELECT e.mi, e.provider, div_even(sum(e.tw * r.r12), 12 * 1000000000000) AS e
+            FROM ends e JOIN snap n USING (mi) JOIN rate r ON r.month = n.month AND r.currency = e.currency GROUP BY ALL),
+        paying_rep AS (SELECT mi, provider, count(DISTINCT account) AS paying FROM contrib GROUP BY ALL),
+        reporting AS (
+            SELECT k.mi, k.provider, 'reporting' AS view, (SELECT reporting FROM params) AS currency,
+                   coalesce(pr.e, 0) AS s, coalesce(er.e, 0) AS e, {converted}, {counts_sum},
+                   coalesce(any_value(py.paying), 0) AS paying
+            FROM cell k JOIN snap n USING (mi) JOIN rate r ON r.month = n.month AND r.currency = k.currency
+            LEFT JOIN moves m ON m.mi = k.mi AND m.provider = k.provider AND m.currency = k.currency
+            LEFT JOIN end_rep er ON er.mi = k.mi AND er.provider = k.provider
+            LEFT JOIN end_rep pr ON pr.mi = k.mi - 1 AND pr.provider = k.provider
+            LEFT JOIN paying_rep py ON py.mi = k.mi AND py.provider = k.provider
+            GROUP BY k.mi, k.provider, pr.e, er.e),
+        bridge AS (SELECT * FROM local UNION ALL SELECT * FROM reporting)
+        SELECT n.month, b.provider, b.view, b.currency, money(s, currency) AS start_mrr, s AS start_mrr_micros,
+               money({fx}, currency) AS fx, {fx} AS fx_micros, {columns}, money(e, currency) AS mrr, e AS mrr_micros,
+               {counted}, paying AS paying_accounts_count
+        FROM bridge b JOIN snap n USING (mi) WHERE n.reported
+        ORDER BY n.month, b.provider, b.view, b.currency
+    ) TO '{out}/mrr_bridge.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+def report_refunds(con, out):
+    reason = """CASE WHEN r.provider = 'APPLE' AND r.refund_kind = 'FAMILY_REVOKE'
+                     THEN 'apple revocationType ' || coalesce(r.revocation_type, 'none')
+                     WHEN r.provider = 'APPLE' THEN 'apple revocationReason ' || code(r.revocation_reason, ['other', 'app issue'])
+                     ELSE 'google voidedSource ' || code(r.voided_source, ['user', 'developer', 'google'])
+                          || ' voidedReason ' || code(r.voided_reason, ['other', 'remorse', 'not received', 'defective',
+                             'accidental purchase', 'fraud', 'friendly fraud', 'chargeback']) END"""
+    con.execute(f"""
+    CREATE MACRO code(v, words) AS CASE WHEN v IS NULL THEN 'none'
+        WHEN v >= 0 AND v < len(words) THEN v::VARCHAR || ' ' || words[v + 1] ELSE v::VARCHAR END;
+    COPY (
+        WITH read AS (SELECT t.* FROM tx t JOIN counted c USING (sub)),
+        refund AS (
+            SELECT * FROM read WHERE event_type = 'REFUNDED' AND refund_kind IN ('REFUND', 'CHARGEBACK')
+            UNION ALL
+            SELECT * FROM read WHERE event_type IN ('REFUNDED', 'REVOKED') AND refund_kind = 'FAMILY_REVOKE'
+            QUALIFY row_number() OVER (PARTITION BY sub, eff ORDER BY id) = 1),
+        currency_row AS (
+            SELECT sub, eff, currency FROM tx_raw WHERE currency IS NOT NULL AND event_type <> 'REFUNDED'
+            QUALIFY row_number() OVER (PARTITION BY sub, eff ORDER BY id DESC) = 1),
+        placed AS (
+            SELECT r.*, ch.eff AS charge_at, coalesce(r.refunded_key, r.tkey) AS counted_key,
+                   coalesce(r.currency, ch.currency, lc.currency) AS cur, {reason} AS store_reason
+            FROM refund r LEFT JOIN tx_raw ch ON ch.tkey = r.refunded_key
+            ASOF LEFT JOIN currency_row lc ON lc.sub = r.sub AND r.eff >= lc.eff),
+        viewed AS (
+            SELECT 'by_refund_month' AS view, month_of(eff) AS month, * FROM placed
+            UNION ALL SELECT 'by_charge_month', month_of(charge_at), * FROM placed WHERE charge_at IS NOT NULL),
+        paid AS (
+            SELECT month_of(eff) AS month, provider, currency AS cur, count(*) AS n FROM read
+            WHERE event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND amount > 0
+            GROUP BY ALL),
+        grouped AS (
+            SELECT view, month, provider, cur, refund_kind, store_reason, count(*) AS refunds,
+                   count(DISTINCT counted_key) AS refunded,
+                   sum(CASE WHEN refund_kind = 'FAMILY_REVOKE' THEN 0 ELSE -coalesce(amount, 0) END) AS micros,
+                   list_sort(list(eff - charge_at) FILTER (WHERE charge_at IS NOT NULL)) AS d
+            FROM viewed v, params p WHERE month_index(month) BETWEEN p.first_i AND p.last_i GROUP BY ALL)
+        SELECT g.view, g.month, g.provider, g.cur AS currency, g.refund_kind, g.store_reason, g.refunds AS refunds_count,
+               g.refunded AS refunded_transactions_count, money(g.micros, g.cur) AS refunds, g.micros AS refunds_micros,
+               coalesce(pd.n, 0) AS paid_transactions_count,
+               CASE WHEN g.refund_kind = 'FAMILY_REVOKE' THEN NULL ELSE ratio6(g.refunded, coalesce(pd.n, 0)) END AS refund_rate,
+               CASE WHEN len(g.d) > 0 THEN days4(g.d[(len(g.d) + 1) // 2]) END AS median_days,
+               CASE WHEN len(g.d) > 0 THEN days4(g.d[(9 * len(g.d) + 9) // 10]) END AS p90_days
+        FROM grouped g LEFT JOIN paid pd ON pd.month = g.month AND pd.provider = g.provider AND pd.cur = g.cur
+        ORDER BY g.view DESC, g.month, g.provider, g.cur, g.refund_kind, g.store_reason
+    ) TO '{out}/refunds.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+def report_grace(con, out):
+    """Billing failures by month of first failure (Reports/README.md, "Grace and hold recovery")."""
+    con.execute(f"""COPY (
+        WITH event AS (
+            SELECT t.sub, t.tkey, t.eff, t.provider, t.country, t.currency, t.amount, t.plan_id, f.f,
+                   CASE WHEN t.event_type = 'ENTERED_GRACE_PERIOD' THEN 0 WHEN t.event_type = 'ENTERED_ON_HOLD' THEN 1
+                        WHEN t.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3 ELSE 2 END AS kind
+            FROM tx t LEFT JOIN factor f USING (billing_period)
+            WHERE t.sub NOT IN (SELECT sub FROM tx_raw WHERE is_test)
+              AND (t.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'EXPIRED', 'REVOKED', 'REFUNDED')
+                   OR (t.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND t.amount > 0))),
+        -- a failure runs from its first grace or hold row after a closing row (a paid charge or an ending) to the next one
+        segmented AS (
+            SELECT e.*, row_number() OVER w AS pos,
+                   coalesce(count(*) FILTER (WHERE kind >= 2) OVER (PARTITION BY sub ORDER BY eff, kind, tkey
+                            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS seg
+            FROM event e WINDOW w AS (PARTITION BY sub ORDER BY eff, kind, tkey)),
+        episode AS (
+            SELECT sub, seg, arg_min(eff, pos) FILTER (WHERE kind < 2) AS failed_at,
+                   arg_min(kind, pos) FILTER (WHERE kind < 2) AS first_kind,
+                   arg_min(provider, pos) FILTER (WHERE kind < 2) AS provider,
+                   arg_min(country, pos) FILTER (WHERE kind < 2) AS country,
+                   arg_min(currency, pos) FILTER (WHERE kind < 2) AS failure_currency,
+                   bool_or(kind = 1) AS entered_hold,
+                   any_value(kind) FILTER (WHERE kind >= 2) AS close_kind, any_value(eff) FILTER (WHERE kind >= 2) AS closed_at,
+                   any_value(plan_id) FILTER (WHERE kind >= 2) AS close_plan,
+                   any_value(currency) FILTER (WHERE kind >= 2) AS close_currency,
+                   any_value(amount * f) FILTER (WHERE kind >= 2) AS recovered_tw
+            FROM segmented GROUP BY sub, seg HAVING count(*) FILTER (WHERE kind < 2) > 0),
+        planned AS (
+            SELECT sub, eff, tkey, plan_id, currency FROM tx_raw, params p
+            WHERE plan_id IS NOT NULL AND ({known_sql()} = FALSE OR recorded <= p.as_of)),
+        placed AS (
+            SELECT e.*, month_of(e.failed_at) AS failure_month,
+                   coalesce(CASE WHEN e.close_kind = 2 THEN e.close_plan END, l.plan_id) AS plan_id,
+                   coalesce(e.failure_currency, CASE WHEN e.close_kind = 2 THEN e.close_currency END, l.currency) AS cur
+            FROM episode e
+            LEFT JOIN LATERAL (SELECT plan_id, currency FROM planned l WHERE l.sub = e.sub AND l.eff <= e.failed_at
+                               ORDER BY l.eff DESC, l.tkey DESC LIMIT 1) l ON true),
+        cell AS (
+            SELECT failure_month, provider, coalesce(pl.plan_code, '') AS plan, coalesce(country, '') AS country,
+                   coalesce(cur, '') AS currency, count(*) AS episodes, count(*) FILTER (WHERE first_kind = 0) AS grace_entered,
+                   count(*) FILTER (WHERE close_kind = 2 AND NOT entered_hold) AS grace_recovered,
+                   count(*) FILTER (WHERE entered_hold) AS hold_entered,
+                   count(*) FILTER (WHERE close_kind = 2 AND entered_hold) AS hold_recovered,
+                   count(*) FILTER (WHERE close_kind = 3) AS churned, count(*) FILTER (WHERE close_kind IS NULL) AS still_open,
+                   list_sort(list(closed_at - failed_at) FILTER (WHERE close_kind = 2)) AS d,
+                   coalesce(sum(recovered_tw) FILTER (WHERE close_kind = 2), 0) AS tw
+            FROM placed LEFT JOIN plan_raw pl USING (plan_id), params p
+            WHERE month_index(failure_month) BETWEEN p.first_i AND p.last_i
+            GROUP BY ALL)
+        SELECT failure_month, provider, plan, country, currency, episodes AS episodes_count,
+               grace_entered AS grace_entered_count, grace_recovered AS grace_recovered_count,
+               hold_entered AS hold_entered_count, hold_recovered AS hold_recovered_count, churned AS churned_count,
+               still_open AS open_count, ratio6(grace_recovered, grace_entered) AS grace_recovery_rate,
+               ratio6(hold_recovered, hold_entered) AS hold_recovery_rate,
+               ratio6(grace_recovered + hold_recovered, episodes) AS recovery_rate, ratio6(churned, episodes) AS churn_rate,
+               CASE WHEN len(d) > 0 THEN days4(d[(len(d) + 1) // 2]) END AS median_recovery_days,
+               CASE WHEN len(d) > 0 THEN days4(d[(9 * len(d) + 9) // 10]) END AS p90_recovery_days,
+               money(div_even(tw, 12), currency) AS mrr_recovered, div_even(tw, 12) AS mrr_recovered_micros
+        FROM cell ORDER BY failure_month, provider, plan, country, currency
+    ) TO '{out}/grace_hold_recovery.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+def report_leakage(con, out):
+    """Grants covering the as-of instant of a subscription not entitled then (Reports/README.md, "Entitlement leakage")."""
+    con.execute(f"""COPY (
+        WITH grant_at AS (
+            SELECT e.sub, e.account, e.plan_id, e.valid_from,
+                   LEAST(coalesce(e.valid_until, 9223372036854775807), coalesce(e.ended, 9223372036854775807)) AS until_us
+            FROM ent_raw e, params p
+            WHERE e.recorded <= p.as_of AND e.valid_from <= p.as_of
+              AND p.as_of < LEAST(coalesce(e.valid_until, 9223372036854775807), coalesce(e.ended, 9223372036854775807))),
+        state_at AS (
+            SELECT t.sub, t.event_type AS state, t.eff FROM tx t
+            WHERE t.sub IN (SELECT sub FROM grant_at)
+              AND (t.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED', 'EXPIRED', 'REVOKED', 'REFUNDED')
+                   OR (t.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                       AND t.amount IS NOT NULL AND t.period_end IS NOT NULL))
+            QUALIFY row_number() OVER (PARTITION BY t.sub ORDER BY t.eff DESC,
+                CASE WHEN t.event_type = 'ENTERED_GRACE_PERIOD' THEN 1 WHEN t.event_type IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
+                     WHEN t.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3 ELSE 0 END DESC, t.tkey DESC) = 1)
+        SELECT g.sub AS subscription_id, g.account AS billing_account_id, s.provider, pl.plan_code, st.state,
+               strftime(make_timestamp(st.eff), '%Y-%m-%dT%H:%M:%S.%fZ') AS state_at,
+               strftime(make_timestamp(g.valid_from), '%Y-%m-%dT%H:%M:%S.%gZ') AS entitled_from,
+               CASE WHEN g.until_us < 9223372036854775807 THEN strftime(make_timestamp(g.until_us), '%Y-%m-%dT%H:%M:%S.%gZ') END
+                   AS entitled_until,
+               CASE WHEN s.is_test_purchase OR s.is_sandbox THEN 'true' ELSE 'false' END AS is_test
+        FROM grant_at g JOIN state_at st USING (sub) JOIN sub_raw s ON s.sub = g.sub JOIN plan_raw pl ON pl.plan_id = g.plan_id
+        WHERE st.state IN ('ENTERED_ON_HOLD', 'PAUSED', 'EXPIRED', 'REVOKED', 'REFUNDED')
+        ORDER BY g.sub, pl.plan_code, g.valid_from
+    ) TO '{out}/entitlement_leakage.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for option in ("dsn", "as-of", "from", "to", "currency", "basis", "out"):
+        parser.add_argument("--" + option, required=True, dest=option.replace("-", "_") if option != "from" else "first")
+    parser.add_argument("--threads", type=int, default=2)
+    a = parser.parse_args()
+    a.last = a.to
+    os.makedirs(a.out, exist_ok=True)
+    con = duckdb.connect()
+    con.execute(f"SET threads TO {a.threads}")
+    con.execute("SET preserve_insertion_order = false")
+    con.execute(MACROS)
+    with tempfile.TemporaryDirectory() as folder:
+        pipes, procs = export(a.dsn, folder)
+        load(con, pipes)
+        for proc in procs:
+            if proc.wait() != 0:
+                raise SystemExit("psql export failed")
+    prepare(con, a)
+    report_mrr(con, a.out)
+    movements(con)
+    report_bridge(con, a.out)
+    report_movements(con, a.out)
+    report_refunds(con, a.out)
+    report_grace(con, a.out)
+    report_leakage(con, a.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Part of the `reports` benchmark (Benchmarks/reports/run.sh calls it after its own section, on the world it built):
+# build-reports (release) against the DuckDB peer Benchmarks/peers/reports_duckdb.py, and the nightly case, side by
+# side, alternated within each of ROUNDS rounds. Prints a markdown section.
+#   * the previous night: build-reports as of AS_OF minus one day (it stores the complete months);
+#   * each round: `nightly` = build-reports as of AS_OF, reusing the stored months (the day's rows are new to it);
+#     `full` = the same with --full; `duckdb` = the peer (every report but price_change_churn, not yet in it).
+# The nightly files must be byte-identical to the full run's; the peer's CSVs cell-equal to build-reports'.
+# Environment: REPORT_DB, REPORT_BIN (release folder with build-reports), REPORT_OUT, AS_OF, REPORT_MONTHS, ROUNDS.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+db=${REPORT_DB:-bench_reports}
+bin=${REPORT_BIN:?REPORT_BIN names the release folder holding build-reports}
+out=${REPORT_OUT:-Benchmarks/out/reports}
+AS_OF=${AS_OF:-2026-11-29T00:00:00Z}
+REPORT_MONTHS=${REPORT_MONTHS:-24}
+ROUNDS=${ROUNDS:-2}
+source Benchmarks/reports/measure.sh
+mkdir -p "$out"
+venv="Benchmarks/out/venv"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -c 'import duckdb' 2>/dev/null || "$venv/bin/pip" install --quiet duckdb
+duck_reports=mrr,mrr_bridge,mrr_movements,refunds,grace_hold_recovery,entitlement_leakage
+last=$(date -u -d "${AS_OF%%T*}" +%Y-%m)
+first=$(date -u -d "${AS_OF%%T*} -$((REPORT_MONTHS - 1)) months" +%Y-%m)
+previous=$(date -u -d "${AS_OF%%T*} -1 day" +%Y-%m-%dT%H:%M:%SZ)
+common=(--from "$first" --to "$last" --currency USD --basis corrected --raw-ids --log-format json)
+dsn="host=$PGHOST port=$PGPORT user=$PGUSER dbname=$db"
+export PGDATABASE=$db
+subs=$(psql -qtA -c "SELECT count(*) FROM subscription"); history=$(psql -qtA -c "SELECT count(*) FROM billing_transaction")
+# build-reports' own seconds for the reports the peer writes (and the shared tables they need), from a job summary
+four() { "$venv/bin/python" -c 'import json, sys
+n = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ("shared_tables", "mrr", "mrr_bridge", "mrr_movements", "refunds",
+                                                              "grace_hold_recovery", "entitlement_leakage")))' "$1"; }
+rm -rf "$out"/prev "$out"/nightly-* "$out"/full-* "$out"/duckdb-*
+read -r _ _ _ _ <<<"$(measure prev "$bin/build-reports" --as-of "$previous" "${common[@]}" --out "$out/prev")"
+rows=""
+for round in $(seq 1 "$ROUNDS"); do
+  for who in nightly full duckdb; do
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    case $who in
+      nightly) line=$(measure "nightly-$round" "$bin/build-reports" --as-of "$AS_OF" "${common[@]}" --out "$out/nightly-$round") ;;
+      full) line=$(measure "full-$round" "$bin/build-reports" --as-of "$AS_OF" "${common[@]}" --full --out "$out/full-$round") ;;
+      duckdb) line=$(measure "duckdb-$round" "$venv/bin/python" Benchmarks/peers/reports_duckdb.py --dsn "$dsn" --as-of "$AS_OF" \
+                --from "$first" --to "$last" --currency USD --basis corrected --out "$out/duckdb-$round") ;;
+    esac
+    read -r wall cpu rss server <<<"$line"
+    part="n/a"
+    [ "$who" = duckdb ] || part=$(four "$out/$who-$round.out")
+    rows+="| $round | $who | $wall | $cpu | $server | $(awk -v a="$cpu" -v b="$server" 'BEGIN { printf "%.1f", a + b }') | $rss MiB | $part | $load |"$'\n'
+  done
+  same="byte-identical"
+  for f in "$out/full-$round"/*; do cmp -s "$f" "$out/nightly-$round/$(basename "$f")" || same="**differ** ($(basename "$f"))"; done
+  agree=$("$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/full-$round" "$out/duckdb-$round" 5 "$duck_reports" | tail -n 4 | tr '\n' ' ')
+  rows+="| $round | nightly vs full: $same; duckdb vs full: $agree |||||||"$'\n'
+done
+cat <<MD
+### build-reports against DuckDB, and the nightly run: $subs subscriptions × $REPORT_MONTHS months ($history history rows), $(date -u +%Y-%m-%d)
+As of $AS_OF, $first..$last, USD, corrected; build-reports writes every report (CSV and XLSX), the DuckDB peer
+(\`Benchmarks/peers/reports_duckdb.py\`, DuckDB $("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)'), 2 threads) writes
+$duck_reports (CSV), its export by psql COPY included. \`nightly\` reuses the months stored by the previous night's run (as of
+$previous) and the rounds before; \`full\` is \`--full\`. "peer's reports s" is build-reports' own seconds (its job summary) for
+the shared tables and the reports the peer writes.
+
+| round | run | wall s | client CPU s | server CPU s | CPU s (both) | peak RSS | peer's reports s | load (1 min) |
+|---|---|---|---|---|---|---|---|---|
+$rows
+Reproduce: \`Benchmarks/run.sh reports\` (this section is Benchmarks/reports/duckdb_nightly.sh; ROUNDS, AS_OF).
+
+MD

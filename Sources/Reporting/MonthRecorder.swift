@@ -1,0 +1,150 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// Records the rows a report computes in a run, month by month, into the run's temporary tables of new stored months
+/// (`StoredMonths.save` moves them into the store after the run). Only complete months of the run's snapshots are
+/// recorded, every one of them from the first computed month to the last reported, an empty one too. The rows must
+/// come in order of the declared month column: a report that breaks its declaration fails the run, named.
+final class MonthRecorder {
+    private let report: String
+    private let column: String
+    private let plan: StoredMonths.Plan
+    private let settings: ReportSettings
+    private let inputs: [String: String]
+    private let database: PostgresConnection
+    private var columns: [String]?
+    private var index = 0
+    private var month: ReportMonth?
+    private var pending: [[String?]] = []
+    private var written = 0
+    private var recorded: Set<ReportMonth> = []
+
+    /// Rows sent to the database at a time, so a large month is never held whole.
+    private static let batchSize = 5_000
+
+    init(report: String, column: String, plan: StoredMonths.Plan, settings: ReportSettings, inputs: [String: String],
+         database: PostgresConnection) {
+        self.report = report
+        self.column = column
+        self.plan = plan
+        self.settings = settings
+        self.inputs = inputs
+        self.database = database
+    }
+
+    /// Takes computed rows (in the report's order) with their columns.
+    func observe(_ columns: [String], _ rows: [[String?]]) throws {
+        if self.columns == nil {
+            guard let position = columns.firstIndex(of: column) else {
+                throw JobError.failed("report \(report): declares its rows by month column '\(column)', which it does not return")
+            }
+            self.columns = columns
+            index = position
+        }
+        for row in rows {
+            let text = row[index] ?? ""
+            guard let rowMonth = ReportMonth(text: text) else {
+                throw JobError.failed("report \(report): month column '\(column)' holds '\(text)', not YYYY-MM")
+            }
+            if rowMonth != month {
+                if let month, rowMonth < month {
+                    throw JobError.failed("report \(report): its rows are not in order of its month column '\(column)' (\(rowMonth) after \(month)), so its months cannot be stored")
+                }
+                guard rowMonth >= plan.firstComputed, rowMonth <= settings.lastMonth else {
+                    throw JobError.failed("report \(report): a row of month \(rowMonth) outside the months it computes (\(plan.firstComputed)..\(settings.lastMonth)), so its months cannot be stored")
+                }
+                try finishMonth()
+                month = rowMonth
+            }
+            if isRecorded(rowMonth) {
+                pending.append(row)
+                if pending.count >= Self.batchSize { try flushRows() }
+            }
+        }
+    }
+
+    /// Ends the report: records its last month and every computed complete month that had no row.
+    func finish() throws {
+        try finishMonth()
+        guard columns != nil else { return }
+        var empty = plan.firstComputed
+        while empty <= settings.lastMonth {
+            if isRecorded(empty), !recorded.contains(empty) {
+                month = empty
+                try finishMonth()
+            }
+            empty = empty.advanced(by: 1)
+        }
+    }
+
+    /// A complete month of the run's snapshots.
+    private func isRecorded(_ month: ReportMonth) -> Bool {
+        month < settings.asOfMonth && inputs[month.description] != nil
+    }
+
+    private func finishMonth() throws {
+        guard let month, isRecorded(month), let columns else {
+            pending = []
+            written = 0
+            return
+        }
+        try flushRows()
+        try StoredMonths.failing("storing \(report) \(month)") {
+            _ = try database.execute("""
+                INSERT INTO pg_temp.report_stored_new_month
+                    (report, basis, currency, month, sql_sha256, inputs, columns, row_count, computed_as_of, stored_at)
+                SELECT $1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, clock_timestamp()
+                """, [report, settings.basis.rawValue, settings.currency, month.description, plan.sqlSHA256,
+                      inputs[month.description] ?? "", String(JSONCells.encode([columns.map { Optional($0) }]).dropFirst().dropLast()),
+                      Int64(written), PostgresTimestamp.format(settings.asOf)])
+        }
+        recorded.insert(month)
+        written = 0
+        self.month = nil
+    }
+
+    private func flushRows() throws {
+        guard let month, !pending.isEmpty else { return }
+        try StoredMonths.failing("storing \(report) \(month)") {
+            _ = try database.execute("""
+                INSERT INTO pg_temp.report_stored_new_row (report, basis, currency, month, ordinal, cells)
+                SELECT $1, $2, $3, $4, $5 + t.ordinal::integer, t.cells FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS t(cells, ordinal)
+                """, [report, settings.basis.rawValue, settings.currency, month.description, Int64(written),
+                      JSONCells.encode(pending)])
+        }
+        written += pending.count
+        pending = []
+    }
+}
+
+/// Rows of text cells as a JSON array of arrays (null for NULL), what `report_stored_row.cells` holds.
+enum JSONCells {
+    /// `[[…],[…]]`.
+    static func encode(_ rows: [[String?]]) -> String {
+        var out = "["
+        for (r, row) in rows.enumerated() {
+            if r > 0 { out += "," }
+            out += "["
+            for (c, cell) in row.enumerated() {
+                if c > 0 { out += "," }
+                guard let cell else { out += "null"; continue }
+                out += "\""
+                for scalar in cell.unicodeScalars {
+                    switch scalar {
+                    case "\"": out += "\\\""
+                    case "\\": out += "\\\\"
+                    case "\n": out += "\\n"
+                    case "\r": out += "\\r"
+                    case "\t": out += "\\t"
+                    default:
+                        if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                    }
+                }
+                out += "\""
+            }
+            out += "]"
+        }
+        return out + "]"
+    }
+}

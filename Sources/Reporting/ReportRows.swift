@@ -1,0 +1,56 @@
+import Foundation
+import JobKit
+
+/// One report's rows in a run: the stored rows of its reused months (`StoredMonths`), then what its SQL computes from
+/// the first month it computes, recorded month by month for the store. Without stored months this is the SQL's rows.
+enum ReportRows {
+    /// Hands the rows to `consume` (a streamed report batch by batch; a `whole` one, which charts or the cover read, at
+    /// once) and returns the whole table when `whole`.
+    static func read(_ definition: ReportDefinition, sql: String, settings: ReportSettings, stored: StoredMonths?,
+                     context: JobContext, whole: Bool,
+                     _ consume: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws -> ReportTable? {
+        let plan = stored?.plan(for: definition)
+        let recorder = stored?.recorder(for: definition)
+        var computing = settings
+        if let plan {
+            computing.firstMonth = plan.firstComputed
+            if plan.firstComputed > settings.firstMonth {
+                context.note("reused_" + definition.name, "\(settings.firstMonth)..\(plan.firstComputed.advanced(by: -1))")
+            }
+        }
+        let computes = computing.firstMonth <= settings.lastMonth
+        var table = ReportTable(columns: [], rows: [])
+        let reused = try stored?.replay(definition) { columns, rows in
+            table.columns = columns
+            if whole { table.rows += rows } else { try consume(columns, rows) }
+        } ?? 0
+        context.count("rows_reused", by: reused)
+        let checked = { (columns: [String]) throws in
+            guard table.columns.isEmpty || table.columns == columns else {
+                throw JobError.failed("report \(definition.name): its columns differ from its stored months' although its SQL is the same; rerun with --full")
+            }
+        }
+        let moved = computes && computing.firstMonth > settings.firstMonth
+        if moved { try stored?.moveFirstMonth(to: computing.firstMonth) }
+        if computes {
+            if whole {
+                let computed = try ReportQuery.run(definition.name, sql: sql, settings: computing, database: context.database)
+                try checked(computed.columns)
+                try recorder?.observe(computed.columns, computed.rows)
+                table.columns = computed.columns
+                table.rows += computed.rows
+            } else {
+                try ReportQuery.stream(definition.name, sql: sql, settings: computing, database: context.database) { columns, rows in
+                    try checked(columns)
+                    try consume(columns, rows)
+                    try recorder?.observe(columns, rows)
+                }
+            }
+        }
+        if moved { try stored?.moveFirstMonth(to: settings.firstMonth) }
+        try recorder?.finish()
+        guard whole else { return nil }
+        try consume(table.columns, table.rows)
+        return table
+    }
+}

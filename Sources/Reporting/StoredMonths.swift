@@ -1,0 +1,155 @@
+import Crypto
+import Foundation
+import JobKit
+import Postgres
+
+/// build-reports' stored months (migration 0027; Reports/README.md, "Incremental runs"). For every report whose
+/// catalogue entry declares `reuse`, the rows of each complete month are stored with the digest of what they read
+/// (`report_month_inputs`) and the SHA-256 of the SQL; a later run with the same basis and reporting currency reads
+/// the stored rows of the reported months from the first one on while digest and SQL are unchanged, and computes only
+/// the months after them (its SQL run with the first month moved there). `--full` reuses nothing and stores anew.
+final class StoredMonths {
+    /// One report's plan: its SQL's hash and the first month it computes (the months before it, from the first reported
+    /// month, are read from the store).
+    struct Plan {
+        let sqlSHA256: String
+        let firstComputed: ReportMonth
+    }
+
+    private let settings: ReportSettings
+    private let database: PostgresConnection
+    /// `report_month_inputs` of every snapshot month of the run.
+    private let inputs: [String: String]
+    private var plans: [String: Plan] = [:]
+
+    private init(settings: ReportSettings, database: PostgresConnection, inputs: [String: String]) {
+        self.settings = settings
+        self.database = database
+        self.inputs = inputs
+    }
+
+    /// Reads the run's input digests and the store, decides each declaring report's first computed month and creates the
+    /// temporary tables of the months to store. Runs in the run's transaction after the shared tables are filled and
+    /// before it turns read-only; nil when no present report declares `reuse`.
+    static func prepare(_ present: [(ReportDefinition, String)], settings: ReportSettings,
+                        database: PostgresConnection) throws -> StoredMonths? {
+        let declaring = present.filter { $0.0.reuse != nil }
+        guard !declaring.isEmpty else { return nil }
+        return try failing("stored months") {
+            let all = ReportQuery.parameters(settings)
+            let shared: [any PostgresEncodable] = [all[0], all[1], all[2], all[4]]
+            var inputs: [String: String] = [:]
+            for row in try database.query("SELECT month, inputs FROM report_month_inputs($1, $2, $3, $4)", shared).textRows() {
+                if let month = row[0], let digest = row[1] { inputs[month] = digest }
+            }
+            let stored = StoredMonths(settings: settings, database: database, inputs: inputs)
+            for (definition, sql) in declaring {
+                stored.plans[definition.name] = Plan(sqlSHA256: SHA256Digest.hex(Array(sql.utf8)),
+                                                     firstComputed: try stored.firstComputed(definition.name, sql: sql))
+            }
+            try database.execute("CREATE TEMP TABLE report_stored_new_month (LIKE public.report_stored_month)")
+            try database.execute("CREATE TEMP TABLE report_stored_new_row (LIKE public.report_stored_row)")
+            return stored
+        }
+    }
+
+    /// The first month `report` computes: the first reported month not stored complete with this SQL and these inputs
+    /// (the first reported month under `--full`).
+    private func firstComputed(_ report: String, sql: String) throws -> ReportMonth {
+        guard !settings.recomputeAll else { return settings.firstMonth }
+        let sha = SHA256Digest.hex(Array(sql.utf8))
+        var entries: [String: (sha: String, inputs: String)] = [:]
+        for row in try database.query("""
+            SELECT month, sql_sha256, inputs FROM report_stored_month WHERE report = $1 AND basis = $2 AND currency = $3
+            """, [report, settings.basis.rawValue, settings.currency]).textRows() {
+            if let month = row[0], let entrySHA = row[1], let digest = row[2] { entries[month] = (entrySHA, digest) }
+        }
+        var month = settings.firstMonth
+        while isComplete(month), month <= settings.lastMonth, let entry = entries[month.description],
+              entry.sha == sha, let now = inputs[month.description], entry.inputs == now {
+            month = month.advanced(by: 1)
+        }
+        return month
+    }
+
+    /// Makes the run's filled tables those of a run whose first reported month is `month` (the snapshots' `reported`
+    /// flag, and the first month they are recorded for), so a report run with that first month reads them; the
+    /// contributions and movements do not depend on the first month, the snapshots being the same. Temporary tables,
+    /// so allowed in the read-only snapshot; `month` = the run's first month restores them.
+    func moveFirstMonth(to month: ReportMonth) throws {
+        var moved = settings
+        moved.firstMonth = month
+        try Self.failing("stored months") {
+            _ = try database.execute("UPDATE pg_temp.report_snapshot_run SET reported = month_start >= $1::date", [month.startText.prefix(10).description])
+            _ = try database.execute("UPDATE pg_temp.report_run_filled SET first_month = $1", [ReportQuery.parameters(moved)[1]])
+        }
+    }
+
+    /// A month whose snapshot is its end: the as-of instant is in a later month.
+    private func isComplete(_ month: ReportMonth) -> Bool { month < settings.asOfMonth }
+
+    /// The plan of `definition`, nil when it does not declare `reuse`.
+    func plan(for definition: ReportDefinition) -> Plan? { plans[definition.name] }
+
+    /// Hands the stored rows of `definition`'s reused months (in month order, each month's in the report's order) to
+    /// `body`, with the stored columns, at least once when any month is reused; the number of rows.
+    @discardableResult
+    func replay(_ definition: ReportDefinition, _ body: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws -> Int {
+        guard let plan = plans[definition.name], plan.firstComputed > settings.firstMonth else { return 0 }
+        return try Self.failing("stored months of \(definition.name)") {
+            let key: [any PostgresEncodable] = [definition.name, settings.basis.rawValue, settings.currency]
+            let columns = try database.query("""
+                SELECT c FROM report_stored_month m, unnest(m.columns) WITH ORDINALITY AS u(c, i)
+                WHERE m.report = $1 AND m.basis = $2 AND m.currency = $3 AND m.month = $4 ORDER BY u.i
+                """, key + [settings.firstMonth.description]).textRows().map { $0[0] ?? "" }
+            let cells = columns.indices.map { "cells->>\($0) AS c\($0)" }.joined(separator: ", ")
+            var count = 0, called = false
+            try ReportQuery.stream(definition.name, sql: """
+                SELECT \(cells) FROM report_stored_row
+                WHERE report = $1 AND basis = $2 AND currency = $3 AND month >= $4 AND month < $5 ORDER BY month, ordinal
+                """, parameters: key + [settings.firstMonth.description, plan.firstComputed.description], database: database) { _, rows in
+                count += rows.count
+                called = true
+                try body(columns, rows)
+            }
+            if !called { try body(columns, []) }
+            return count
+        }
+    }
+
+    /// What records the rows `definition` computes, month by month, for the store; nil when it does not declare `reuse`.
+    func recorder(for definition: ReportDefinition) -> MonthRecorder? {
+        guard let reuse = definition.reuse, let plan = plans[definition.name] else { return nil }
+        return MonthRecorder(report: definition.name, column: reuse.column, plan: plan, settings: settings, inputs: inputs,
+                             database: database)
+    }
+
+    /// Replaces the stored entries of the months this run recorded, in a transaction of its own after the run's
+    /// (whose snapshot computed them), and drops the run's temporary tables; with `keep` false only drops them.
+    static func save(_ database: PostgresConnection, keep: Bool) throws {
+        try failing("storing months") {
+            if keep {
+                try database.transaction { db in
+                    // Two runs storing at once: the second waits, then replaces what the first stored.
+                    _ = try db.execute("LOCK TABLE report_stored_month IN SHARE ROW EXCLUSIVE MODE")
+                    _ = try db.execute("""
+                        DELETE FROM report_stored_month m USING pg_temp.report_stored_new_month n
+                        WHERE m.report = n.report AND m.basis = n.basis AND m.currency = n.currency AND m.month = n.month
+                        """)
+                    _ = try db.execute("INSERT INTO report_stored_month SELECT * FROM pg_temp.report_stored_new_month")
+                    _ = try db.execute("INSERT INTO report_stored_row SELECT * FROM pg_temp.report_stored_new_row")
+                }
+            }
+            try database.execute("DROP TABLE IF EXISTS pg_temp.report_stored_new_month, pg_temp.report_stored_new_row")
+        }
+    }
+
+    /// Runs `body`, naming `what` in a database error.
+    static func failing<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError {
+            throw JobError.failed("report \(what): \(error.message)" + (error.sqlState.map { " (SQLSTATE \($0))" } ?? ""))
+        }
+    }
+}

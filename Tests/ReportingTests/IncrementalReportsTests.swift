@@ -1,0 +1,81 @@
+import Foundation
+import JobKit
+import Postgres
+import Reporting
+import Testing
+
+/// Incremental `build-reports` (Reports/README.md, "Incremental runs"): a run that reuses stored complete months
+/// writes files byte-identical to `--full` on the same database, before and after a late row (recorded after its
+/// month's close, effective inside it) changes a closed month; and it did reuse them.
+@Suite(.serialized) struct IncrementalReportsTests {
+    @Test func reusedMonthsAreByteIdenticalToAFullRunBeforeAndAfterALateRow() throws {
+        let harness = try ReportingHarness("incremental", seed: 23, subscriptions: 300, months: 6)
+        let sql = try harness.sqlFolder("sql")
+        let database = harness.database
+        let asOfMonth = try #require(database.query("SELECT to_char($1::timestamptz, 'YYYY-MM')", [harness.asOf]).textRows().first?.first ?? nil)
+        // Every month with history before the as-of month is closed (its rows locked; late rows may still be inserted).
+        _ = try database.execute("""
+            WITH m AS (SELECT generate_series(date_trunc('month', min(effective_at) AT TIME ZONE 'UTC'),
+                                              date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC') - interval '1 month',
+                                              interval '1 month') AS start FROM billing_transaction),
+            c AS (INSERT INTO period_close (period, closed_at, closed_by)
+                  SELECT to_char(start, 'YYYY-MM'), $1::timestamptz, 'test' FROM m RETURNING id, period)
+            INSERT INTO period_lock (close_id, provider, report_period, starts_at, ends_at)
+            SELECT c.id, p.provider, c.period, (c.period || '-01')::timestamp AT TIME ZONE 'UTC',
+                   ((c.period || '-01')::timestamp + interval '1 month') AT TIME ZONE 'UTC'
+            FROM c CROSS JOIN unnest(enum_range(NULL::billing_provider)) AS p(provider)
+            """, [harness.asOf])
+
+        // Stores every complete month, then reuses them all.
+        let (first, firstSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("first").path])
+        #expect(first == .succeeded, "\(firstSummary)")
+        #expect(firstSummary["reused_mrr"] == nil, "nothing is stored before the first run")
+        let stored = try database.query("SELECT count(*) FROM report_stored_month WHERE report = 'mrr'").textRows().first?.first ?? nil
+        #expect(stored == "23", "the 23 complete months of the 24 reported are stored")
+        try expectIncrementalEqualsFull(harness, sql: sql, name: "before", reusedThrough: asOfMonth)
+
+        // A late row: a charge's subscription expires a day after it, in a closed month, recorded now (after the close).
+        let late = try #require(database.query("""
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, raw_payload)
+            SELECT b.subscription_id, b.provider, 'EXPIRED', b.transaction_key || ':late', b.effective_at + interval '1 day', '{}'::jsonb
+            FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+            WHERE b.event_type = 'RENEWED' AND b.amount_micros > 0 AND NOT b.is_test AND NOT s.is_test_purchase AND NOT s.is_sandbox
+              AND b.effective_at < date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '40 days'
+              AND b.period_end_at > b.effective_at + interval '20 days'
+              AND date_trunc('month', b.effective_at) = date_trunc('month', b.effective_at + interval '1 day')
+            ORDER BY b.effective_at DESC, b.transaction_key LIMIT 1
+            RETURNING to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM')
+            """, [harness.asOf]).textRows().first?.first ?? nil)
+        try expectIncrementalEqualsFull(harness, sql: sql, name: "after", reusedThrough: late)
+        // The late row changed a stored month: the run without reuse would have written the old numbers.
+        let before = try ReportingHarness.files(harness.folder("before-full"))["mrr.csv"]
+        let after = try ReportingHarness.files(harness.folder("after-full"))["mrr.csv"]
+        let changed = before != after
+        #expect(changed, "the late row in \(late) changes mrr")
+    }
+
+    /// Runs `build-reports` incrementally, then with `--full`, into `<name>` and `<name>-full`; the files are
+    /// byte-identical and the incremental run reused every month before `reusedThrough` (its month excluded).
+    @discardableResult
+    func expectIncrementalEqualsFull(_ harness: ReportingHarness, sql: URL, name: String,
+                                     reusedThrough: String) throws -> [String: Any] {
+        let (code, summary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(name).path])
+        #expect(code == .succeeded, "\(summary)")
+        let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(name + "-full").path, "--full"])
+        #expect(full == .succeeded, "\(fullSummary)")
+        #expect(fullSummary["reused_mrr"] == nil, "--full reuses nothing")
+        let incremental = try ReportingHarness.files(harness.folder(name)), recomputed = try ReportingHarness.files(harness.folder(name + "-full"))
+        #expect(Set(incremental.keys) == Set(recomputed.keys))
+        for file in recomputed.keys.sorted() {
+            let same = incremental[file] == recomputed[file]
+            #expect(same, "\(name): \(file) differs between the incremental and the full run")
+        }
+        let period = try #require((summary["period"] as? String)?.prefix(7)).description
+        for report in ["mrr", "mrr_bridge", "mrr_movements"] {
+            let reused = summary["reused_" + report] as? String
+            let through = ReportMonth(text: reusedThrough)?.advanced(by: -1).description ?? ""
+            #expect(reused == "\(period)..\(through)", "\(name): \(report) reused \(reused ?? "nothing"), expected \(period)..\(through)")
+        }
+        return summary
+    }
+}
