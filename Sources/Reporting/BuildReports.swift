@@ -156,6 +156,7 @@ public enum BuildReports {
                 }
                 if let whole = try ReportRows.read(definition, sql: sql, settings: settings, stored: stored, context: context,
                                                    whole: !definition.charts.isEmpty || CoverHeadline.reports.contains(definition.name)
+                                                        || MonthEndPack.reports.contains(definition.name)
                                                         || (settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name }),
                                                    consume) {
                     kept = whole
@@ -200,8 +201,12 @@ public enum BuildReports {
             let kept = { (name: String) in drawn.first { $0.0.name == name }?.1 }
             let headline = try CoverHeadline.rows(month: settings.lastMonth, partial: settings.lastMonth == settings.asOfMonth,
                                                   currency: settings.currency, bridge: kept("mrr_bridge"), refunds: kept("refunds"))
+            let packMonth = MonthEndPack.month(last: settings.lastMonth, partial: settings.lastMonth == settings.asOfMonth)
+            let pack = try MonthEndPack.lines(month: packMonth, currency: settings.currency, kpis: kept("kpis"),
+                                              trials: kept("trial_conversion"), reconciliation: kept("reconciliation"))
+                .map { MonthEndPack.Block(month: packMonth, currency: settings.currency, lines: $0) }
             if let book {
-                try book.writeCover(title: "Subscription finance reports",
+                try book.writeCover(title: "Subscription finance reports", pack: pack,
                                     rows: try ReportCover.rows(settings: settings, results: results, headline: headline))
                 try book.close()
             }
@@ -212,7 +217,7 @@ public enum BuildReports {
                 let page = HTMLReport(title: "Subscription finance reports",
                                       subtitle: "As of \(PostgresTimestamp.iso8601(settings.asOf)) · basis \(settings.basis.rawValue) · "
                                         + "\(settings.periodText) · reporting currency \(settings.currency)",
-                                      headline: headline, charts: charts, tables: tables,
+                                      pack: pack, headline: headline, charts: charts, tables: tables,
                                       run: try ReportCover.rows(settings: settings, results: results))
                 try files.write(Array(try page.render().utf8), as: HTMLReport.fileName)
             }

@@ -35,7 +35,7 @@ public enum ReportCatalogue {
         ReportDefinition(
             name: "mrr_movements", sheet: "MRR movements",
             summary: "per month, provider, billing account and currency: the movement the bridge sums",
-            required: true, detail: true, reuse: .monthEnd(column: "month")),
+            required: true, reuse: .monthEnd(column: "month"), detail: true),
         ReportDefinition(
             name: "refunds", sheet: "Refunds",
             summary: "refunds, chargebacks and family revocations by refund month and by charge month: counts, amounts, refund rate, days",

@@ -61,7 +61,6 @@ public enum ReportOptions {
                               sqlFolder: try sqlFolder(values["sql-dir"] ?? environment["REPORT_SQL_DIR"], environment: environment),
                               writeCSV: formats.contains("csv"), writeXLSX: formats.contains("xlsx"),
                               writeHTML: formats.contains("html"), detailSheets: arguments.flags.contains("detail-sheets"),
-                              rawIdentifiers: arguments.flags.contains("raw-ids"))
                               rawIdentifiers: arguments.flags.contains("raw-ids"), recomputeAll: arguments.flags.contains("full"))
     }
 

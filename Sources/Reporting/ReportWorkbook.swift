@@ -86,14 +86,27 @@ final class ReportWorkbook {
         chartDataColumns = max(chartDataColumns, 1 + block.seriesNames.count)
     }
 
-    /// Writes the cover: a title, then (key, value) rows from the third row; it prints on one page.
-    func writeCover(title: String, rows: [(String, Cell)]) throws {
+    /// Writes the cover: a title, then from the third row the month-end `pack` (a heading row, then per line the
+    /// label, the month before, the month and the change) and a blank row, then the (key, value) `rows`; it prints on
+    /// one page.
+    func writeCover(title: String, pack: MonthEndPack.Block?, rows: [(String, Cell)]) throws {
         try cover.writeHeader([title], row: 0, freeze: false, autofilter: false)
-        for (offset, entry) in rows.enumerated() {
-            try cover.writeHeader([entry.0], row: offset + 2, freeze: false, autofilter: false)
-            try cover.write(entry.1, row: offset + 2, column: 1)
+        var row = 2
+        if let pack {
+            try cover.writeHeader(pack.heading, row: row, freeze: false, autofilter: false)
+            for line in pack.lines {
+                row += 1
+                try cover.writeHeader([line.label], row: row, freeze: false, autofilter: false)
+                try cover.writeRow([line.previous, line.current, line.change], row: row, firstColumn: 1)
+            }
+            row += 2
         }
-        try cover.setPrint(PrintSetup(pagesWide: 1, pagesTall: 1, printedColumns: 2))
+        for entry in rows {
+            try cover.writeHeader([entry.0], row: row, freeze: false, autofilter: false)
+            try cover.write(entry.1, row: row, column: 1)
+            row += 1
+        }
+        try cover.setPrint(PrintSetup(pagesWide: 1, pagesTall: 1, printedColumns: pack == nil ? 2 : 4))
     }
 
     /// Sets the print setup of the Charts and Chart data sheets, then writes the file.

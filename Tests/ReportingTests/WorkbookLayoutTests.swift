@@ -54,7 +54,7 @@ import Testing
             let micros = Set(try #require(csv.first).enumerated().filter { ($0.element ?? "").hasSuffix("_micros") }.map { $0.offset + 1 })
             #expect(hidden == micros, "\(definition.sheet): hidden columns \(hidden.sorted()), micros columns \(micros.sorted())")
         }
-        #expect(definedName("Print_Area", sheet: 0) == "Cover!$A$1:$B$\(book.cells(sheet: 1).keys.max() ?? 0)")
+        #expect(definedName("Print_Area", sheet: 0) == "Cover!$A$1:$D$\(book.cells(sheet: 1).keys.max() ?? 0)")
     }
 
     @Test func everyChartIsOnTheChartsSheetAfterTheCoverAtColumnA() throws {

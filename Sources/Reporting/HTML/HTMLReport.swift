@@ -12,6 +12,7 @@ struct HTMLReport {
     /// The reports shown as tables, in this order, and the rows shown (all when no filter): the summaries a finance
     /// lead reads first. Their rows are kept whole by the job, as a charted report's are.
     static let tables: [(report: String, filter: (column: String, value: String)?)] = [
+        ("kpis", ("provider", "ALL")),
         ("mrr_bridge", ("view", "reporting")),
         ("refunds", ("view", "by_refund_month")),
         ("grace_hold_recovery", nil),
@@ -32,6 +33,8 @@ struct HTMLReport {
     let title: String
     /// One line under the title: as-of, basis, period, currency.
     let subtitle: String
+    /// The month-end pack, when the run had `kpis`.
+    let pack: MonthEndPack.Block?
     /// The cover's headline rows (label, cell).
     let headline: [(String, Cell)]
     /// The charts, each with the sheet name of its report.
@@ -56,6 +59,7 @@ struct HTMLReport {
                 + "<a href=\"#run\">Run and definitions</a></nav>",
         ]
         html.append("<section id=\"headline\"><h2>Headline</h2>")
+        if let pack { html.append(Self.pack(pack)) }
         html.append(Self.pairs(headline, id: "headline-table", key: "headline"))
         html.append("</section>")
         html.append("<section id=\"charts\"><h2>Charts</h2>")
@@ -118,6 +122,26 @@ struct HTMLReport {
         return lines.joined(separator: "\n")
     }
 
+    /// The month-end pack as a table: label, the month before, the month, the change; each value cell carries the
+    /// line's label and its month in `data-pack` / `data-month`.
+    static func pack(_ pack: MonthEndPack.Block) -> String {
+        let heading = pack.heading
+        var lines = ["<h3>\(HTMLText.escape(heading[0]))</h3>", "<table class=\"pack\" id=\"pack-table\"><thead><tr><th></th>"
+            + heading.dropFirst().map { "<th>\(HTMLText.escape($0))</th>" }.joined() + "</tr></thead><tbody>"]
+        for line in pack.lines {
+            let trimmed = line.label.trimmingCharacters(in: .whitespaces)
+            let cells = zip(heading.dropFirst(), [line.previous, line.current, line.change]).map { month, cell -> String in
+                let numeric: Bool
+                switch cell { case .money, .integer, .percent, .number: numeric = true; default: numeric = false }
+                return "<td data-pack=\"\(HTMLText.escape(trimmed))\" data-month=\"\(HTMLText.escape(month))\"\(numeric ? " class=\"n\"" : "")>"
+                    + HTMLText.escape(HTMLText.shown(cell)) + "</td>"
+            }
+            lines.append("<tr><th class=\"\(line.label.hasPrefix("  ") ? "sub" : "top")\">\(HTMLText.escape(trimmed))</th>" + cells.joined() + "</tr>")
+        }
+        lines.append("</tbody></table>")
+        return lines.joined(separator: "\n")
+    }
+
     /// A two-column table of (label, cell) rows; each value cell carries its label in `data-<key>` for tools that read
     /// the page.
     static func pairs(_ rows: [(String, Cell)], id: String, key: String) -> String {
@@ -141,7 +165,7 @@ struct HTMLReport {
     h3{font-size:15px;margin:20px 0 4px}.subtitle,.summary,.note,.source{color:#555}.note{font-size:12px}
     nav{margin:8px 0 0;font-size:13px}table{border-collapse:collapse;font-size:12px}table.pairs{max-width:960px}
     th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}td.n{text-align:right;font-variant-numeric:tabular-nums}
-    table.pairs th.top{font-weight:600}table.pairs th.sub{font-weight:400;padding-left:18px}
+    table.pairs th.top,table.pack th.top{font-weight:600}table.pairs th.sub,table.pack th.sub{font-weight:400;padding-left:18px}
     thead th{background:#f3f3f3;position:sticky;top:0}
     figure{margin:12px 0 24px;break-inside:avoid;page-break-inside:avoid}figcaption{font-weight:600;margin-bottom:4px}
     svg.chart{width:100%;max-width:960px;height:auto;font-size:11px;font-family:inherit}
