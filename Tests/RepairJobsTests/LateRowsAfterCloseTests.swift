@@ -10,7 +10,8 @@ import WorldGen
 
 /// Knowledge time after a month-end close (issue 27): webhooks stored before the close but projected after it by
 /// `replay-events` (an Apple refund, Apple and Google renewals; `sweep-voided` runs too, though Google's 30-day void
-/// window reaches only the closed month's last days, so this world has no late void there) are recorded when the
+/// window reaches only the closed month's last days, so this world has no late void there; LateGoogleVoidAfterCloseTests
+/// stages one by hand) are recorded when the
 /// database learned them, not when the store acted or the webhook arrived. So the closed month's snapshot
 /// and its `--basis known` reports as of the close stay byte-identical, and each late money row is a prior-period
 /// adjustment of the next open period, in its reconciliation and in the reconciliation report.
