@@ -25,10 +25,7 @@ import WorldGen
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("late-void-\(getpid())")
         try? FileManager.default.removeItem(at: scratch)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        _ = try WorldWriter.writeFiles(harness.world, to: scratch, reportShares: .all(0.02))
-        let (importCode, importLine) = harness.run(ImportExports.definition(), [
-            "--reports-dir", scratch.appendingPathComponent("reports").path, "--as-of", asOf])
-        #expect(importCode == .succeeded, "import-exports: \(importLine)")
+        try LateRowsAfterCloseTests.importReports(harness, into: scratch, asOf: asOf)
 
         // Month-end: the closed month's known-basis reports, then the close.
         let late = LateRowsAfterCloseTests()

@@ -41,10 +41,7 @@ import WorldGen
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("late-rows-\(getpid())")
         try? FileManager.default.removeItem(at: scratch)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        _ = try WorldWriter.writeFiles(harness.world, to: scratch, reportShares: .all(0.02))
-        let (importCode, importLine) = harness.run(ImportExports.definition(), [
-            "--reports-dir", scratch.appendingPathComponent("reports").path, "--as-of", asOf])
-        #expect(importCode == .succeeded, "import-exports: \(importLine)")
+        try Self.importReports(harness, into: scratch, asOf: asOf)
 
         // Month-end: the closed month's reports on the known basis, then the close snapshotting them.
         let closedReports = scratch.appendingPathComponent("closed"), rebuilt = scratch.appendingPathComponent("rebuilt")
@@ -130,6 +127,14 @@ import WorldGen
         try buildReports(harness, period: "2026-11", basis: "corrected", asOf: PostgresTimestamp.iso8601(Date()), into: nextReports)
         let reconciliation = try String(contentsOf: nextReports.appendingPathComponent("reconciliation.csv"), encoding: .utf8)
         #expect(reconciliation.contains("prior_period_adjustment"), "the reconciliation report lists the adjustments")
+    }
+
+    /// Writes the world's report files under `scratch` (2% discrepancies) and imports them as of `asOf`.
+    static func importReports(_ harness: RequeryHarness, into scratch: URL, asOf: String) throws {
+        _ = try WorldWriter.writeFiles(harness.world, to: scratch, reportShares: .all(0.02))
+        let (code, line) = harness.run(ImportExports.definition(), [
+            "--reports-dir", scratch.appendingPathComponent("reports").path, "--as-of", asOf])
+        #expect(code == .succeeded, "import-exports: \(line)")
     }
 
     /// reconcile's arguments naming `period`: Google's month, Apple's fiscal label (`--period` is a calendar month).
