@@ -126,7 +126,7 @@ let package = Package(
         // Operations (issue 16): retention and the notification self-check.
         .target(name: "Retention", dependencies: ["JobKit", "Postgres"]),
         // The product catalogue (plans and store products) from a file, run as the owner role at install.
-        .target(name: "Catalog", dependencies: ["JobKit", "Postgres"]),
+        .target(name: "Catalog", dependencies: ["JobKit", "Postgres", "BillingCore"]),
         job("catalog", ["JobKit", "Catalog"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "JobKit", "Postgres", "TestSupport"]),
         job("retention", ["JobKit", "Retention"]),

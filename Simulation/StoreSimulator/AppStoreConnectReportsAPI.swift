@@ -7,7 +7,9 @@ import HTTP
 /// - financeReports → `apple/finance/<vendorNumber>_<MMYY>_<regionCode>.txt`, e.g. `apple/finance/85012345_1225_ZZ.txt`
 ///   (`reportDate` is the API's fiscal `YYYY-MM`; `MMYY` the calendar month the period is named after: fiscal
 ///   2026-03 is December 2025, `1225`);
-/// - salesReports SUBSCRIBER → `apple/sales/Subscriber_<vendorNumber>_<YYYYMMDD>.txt`; SALES → `apple/sales/S_<F>_<vendorNumber>_<date>.txt`
+/// - salesReports SUBSCRIBER → `apple/sales/Subscriber_<vendorNumber>_<YYYYMMDD>.txt`; SUBSCRIPTION →
+///   `apple/sales/Subscription_<vendorNumber>_<YYYYMMDD>.txt`; SUBSCRIPTION_EVENT →
+///   `apple/sales/Subscription_Event_<vendorNumber>_<YYYYMMDD>.txt`; SALES → `apple/sales/S_<F>_<vendorNumber>_<date>.txt`
 ///   with F the frequency's letter (D, W, M, Y) and the date's digits.
 /// A report that does not exist answers App Store Connect's 404 "There were no sales for the date specified."
 enum AppStoreConnectReportsAPI {
@@ -44,7 +46,12 @@ enum AppStoreConnectReportsAPI {
         case let .failure(error): return error.response
         }
         let date = v[3].filter { $0 != "-" }
-        if v[0] == "SUBSCRIBER" { return serve(["apple/sales/Subscriber_\(v[4])_\(date).txt"], files: files) }
+        switch v[0] {
+        case "SUBSCRIBER": return serve(["apple/sales/Subscriber_\(v[4])_\(date).txt"], files: files)
+        case "SUBSCRIPTION": return serve(["apple/sales/Subscription_\(v[4])_\(date).txt"], files: files)
+        case "SUBSCRIPTION_EVENT": return serve(["apple/sales/Subscription_Event_\(v[4])_\(date).txt"], files: files)
+        default: break
+        }
         let letter = v[2].prefix(1).uppercased()
         return serve(["apple/sales/S_\(letter)_\(v[4])_\(date).txt"], files: files)
     }

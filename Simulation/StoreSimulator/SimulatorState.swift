@@ -131,6 +131,16 @@ final class SimulatorState: @unchecked Sendable {
     /// All voided purchases as stored.
     var googleVoidedPurchases: [JSONValue] { lock.withLock { truth.google.voidedPurchases } }
 
+    /// Adds a voided purchase, kept in voidedTimeMillis order.
+    func addGoogleVoidedPurchase(_ item: JSONValue) {
+        lock.withLock {
+            let time = item.integer("voidedTimeMillis") ?? 0
+            let index = truth.google.voidedPurchases.firstIndex { ($0.integer("voidedTimeMillis") ?? 0) > time }
+                ?? truth.google.voidedPurchases.endIndex
+            truth.google.voidedPurchases.insert(item, at: index)
+        }
+    }
+
     /// True when `token` is a subscription purchase token.
     func isSubscriptionToken(_ token: String) -> Bool { lock.withLock { tokens[token] != nil } }
 

@@ -63,6 +63,10 @@ public final class StoreSimulator: HTTPHandler {
     /// The truth as it is now, including the simulator's own changes (acknowledgements, test notifications).
     public var currentTruth: StoreTruth { state.snapshot }
 
+    /// Google voids a purchase (a refund or chargeback a test stages by hand): `voidedpurchases.list` lists `item`
+    /// (a voided-purchase resource: purchaseToken, orderId, voidedTimeMillis, …) from now on.
+    public func voidGooglePurchase(_ item: JSONValue) { state.addGoogleVoidedPurchase(item) }
+
     /// Answers one request (see the type's pipeline).
     public func handle(_ request: HTTPRequest) -> HTTPServerAction {
         let route = SimulatorRoute(request)

@@ -13,6 +13,18 @@ public enum AppStoreConnectReportQuery: Sendable, Hashable {
                vendorNumber: vendorNumber)
     }
 
+    /// The Subscription report of one day (SUBSCRIPTION, SUMMARY, DAILY, version 1_3).
+    public static func subscription(day: String, vendorNumber: String) -> AppStoreConnectReportQuery {
+        .sales(reportType: "SUBSCRIPTION", reportSubType: "SUMMARY", frequency: "DAILY", reportDate: day, version: "1_3",
+               vendorNumber: vendorNumber)
+    }
+
+    /// The Subscription Event report of one day (SUBSCRIPTION_EVENT, SUMMARY, DAILY, version 1_3).
+    public static func subscriptionEvent(day: String, vendorNumber: String) -> AppStoreConnectReportQuery {
+        .sales(reportType: "SUBSCRIPTION_EVENT", reportSubType: "SUMMARY", frequency: "DAILY", reportDate: day, version: "1_3",
+               vendorNumber: vendorNumber)
+    }
+
     /// The Summary Sales report of one month (SALES, SUMMARY, MONTHLY, version 1_0).
     public static func summarySales(month: String, vendorNumber: String) -> AppStoreConnectReportQuery {
         .sales(reportType: "SALES", reportSubType: "SUMMARY", frequency: "MONTHLY", reportDate: month, version: "1_0",

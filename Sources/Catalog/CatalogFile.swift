@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 
 /// A product catalogue file: which store product (Apple product id; Google product id, base plan and offer) is which
@@ -134,8 +135,8 @@ public struct CatalogFile: Sendable, Equatable {
         return CatalogFile(path: path, plans: plans, mappings: mappings, bytes: bytes)
     }
 
-    /// A value as a refusal quotes it: at most 40 characters.
+    /// A value as a refusal quotes it, in quotes: BillingCore's `Redaction.excerpt` (whole up to 32 characters, else masked).
     static func excerpt(_ value: String) -> String {
-        value.count <= 40 ? "'\(value)'" : "'\(value.prefix(40))…'"
+        "'" + Redaction.excerpt(value) + "'"
     }
 }

@@ -6,8 +6,9 @@ import StoreExports
 
 /// Downloads one month's report files into a folder, named as the stores name them, so they import like local files:
 /// Apple's Financial Reports of the fiscal period named after the month (`<vendor>_<MMYY>_<region>.txt.gz`), its
-/// Subscriber reports of every calendar day (`Subscriber_<vendor>_<YYYYMMDD>.txt.gz`) and the monthly Summary Sales
-/// (`S_M_<vendor>_<YYYYMM>.txt.gz`); Google's earnings and estimated-sales zips of the month from the report bucket.
+/// Subscriber, Subscription and Subscription Event reports of every calendar day (`Subscriber_<vendor>_<YYYYMMDD>.txt.gz`,
+/// `Subscription_<vendor>_<YYYYMMDD>.txt.gz`, `Subscription_Event_<vendor>_<YYYYMMDD>.txt.gz`) and the monthly Summary
+/// Sales (`S_M_<vendor>_<YYYYMM>.txt.gz`); Google's earnings and estimated-sales zips of the month from the report bucket.
 /// Apple's "no sales for the date" answer is an empty day: counted, nothing written.
 public struct ReportDownloader {
     /// The clients.
@@ -78,8 +79,10 @@ public struct ReportDownloader {
         }
         var day = CalendarDate(year: year, month: month, day: 1)
         while let current = day, current.month == month {
-            let iso = current.description
-            try fetch(.subscriber(day: iso, vendorNumber: vendor), "Subscriber_\(vendor)_\(iso.filter { $0 != "-" }).txt.gz")
+            let iso = current.description, digits = iso.filter { $0 != "-" }
+            try fetch(.subscriber(day: iso, vendorNumber: vendor), "Subscriber_\(vendor)_\(digits).txt.gz")
+            try fetch(.subscription(day: iso, vendorNumber: vendor), "Subscription_\(vendor)_\(digits).txt.gz")
+            try fetch(.subscriptionEvent(day: iso, vendorNumber: vendor), "Subscription_Event_\(vendor)_\(digits).txt.gz")
             day = current.adding(days: 1)
         }
         let monthText = String(format: "%04d-%02d", year, month)

@@ -41,8 +41,10 @@ struct DelimitedReader {
         let end = body.endIndex
         let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         func finishField() { fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true) }
+        let limited = limits.cellBytes != .max || limits.lineBytes != .max
         /// Throws when the cell or the line being read has grown past `limits`.
         func checkLimits() throws {
+            guard limited else { return }
             if field.count > limits.cellBytes {
                 throw StoreReportError(file: file, line: recordLine, column: fields.count + 1,
                                        reason: "cell longer than \(limits.cellBytes) bytes (the limit for this report)")

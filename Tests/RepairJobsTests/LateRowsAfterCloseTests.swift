@@ -10,7 +10,8 @@ import WorldGen
 
 /// Knowledge time after a month-end close (issue 27): webhooks stored before the close but projected after it by
 /// `replay-events` (an Apple refund, Apple and Google renewals; `sweep-voided` runs too, though Google's 30-day void
-/// window reaches only the closed month's last days, so this world has no late void there) are recorded when the
+/// window reaches only the closed month's last days, so this world has no late void there; LateGoogleVoidAfterCloseTests
+/// stages one by hand) are recorded when the
 /// database learned them, not when the store acted or the webhook arrived. So the closed month's snapshot
 /// and its `--basis known` reports as of the close stay byte-identical, and each late money row is a prior-period
 /// adjustment of the next open period, in its reconciliation and in the reconciliation report.
@@ -40,10 +41,7 @@ import WorldGen
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("late-rows-\(getpid())")
         try? FileManager.default.removeItem(at: scratch)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        _ = try WorldWriter.writeFiles(harness.world, to: scratch, reportShares: .all(0.02))
-        let (importCode, importLine) = harness.run(ImportExports.definition(), [
-            "--reports-dir", scratch.appendingPathComponent("reports").path, "--as-of", asOf])
-        #expect(importCode == .succeeded, "import-exports: \(importLine)")
+        try Self.importReports(harness, into: scratch, asOf: asOf)
 
         // Month-end: the closed month's reports on the known basis, then the close snapshotting them.
         let closedReports = scratch.appendingPathComponent("closed"), rebuilt = scratch.appendingPathComponent("rebuilt")
@@ -129,6 +127,14 @@ import WorldGen
         try buildReports(harness, period: "2026-11", basis: "corrected", asOf: PostgresTimestamp.iso8601(Date()), into: nextReports)
         let reconciliation = try String(contentsOf: nextReports.appendingPathComponent("reconciliation.csv"), encoding: .utf8)
         #expect(reconciliation.contains("prior_period_adjustment"), "the reconciliation report lists the adjustments")
+    }
+
+    /// Writes the world's report files under `scratch` (2% discrepancies) and imports them as of `asOf`.
+    static func importReports(_ harness: RequeryHarness, into scratch: URL, asOf: String) throws {
+        _ = try WorldWriter.writeFiles(harness.world, to: scratch, reportShares: .all(0.02))
+        let (code, line) = harness.run(ImportExports.definition(), [
+            "--reports-dir", scratch.appendingPathComponent("reports").path, "--as-of", asOf])
+        #expect(code == .succeeded, "import-exports: \(line)")
     }
 
     /// reconcile's arguments naming `period`: Google's month, Apple's fiscal label (`--period` is a calendar month).

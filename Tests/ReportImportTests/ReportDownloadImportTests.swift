@@ -25,13 +25,19 @@ import WorldGen
         let sources: ReportDownloadSources
         let root: URL
 
-        init() throws {
+        /// The files `extraFiles` names for the world's reports (a path under `reports/` → its bytes) are served beside them.
+        init(extraFiles: (StoreReportSet) -> [String: [UInt8]] = { _ in [:] }) throws {
             let world = try World.generate(WorldOptions(seed: 19, subscriptions: 300, months: 3))
             root = FileManager.default.temporaryDirectory.appendingPathComponent("report-download-\(getpid())")
             try? FileManager.default.removeItem(at: root)
             reports = try StoreReports.write(world, to: root)
+            var served = Array(reports.files.keys)
+            for (path, bytes) in extraFiles(reports) {
+                try Data(bytes).write(to: root.appendingPathComponent("reports/" + path))
+                served.append(path)
+            }
             let appleKey = try TestKeys.apple.get(), googleKey = try TestKeys.google.get()
-            let simulator = try StoreSimulator(truth: TruthFixture.truth(reportFiles: Array(reports.files.keys)), configuration: SimulatorConfiguration(
+            let simulator = try StoreSimulator(truth: TruthFixture.truth(reportFiles: served), configuration: SimulatorConfiguration(
                 appleKey: AppStoreConnectKey(keyId: "KEY123", issuerId: "issuer-uuid", publicKeyPEM: try ES256Signer(privateKeyPEM: appleKey).publicKeyPEM()),
                 googleAccount: GoogleServiceAccountIdentity(clientEmail: "pipeline@project.iam.gserviceaccount.com",
                                                             publicKeyPEM: try RS256Signer(privateKeyPEM: googleKey).publicKeyPEM()),
@@ -83,7 +89,8 @@ import WorldGen
         let servedDays = served.reports.files.keys.filter { $0.hasPrefix("apple/sales/Subscriber_") && $0.contains("_\(month)") }.count
         let monthNumber = Int(month.suffix(2)) ?? 1, year = Int(month.prefix(4)) ?? 2000
         let daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][monthNumber - 1] + (monthNumber == 2 && year % 4 == 0 ? 1 : 0)
-        #expect(days == servedDays && counts["apple_reports_empty"] == daysInMonth - days + 1, "\(line)")
+        // Subscription and Subscription Event reports are asked for every day too; the world writes none.
+        #expect(days == servedDays && counts["apple_reports_empty"] == daysInMonth - days + 1 + 2 * daysInMonth, "\(line)")
         #expect(counts["files_rejected"] == nil, "\(line)")
         let mmyy = String(month.suffix(2) + month.dropFirst(2).prefix(2))
         let downloaded = try FileManager.default.contentsOfDirectory(atPath: harness.folder.path)
@@ -93,6 +100,42 @@ import WorldGen
         let local = served.root.appendingPathComponent("reports/apple/finance/\(served.reports.appleVendorNumber)_\(mmyy)_ZZ.txt")
         let (again, repeated, secondLine) = try harness.run(["--reports-dir", local.path], folder: false)
         #expect(again == .succeeded && repeated["apple_financial_unchanged"] == 1, "\(secondLine)")
+    }
+
+    /// Apple's Subscription and Subscription Event reports of a day are downloaded under their own names and import
+    /// into their staging tables, row for row.
+    @Test func subscriptionAndSubscriptionEventReportsAreDownloaded() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("StoreExportsTests/Fixtures/apple")
+        let subscription = Array(try Data(contentsOf: fixtures.appendingPathComponent("Subscription_85000000_20251103.txt")))
+        let events = Array(try Data(contentsOf: fixtures.appendingPathComponent("Subscription_Event_85000000_20251103.txt")))
+        /// The second month of the world's reports, `YYYYMM`.
+        func secondMonth(_ reports: StoreReportSet) -> String {
+            reports.files.keys.filter { $0.hasPrefix("google/earnings/") }
+                .map { String($0.dropFirst("google/earnings/earnings_".count).prefix(6)) }.sorted().dropFirst().first ?? ""
+        }
+        let served = try Served { reports in
+            let day = secondMonth(reports) + "03", vendor = reports.appleVendorNumber
+            return ["apple/sales/Subscription_\(vendor)_\(day).txt": subscription, "apple/sales/Subscription_Event_\(vendor)_\(day).txt": events]
+        }
+        let month = secondMonth(served.reports), day = month + "03"
+        try #require(month.count == 6)
+        let harness = try ImportHarness("download_subscription")
+        let sources = served.sources
+        let definition = ImportExports.definition(downloads: { _, _ in sources })
+        let (code, counts, line) = try harness.run(["--download", "--period", String(month.prefix(4) + "-" + month.suffix(2))],
+                                                   definition: definition)
+        #expect(code == .succeeded, "\(line)")
+        #expect(counts["apple_subscription_imported"] == 1 && counts["apple_subscription_event_imported"] == 1, "\(line)")
+        let downloaded = try FileManager.default.contentsOfDirectory(atPath: harness.folder.path)
+        let vendor = served.reports.appleVendorNumber
+        #expect(downloaded.contains("Subscription_\(vendor)_\(day).txt.gz") && downloaded.contains("Subscription_Event_\(vendor)_\(day).txt.gz"),
+                "\(downloaded.sorted())")
+        func lines(_ bytes: [UInt8]) -> Int64 {
+            Int64(String(decoding: bytes, as: UTF8.self).split(separator: "\n").count - 1)
+        }
+        #expect(try harness.scalar("SELECT count(*) AS n FROM apple_subscription_row") == lines(subscription))
+        #expect(try harness.scalar("SELECT count(*) AS n FROM apple_subscription_event_row") == lines(events))
     }
 
     @Test func downloadNeedsAPeriod() throws {
