@@ -108,7 +108,7 @@ let package = Package(
         // Report import (issue 14): staging of the stores' report files.
         .target(name: "ReportImport", dependencies: ["StoreExports", "BillingCore", "JobKit", "Postgres", "Crypto", "AppStore", "GooglePlay", "StoreAccess"]),
         job("import-exports", ["JobKit", "ReportImport"]),
-        .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "JobKit", "Postgres", "TestSupport", "WorldGen",
+        .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "Archive", "JobKit", "Postgres", "TestSupport", "WorldGen",
                                                             "AppStore", "GooglePlay", "StoreAuth", "StoreCalls", "StoreSimulator",
                                                             "SimulatorFixtures", "HTTP", "HTTPServer", "Crypto", "RateLimiting"],
                     resources: [.copy("Fixtures")]),

@@ -59,18 +59,7 @@ public struct Reconciler {
             if let run = try googleStaged(period, knownAt: knownAt, only: only, sink: nil, emit: { staged.append($0) }) {
                 return ReconciliationResult(period: period, knownAt: knownAt, items: staged, files: run.files)
             }
-            let source = GoogleSource(database: database, knownAt: knownAt)
-            let (report, read) = try source.report(periods, only: only)
-            let databaseSide = try source.database(periods)
-            func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
-                var s = GoogleCategorizer.Sides()
-                s.report = report[p.label] ?? [:]
-                s.database = databaseSide[p.label] ?? [:]
-                return s
-            }
-            items = GoogleCategorizer(windowSeconds: categorizerWindow).items(
-                current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end)
-            files = read
+            (items, files) = try googleUnitByUnit(period, knownAt: knownAt, only: only)
         case .apple:
             let source = AppleSource(database: database, knownAt: knownAt)
             let (cells, read) = try source.cells(periods, only: only)
@@ -81,6 +70,26 @@ public struct Reconciler {
         }
         items += try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt)
         return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: files.sorted())
+    }
+
+    /// A Google month's items (without the prior-period adjustments) built unit by unit as dictionaries, every side
+    /// read row by row (`GoogleSource`): a month with estimated-sales files only, and the reference the compact engine
+    /// is tested against.
+    func googleUnitByUnit(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>?) throws -> ([ReconciliationItem], [ReportFileRef]) {
+        let previous = period.previous ?? period
+        let next = period.next ?? period
+        let source = GoogleSource(database: database, knownAt: knownAt)
+        let (report, read) = try source.report([previous, period, next], only: only)
+        let databaseSide = try source.database([previous, period, next])
+        func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
+            var s = GoogleCategorizer.Sides()
+            s.report = report[p.label] ?? [:]
+            s.database = databaseSide[p.label] ?? [:]
+            return s
+        }
+        let items = GoogleCategorizer(windowSeconds: categorizerWindow).items(
+            current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end)
+        return (items, read)
     }
 
     /// `reconcile(_:knownAt:only:)` into `sink` (the job's way): a Google month with staged earnings goes through the

@@ -214,9 +214,9 @@ public struct GoogleEarningsScanner {
     /// The `Transaction Type` at `range` of `bytes`, read without a string; nil for a value not among
     /// `GoogleTransactionType`'s (the reconciliation reads staged rows with it).
     public static func transactionType(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> GoogleTransactionType? {
+        guard let base = bytes.baseAddress, range.upperBound <= bytes.count else { return nil }
         func named(_ name: StaticString) -> Bool {
-            range.count == name.utf8CodeUnitCount
-                && memcmp(bytes.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0
+            range.count == name.utf8CodeUnitCount && memcmp(base + range.lowerBound, name.utf8Start, range.count) == 0
         }
         switch range.count {
         case 3 where named("Tax"): return .tax

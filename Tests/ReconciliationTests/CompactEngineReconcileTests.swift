@@ -12,19 +12,7 @@ import Testing
 @Suite struct CompactEngineReconcileTests {
     /// The month's items as dictionaries: every side read row by row, categorised unit by unit.
     static func dictionaryItems(_ database: PostgresConnection, _ period: ReconciliationPeriod, knownAt: Date) throws -> [ReconciliationItem] {
-        let previous = try #require(period.previous), next = try #require(period.next)
-        let periods = [previous, period, next]
-        let source = GoogleSource(database: database, knownAt: knownAt)
-        let (report, _) = try source.report(periods, only: nil)
-        let databaseSide = try source.database(periods)
-        func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
-            var s = GoogleCategorizer.Sides()
-            s.report = report[p.label] ?? [:]
-            s.database = databaseSide[p.label] ?? [:]
-            return s
-        }
-        return GoogleCategorizer().items(current: sides(period), previous: sides(previous), next: sides(next),
-                                         start: period.start, end: period.end)
+        try Reconciler(database: database).googleUnitByUnit(period, knownAt: knownAt, only: nil).0
             + (try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt))
     }
 

@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import JobKit
 @testable import ReportImport
@@ -108,6 +109,30 @@ import WorldGen
         let path = harness.folder.appendingPathComponent(name).path
         #expect(try loader.loadGoogleEarnings(path).outcome == .unchanged)
         #expect(try harness.digest() == digest)
+    }
+}
+
+extension GoogleEarningsStreamingTests {
+    /// A bomb hidden in a large archive: 64 MiB of zeros (64 KiB compressed) before 16 MiB that do not compress.
+    /// Over the whole archive's size the ratio is 5, under any limit; over the bytes read so far it passes 200 at the
+    /// bomb's first 16 MiB, and the read stops there.
+    @Test func aBombIsStoppedByTheRatioOfWhatWasReadSoFar() throws {
+        var noise = [UInt8](repeating: 0, count: 16 << 20)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for index in noise.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            noise[index] = UInt8(truncatingIfNeeded: state >> 33)
+        }
+        let zip = try ZipArchive.make([("a.csv", [UInt8](repeating: 0x30, count: 64 << 20)), ("b.bin", noise)], mtime: 0)
+        #expect(zip.count > 16 << 20)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("earnings-bomb-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("earnings_202607_1234567890123-0.zip")
+        try Data(zip).write(to: path)
+        let error = try #require(rejection { try ReportReader.read(FoundReportFile(path: path.path, kind: .googleEarnings)) })
+        #expect(error.reason.contains("expands more than 200× its compressed size"), "\(error)")
+        #expect(error.file.hasSuffix("/a.csv") && error.column <= (17 << 20), "\(error)")
     }
 }
 

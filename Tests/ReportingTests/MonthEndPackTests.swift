@@ -20,9 +20,10 @@ import Testing
         let kpis = CSVReadBack.records(try #require(files["kpis.csv"]))
         let header = try #require(kpis.first)
         func at(_ name: String) throws -> Int { try #require(header.firstIndex(of: name), "kpis.csv has \(name)") }
-        let months = Set(kpis.dropFirst().compactMap { $0[try at("month")] }).sorted()
+        let monthAt = try at("month"), providerAt = try at("provider")
+        let months = Set(kpis.dropFirst().compactMap { $0[monthAt] }).sorted()
         let month = try #require(months.last { $0 < asOfMonth }), previous = try #require(months.last { $0 < month })
-        func all(_ m: String) throws -> [String?] { try #require(kpis.dropFirst().first { $0[try at("month")] == m && $0[try at("provider")] == "ALL" }) }
+        func all(_ m: String) throws -> [String?] { try #require(kpis.dropFirst().first { $0[monthAt] == m && $0[providerAt] == "ALL" }) }
         let now = try all(month), before = try all(previous)
 
         // The cover: label in A, the month before in B, the month in C, the change in D.
@@ -33,7 +34,7 @@ import Testing
         #expect(heading[1] == .text(previous) && heading[2] == .text(month) && heading[3] == .text("change"), "\(heading)")
         for (label, column) in [("MRR", "mrr"), ("ARR", "arr"), ("Net new MRR", "net_new_mrr")] {
             let cells = try #require(byLabel[label], "cover line \(label)")
-            let a = try cents(before[at(column)]), b = try cents(now[at(column)])
+            let a = try cents(before[try at(column)]), b = try cents(now[try at(column)])
             #expect(number(cells[1]).map { Int64(($0 * 100).rounded()) } == a, "\(label) \(previous)")
             #expect(number(cells[2]).map { Int64(($0 * 100).rounded()) } == b, "\(label) \(month)")
             #expect(number(cells[3]).map { Int64(($0 * 100).rounded()) } == b - a, "\(label) change")
