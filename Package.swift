@@ -114,11 +114,11 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
 
         // Reconciliation and month-end close (issue 14): staged reports against billing_transaction.
-        .target(name: "Reconciliation", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto"]),
+        .target(name: "Reconciliation", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto", "BillingCore"]),
         job("reconcile", ["JobKit", "Reconciliation"]),
         job("close-period", ["JobKit", "Reconciliation"]),
         .testTarget(name: "ReconciliationTests", dependencies: ["Reconciliation", "ReportImport", "StoreExports", "JobKit", "Postgres", "Crypto",
-                                                                "TestSupport", "WorldGen"]),
+                                                                "TestSupport", "WorldGen", "BillingCore"]),
 
         // explain: one subscription's timeline (issue 16).
         .target(name: "Explain", dependencies: ["JobKit", "Postgres", "BillingCore"]),

@@ -1,3 +1,4 @@
+import BillingCore
 /// A unit both compact sides of the period hold alike (same currency, equal gross, a charge the database has at
 /// least as often as the report): categorised `matched` with no detail of its own. The common case of a month,
 /// written to the items CSV straight from the compact data (`ReconciliationCSV.appendMatched`) instead of as a
@@ -29,6 +30,29 @@ extension ReconciliationCSV {
     static let noAdjustment = Array(",false,,".utf8)
     /// The detail's separators: a space between keys, a colon before a key's order.
     private static let separators: StaticString = " :"
+    /// What stands for the hidden middle of a masked purchase token (`Redaction.mask`).
+    private static let ellipsis: StaticString = "…"
+    /// `Redaction.googlePrefix` as bytes.
+    private static let googlePrefix = Array(Redaction.googlePrefix.utf8)
+
+    /// Hands `key` to `body` in pieces, as `Redaction.transactionKey` shows it: a Google key's purchase token (ASCII)
+    /// as its first and last four bytes around `…` (only `…` when 8 bytes or fewer), everything else as it is.
+    static func maskedKeyPieces(_ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let prefix = googlePrefix.count
+        guard key.count >= prefix, zip(key.prefix(prefix), googlePrefix).allSatisfy({ $0 == $1 }) else { body(key); return }
+        let tokenEnd = key[prefix...].firstIndex(of: 0x3A) ?? key.count
+        let token = tokenEnd - prefix
+        let dots = UnsafeRawBufferPointer(start: ellipsis.utf8Start, count: ellipsis.utf8CodeUnitCount)
+        body(UnsafeRawBufferPointer(rebasing: key[0..<prefix]))
+        if token > 8 {
+            body(UnsafeRawBufferPointer(rebasing: key[prefix..<(prefix + 4)]))
+            body(dots)
+            body(UnsafeRawBufferPointer(rebasing: key[(tokenEnd - 4)..<tokenEnd]))
+        } else {
+            body(dots)
+        }
+        body(UnsafeRawBufferPointer(rebasing: key[tokenEnd...]))
+    }
 
     /// Appends the line of a matched unit, the bytes `append(_:line:to:)` writes for its item: texts from the
     /// interners and the key arena, numbers formatted in place, straight into `line` (the chunk's bytes); the
@@ -73,7 +97,7 @@ extension ReconciliationCSV {
                 guard !text.isEmpty || d.keyEndsWithOrder else { continue }
                 if !first { body(space) }
                 first = false
-                body(text)
+                maskedKeyPieces(text, body)
                 if d.keyEndsWithOrder {
                     body(colon)
                     body(order)

@@ -1,3 +1,4 @@
+import BillingCore
 /// Categorises Google units (an order's charge or refund) of one period, given both sides of the period and of
 /// its two neighbours. Pure: the loader gathers the sides, this decides.
 public struct GoogleCategorizer: Sendable {
@@ -54,7 +55,7 @@ public struct GoogleCategorizer: Sendable {
         var text = detail
         for databaseKey in database?.keys ?? [] where !databaseKey.isEmpty {
             if !text.isEmpty { text += " " }
-            text += databaseKey
+            text += Redaction.transactionKey(databaseKey)
         }
         return ReconciliationItem(
             category: category, grainKey: key.order, side: key.side, productId: shown.productId, country: shown.country,
@@ -127,10 +128,11 @@ public struct GoogleCategorizer: Sendable {
         report.refundType.isEmpty ? "" : "Refund Type " + report.refundType
     }
 
-    /// The neighbour's database unit when it lies within the window of `edge`.
+    /// The neighbour's database unit when it lies within the window of `edge`: its first stored key (purchase token
+    /// masked), else its order.
     func nearEdge(_ key: UnitKey, _ side: UnitSide?, edge: Int64) -> String? {
         guard let side, abs(side.at - edge) <= windowSeconds else { return nil }
-        return side.keys.first ?? key.order
+        return side.keys.first.map(Redaction.transactionKey) ?? key.order
     }
 }
 

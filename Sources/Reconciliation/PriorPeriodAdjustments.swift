@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 import Postgres
 
@@ -72,7 +73,7 @@ struct PriorPeriodAdjustments {
                 category: isTest ? .testPurchaseExcluded : (carried ? .matched : .missingInStoreReport),
                 grainKey: grain, side: side, productId: product, country: country, currency: currency,
                 databaseCurrency: currency, reportUnits: 0, databaseUnits: 1, reportGross: 0, databaseGross: amount,
-                detail: try row.decode(String.self, "transaction_key"))
+                detail: Redaction.transactionKey(try row.decode(String.self, "transaction_key")))
             item.priorPeriodAdjustment = true
             item.adjustmentPeriod = own.period
             result.append(item)

@@ -89,10 +89,14 @@ enum MonthEndPack {
         return column.hasSuffix("_rate") ? .percent(value, places: 2) : .number(value)
     }
 
-    /// `b − a` for two cells of one kind (a rate's change in percentage points, shown as a percentage); empty otherwise.
+    /// `b − a` for two cells of one kind (an amount's change between the amounts as shown; a rate's change in
+    /// percentage points, shown as a percentage); empty otherwise.
     static func difference(_ a: Cell, _ b: Cell) -> Cell {
         switch (a, b) {
-        case (.money(let x, let places), .money(let y, _)): return .money(micros: y - x, places: places)
+        case (.money(let x, let places), .money(let y, _)):
+            // The change of the amounts as shown (each rounded to the currency's digits), so the three cells add up.
+            guard let a = try? DecimalAmount(micros: x, places: places), let b = try? DecimalAmount(micros: y, places: places) else { return .empty }
+            return .money(micros: (b.units - a.units) * DecimalAmount.scale(places), places: places)
         case (.integer(let x), .integer(let y)): return .integer(y - x)
         case (.percent(let x, let places), .percent(let y, _)): return .percent(y - x, places: places)
         case (.number(let x), .number(let y)): return .number(((y - x) * 10_000).rounded() / 10_000)
@@ -118,7 +122,7 @@ enum MonthEndPack {
 
     /// Per provider, in name order, the status of its reconciliation for `month` (Google's month, Apple's fiscal
     /// period named after it): the stored run's instant, its unmatched items and their categories, the variance
-    /// per currency; or that no run is stored.
+    /// per currency; one line saying no run is stored when no store has one.
     static func reconciliationStatus(_ table: ReportTable, month: ReportMonth) throws -> [(String, String)] {
         guard let providerAt = table.index(of: "provider"), let monthAt = table.index(of: "calendar_month"),
               let kindAt = table.index(of: "row_kind"), let categoryAt = table.index(of: "category"),
@@ -138,6 +142,7 @@ enum MonthEndPack {
             }
             byProvider[provider] = entry
         }
+        if byProvider.isEmpty { return [("(every store)", "no reconciliation run stored for \(month)")] }
         return byProvider.keys.sorted().map { provider in
             let entry = byProvider[provider]!
             let variance = entry.variance.keys.sorted().map { code -> String in

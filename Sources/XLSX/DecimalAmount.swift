@@ -29,6 +29,9 @@ public struct DecimalAmount: Equatable, Sendable {
         self.places = places
     }
 
+    /// Micros per unit of the last place kept: 10^(6 − `places`) (1 for 6 places, 10,000 for cents).
+    public static func scale(_ places: Int) -> Int64 { powers[6 - min(max(places, 0), 6)] }
+
     /// The exact decimal text: optional minus, digits, and `places` digits after a point (no grouping, no locale).
     public var exactDecimal: String {
         let digits = String(units.magnitude)

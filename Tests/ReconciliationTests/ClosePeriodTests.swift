@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 import Postgres
 import Reconciliation
@@ -50,7 +51,7 @@ import Testing
                                                                                "--out", harness.out.path])
         #expect(nextCode == .succeeded, "\(nextLine)")
         let adjustments = try harness.items(.google, following.label).filter(\.priorPeriodAdjustment)
-        #expect(adjustments.map(\.detail) == [refundKey])
+        #expect(adjustments.map(\.detail) == [Redaction.transactionKey(refundKey)])
         #expect(adjustments.first?.adjustmentPeriod == month.label)
         #expect(adjustments.first?.category == .missingInStoreReport)
         #expect(adjustments.first?.databaseGross ?? 0 < 0)

@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 import Reconciliation
 import Testing
@@ -29,7 +30,8 @@ import WorldGen
         for d in partial {
             let item = try #require(items.first { $0.1.grainKey == d.orderId && $0.1.side == "refund" }?.1)
             #expect(item.detail.hasPrefix("Refund Type Partial "), "\(item.detail)")
-            #expect(item.detail.hasSuffix(d.transactionKey), "\(item.detail)")
+            #expect(item.detail.hasSuffix(Redaction.transactionKey(d.transactionKey)), "\(item.detail)")
+            #expect(!item.detail.contains(d.transactionKey.split(separator: ":")[1]), "the purchase token is masked: \(item.detail)")
             #expect(item.reportGross == d.reportMicros && item.databaseGross == d.databaseMicros)
         }
     }

@@ -28,9 +28,12 @@ import Testing
 
         // The cover: label in A, the month before in B, the month in C, the change in D.
         let cover = book.cells(sheet: 1)
+        let headingRow = try #require(cover.first { if case .text(let t)? = $0.value[0] { return t.hasPrefix("Month-end pack") } else { return false } }?.key)
+        let heading = try #require(cover[headingRow])
+        // The pack's lines: the rows under its heading down to the blank row that ends it.
         var byLabel: [String: [Int: XLSXReadBack.Value]] = [:]
-        for (_, cells) in cover { if case .text(let label)? = cells[0] { byLabel[label] = byLabel[label] ?? cells } }
-        let heading = try #require(cover.values.first { if case .text(let t)? = $0[0] { return t.hasPrefix("Month-end pack") } else { return false } })
+        var row = headingRow + 1
+        while let cells = cover[row], case .text(let label)? = cells[0] { byLabel[label] = cells; row += 1 }
         #expect(heading[1] == .text(previous) && heading[2] == .text(month) && heading[3] == .text("change"), "\(heading)")
         for (label, column) in [("MRR", "mrr"), ("ARR", "arr"), ("Net new MRR", "net_new_mrr")] {
             let cells = try #require(byLabel[label], "cover line \(label)")

@@ -10,6 +10,18 @@ public enum Redaction {
         return String(identifier.prefix(4)) + "…" + String(identifier.suffix(4))
     }
 
+    /// A stored transaction key as a written file may show it: a Google key (`GOOGLE:<purchase token>:<order>…`) with
+    /// its purchase token masked and the rest whole (finance looks orders up in the console); any other key as it is.
+    public static func transactionKey(_ key: String) -> String {
+        guard key.hasPrefix(googlePrefix) else { return key }
+        let rest = key.dropFirst(googlePrefix.count)
+        guard let colon = rest.firstIndex(of: ":") else { return googlePrefix + mask(rest) }
+        return googlePrefix + mask(rest[..<colon]) + String(rest[colon...])
+    }
+
+    /// The prefix of Google's transaction keys, whose next field is the purchase token.
+    public static let googlePrefix = "GOOGLE:"
+
     /// A value from an input (a rejected cell, header or line) as an error message may quote it: whole up to
     /// `excerptLimit` characters, else masked with its length (`abcd…wxyz (812 characters)`); PEM armour
     /// (`-----BEGIN … KEY-----`) is always masked. So a misplaced file (a key, a token list) never has a secret, or

@@ -17,4 +17,12 @@ struct RedactionTests {
         #expect(Redaction.excerpt("abcd" + String(repeating: "x", count: 29) + "wxyz") == "abcd…wxyz (37 characters)")
         #expect(Redaction.excerpt("-----BEGIN PRIVATE KEY-----") == "----…---- (27 characters)")
     }
+
+    @Test func aGoogleTransactionKeyShowsItsOrderAndHidesItsPurchaseToken() {
+        #expect(Redaction.transactionKey("GOOGLE:abcdefghijklmnop.AO-J1Oxyz:GPA.3000-0005-0000-02426:REFUNDED")
+            == "GOOGLE:abcd…Oxyz:GPA.3000-0005-0000-02426:REFUNDED")
+        #expect(Redaction.transactionKey("GOOGLE:token:GPA.1") == "GOOGLE:…:GPA.1")
+        #expect(Redaction.transactionKey("GOOGLE:abcdefghijk") == "GOOGLE:abcd…hijk")
+        #expect(Redaction.transactionKey("APPLE:2000000123456789") == "APPLE:2000000123456789", "Apple's keys hold no purchase token")
+    }
 }
