@@ -40,6 +40,7 @@ BEGIN
             ('report_snapshot_run', 'SELECT'),
             ('report_contribution_run', 'SELECT'),
             ('report_movement_run', 'SELECT'),
+            ('report_subscriber_state_run', 'SELECT'),
             -- append-only trails
             ('audit_log', 'SELECT, INSERT'),
             ('drift_event', 'SELECT, INSERT'),

@@ -120,3 +120,24 @@ $fn$;
 
 COMMENT ON FUNCTION report_half_even(numeric, numeric) IS
     'x / d rounded half to even, exactly (Reports/README.md "Rounding"); used by the reports of issue 30.';
+
+-- Shared once per run like the contributions (0021): build-reports fills a temporary report_subscriber_state_run after
+-- the movements, and the files read report_run_subscriber_state, which returns the filled rows for the run's parameters
+-- and computes them otherwise (a file run by hand). The placeholder is always empty.
+CREATE TABLE report_subscriber_state_run (n bigint, provider text, subscription_id uuid, product_id text, state text,
+                                          CONSTRAINT report_subscriber_state_run_is_a_placeholder CHECK (false));
+COMMENT ON TABLE report_subscriber_state_run IS 'Always empty: shadowed by build-reports'' temporary table of one run (migration 0026).';
+
+CREATE FUNCTION report_run_subscriber_state(as_of timestamptz, first_month timestamptz, last_month timestamptz, basis text)
+RETURNS TABLE (n bigint, provider text, subscription_id uuid, product_id text, state text)
+LANGUAGE sql STABLE AS $fn$
+SELECT r.n, r.provider, r.subscription_id, r.product_id, r.state
+FROM report_subscriber_state_run r
+WHERE EXISTS (SELECT 1 FROM report_run_filled f WHERE f.relation = 'subscriber_state' AND f.as_of = $1
+                 AND f.first_month = $2 AND f.last_month = $3 AND f.basis = $4)
+UNION ALL
+SELECT s.n, s.provider, s.subscription_id, s.product_id, s.state
+FROM report_subscriber_state($1, $2, $3, $4) s
+WHERE NOT EXISTS (SELECT 1 FROM report_run_filled f WHERE f.relation = 'subscriber_state' AND f.as_of = $1
+                     AND f.first_month = $2 AND f.last_month = $3 AND f.basis = $4)
+$fn$;
