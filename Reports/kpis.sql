@@ -35,7 +35,7 @@ movement AS (
     SELECT * FROM report_run_movement($1, $2, $3, $5)
 ),
 active AS (
-    SELECT st.n, st.provider, count(*) AS active_count FROM report_subscriber_state($1, $2, $3, $5) st GROUP BY st.n, st.provider
+    SELECT st.n, st.provider, count(*) AS active_count FROM report_run_subscriber_state($1, $2, $3, $5) st GROUP BY st.n, st.provider
 ),
 -- The bridge's reporting view (Reports/README.md "FX"): per month, provider and currency the exact sums in twelfths of
 -- a micro, converted at the month's rate (the start at the previous month's), added over currencies and rounded once.

@@ -22,7 +22,7 @@ snapshot AS (
     SELECT * FROM report_run_snapshot($1, $2, $3, $5)
 ),
 state AS (
-    SELECT * FROM report_subscriber_state($1, $2, $3, $5)
+    SELECT * FROM report_run_subscriber_state($1, $2, $3, $5)
 ),
 -- Each subscription's snapshots in one product, with the neighbouring ones: a start when the previous snapshot is not
 -- the one before; an end at the next snapshot when that one is missing.

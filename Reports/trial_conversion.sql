@@ -25,19 +25,14 @@ subscriber AS (
     FROM subscription s
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
 ),
--- The rows read (effective by the as-of instant; under 'known' also recorded by then), ranked as the MRR rows are
--- (0 charge, 1 grace, 2 hold or pause, 3 ending) plus 4, the auto-renew switch (CANCELED; RESTARTED without a charge).
+-- The rows read (effective by the as-of instant; under 'known' also recorded by then), ranked by the schema's
+-- report_row_rank (migration 0026): 0 charge, 1 grace, 2 hold or pause, 3 ending, 4 the auto-renew switch.
 history AS (
     SELECT h.*
     FROM (SELECT b.subscription_id, sub.provider, b.transaction_key, b.effective_at, b.is_test, b.event_type,
                  b.amount_micros, b.product_id, b.country_code, b.period_end_at,
                  b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS read,
-                 CASE WHEN b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
-                           AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL THEN 0
-                      WHEN b.event_type = 'ENTERED_GRACE_PERIOD' THEN 1
-                      WHEN b.event_type IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
-                      WHEN b.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3
-                      WHEN b.event_type IN ('CANCELED', 'RESTARTED') THEN 4 END AS rank
+                 report_row_rank(b.event_type, b.amount_micros, b.period_end_at) AS rank
           FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p) h
     WHERE h.is_test OR (h.read AND h.rank IS NOT NULL)
 ),

@@ -43,6 +43,7 @@ BEGIN
             -- build-reports' stored months: a cache it replaces whole (an entry and its rows), never updates
             ('report_stored_month', 'SELECT, INSERT, DELETE'),
             ('report_stored_row', 'SELECT, INSERT, DELETE'),
+            ('report_subscriber_state_run', 'SELECT'),
             -- append-only trails
             ('audit_log', 'SELECT, INSERT'),
             ('drift_event', 'SELECT, INSERT'),

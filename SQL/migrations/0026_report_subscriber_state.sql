@@ -14,6 +14,20 @@
 -- and no state (not counted) after a charge's period ended with nothing after it, or after EXPIRED, REVOKED or
 -- REFUNDED. Test and sandbox purchases count nowhere. Like report_contribution, the history is read once and sorted
 -- once by subscription in reading order; each row's span is placed on the snapshots by a binary search.
+-- The rank of a history row in the reading order of "MRR" (Reports/README.md, "Order at one instant"), shared by the
+-- files that read a subscription's rows in that order: 0 a charge (a paid period bought at a price, a free trial's 0
+-- included), 1 ENTERED_GRACE_PERIOD, 2 ENTERED_ON_HOLD or PAUSED, 3 EXPIRED, REVOKED or REFUNDED, 4 the auto-renew
+-- switch (CANCELED; RESTARTED without a charge); NULL for the other rows.
+CREATE FUNCTION report_row_rank(event_type billing_event_type, amount_micros bigint, period_end_at timestamptz) RETURNS integer
+LANGUAGE sql IMMUTABLE AS $fn$
+SELECT CASE WHEN $1 IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                 AND $2 IS NOT NULL AND $3 IS NOT NULL THEN 0
+            WHEN $1 = 'ENTERED_GRACE_PERIOD' THEN 1
+            WHEN $1 IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
+            WHEN $1 IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3
+            WHEN $1 IN ('CANCELED', 'RESTARTED') THEN 4 END
+$fn$;
+
 CREATE FUNCTION report_subscriber_state(as_of timestamptz, first_month timestamptz, last_month timestamptz, basis text)
 RETURNS TABLE (n bigint, provider text, subscription_id uuid, product_id text, state text)
 LANGUAGE sql STABLE AS $fn$
@@ -40,12 +54,7 @@ history AS (
                            AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL THEN b.period_end_at
                       WHEN b.event_type = 'ENTERED_GRACE_PERIOD' AND b.expires_at > b.effective_at THEN b.expires_at END AS end_at,
                  b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS read,
-                 CASE WHEN b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
-                           AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL THEN 0
-                      WHEN b.event_type = 'ENTERED_GRACE_PERIOD' THEN 1
-                      WHEN b.event_type IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
-                      WHEN b.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3
-                      WHEN b.event_type IN ('CANCELED', 'RESTARTED') THEN 4 END AS rank
+                 report_row_rank(b.event_type, b.amount_micros, b.period_end_at) AS rank
           FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p) h
     WHERE h.is_test OR (h.read AND h.rank IS NOT NULL)
 ),
@@ -120,3 +129,24 @@ $fn$;
 
 COMMENT ON FUNCTION report_half_even(numeric, numeric) IS
     'x / d rounded half to even, exactly (Reports/README.md "Rounding"); used by the reports of issue 30.';
+
+-- Shared once per run like the contributions (0021): build-reports fills a temporary report_subscriber_state_run after
+-- the movements, and the files read report_run_subscriber_state, which returns the filled rows for the run's parameters
+-- and computes them otherwise (a file run by hand). The placeholder is always empty.
+CREATE TABLE report_subscriber_state_run (n bigint, provider text, subscription_id uuid, product_id text, state text,
+                                          CONSTRAINT report_subscriber_state_run_is_a_placeholder CHECK (false));
+COMMENT ON TABLE report_subscriber_state_run IS 'Always empty: shadowed by build-reports'' temporary table of one run (migration 0026).';
+
+CREATE FUNCTION report_run_subscriber_state(as_of timestamptz, first_month timestamptz, last_month timestamptz, basis text)
+RETURNS TABLE (n bigint, provider text, subscription_id uuid, product_id text, state text)
+LANGUAGE sql STABLE AS $fn$
+SELECT r.n, r.provider, r.subscription_id, r.product_id, r.state
+FROM report_subscriber_state_run r
+WHERE EXISTS (SELECT 1 FROM report_run_filled f WHERE f.relation = 'subscriber_state' AND f.as_of = $1
+                 AND f.first_month = $2 AND f.last_month = $3 AND f.basis = $4)
+UNION ALL
+SELECT s.n, s.provider, s.subscription_id, s.product_id, s.state
+FROM report_subscriber_state($1, $2, $3, $4) s
+WHERE NOT EXISTS (SELECT 1 FROM report_run_filled f WHERE f.relation = 'subscriber_state' AND f.as_of = $1
+                     AND f.first_month = $2 AND f.last_month = $3 AND f.basis = $4)
+$fn$;

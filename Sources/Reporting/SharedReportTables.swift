@@ -2,7 +2,7 @@ import Foundation
 import JobKit
 import Postgres
 
-/// The shared part of the MRR reports, computed once per run. The report files read the schema's functions
+/// The shared part of the MRR reports (and the subscriber states of `subscribers` and `kpis`), computed once per run. The report files read the schema's functions
 /// `report_run_snapshot`, `report_run_contribution` and `report_run_movement` (SQL/migrations/0021_report_shared_definitions.sql),
 /// which return the rows of a temporary table of the run when it was filled for the same parameters, and compute them
 /// otherwise (a file run by hand). The files are run as they are: no text of theirs is replaced.
@@ -10,7 +10,7 @@ public enum SharedReportTables {
     /// What is filled, in this order (each from the ones before it). For each relation `r`, `report_r` computes it,
     /// `report_r_run` is the temporary table (named like the schema's always-empty placeholder it shadows) and
     /// `report_run_filled` records it under `r`.
-    static let relations = ["snapshot", "contribution", "movement"]
+    static let relations = ["snapshot", "contribution", "movement", "subscriber_state"]
 
     /// Creates and fills the tables in the open transaction, before it turns read-only; they are dropped at its end.
     static func fill(settings: ReportSettings, database: PostgresConnection) throws {

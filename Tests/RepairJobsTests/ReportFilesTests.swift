@@ -20,7 +20,7 @@ import Testing
     @Test func theSharedRelationsAreReadThroughTheRunFunctions() throws {
         for file in Self.files {
             let text = try ReportSQL.text(file)
-            for function in ["report_snapshot(", "report_contribution(", "report_movement("] {
+            for function in ["report_snapshot(", "report_contribution(", "report_movement(", "report_subscriber_state("] {
                 #expect(!text.contains(" " + function) && !text.contains("." + function), "\(file) calls \(function) directly")
             }
         }

@@ -12,13 +12,13 @@ import Testing
         let db = harness.database
         let parameters: [any PostgresEncodable] = [harness.asOf, "2000-01-01", harness.asOf, "corrected"]
         // By hand (nothing filled) the run functions compute what the defining functions return.
-        for relation in ["snapshot", "contribution", "movement"] {
+        for relation in ["snapshot", "contribution", "movement", "subscriber_state"] {
             #expect(try Self.difference(db, "report_run_\(relation)", "report_\(relation)", parameters) == 0, "\(relation) by hand")
         }
         try db.execute("BEGIN")
         defer { _ = try? db.execute("ROLLBACK") }
         try SharedReportTables.fill(parameters: parameters, database: db)
-        for relation in ["snapshot", "contribution", "movement"] {
+        for relation in ["snapshot", "contribution", "movement", "subscriber_state"] {
             let filled = try db.query("SELECT count(*)::int AS n FROM pg_temp.report_\(relation)_run").first?.decode(Int.self, "n") ?? 0
             #expect(filled > (relation == "snapshot" ? 5 : 100), "\(relation): \(filled) rows filled")
             #expect(try Self.difference(db, "report_run_\(relation)", "report_\(relation)", parameters) == 0, "\(relation) filled")
