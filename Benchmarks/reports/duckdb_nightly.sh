@@ -52,7 +52,7 @@ for round in $(seq 1 "$ROUNDS"); do
   done
   same="byte-identical"
   for f in "$out/full-$round"/*; do cmp -s "$f" "$out/nightly-$round/$(basename "$f")" || same="**differ** ($(basename "$f"))"; done
-  agree=$("$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/full-$round" "$out/duckdb-$round" 5 "$duck_reports" | tail -n 4 | tr '\n' ' ')
+  agree=$("$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/full-$round" "$out/duckdb-$round" 5 "$duck_reports" | grep "^==" | tr '\n' ' ')
   rows+="| $round | nightly vs full: $same; duckdb vs full: $agree |||||||"$'\n'
 done
 cat <<MD
