@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""DuckDB peer of build-reports: mrr, mrr_bridge, mrr_movements, refunds, grace_hold_recovery and entitlement_leakage
-in DuckDB SQL, from Reports/README.md.
+"""DuckDB peer of build-reports: every report (mrr, mrr_bridge, mrr_movements, refunds, grace_hold_recovery,
+entitlement_leakage, price_change_churn) in DuckDB SQL, from Reports/README.md.
 
 Written from the definitions in Reports/README.md (not from Reports/*.sql), like the pandas peer reports_peer.py. The
 tables the reports read are exported from PostgreSQL with `psql \\copy (…) TO STDOUT` (CSV), each into a pipe that
@@ -10,7 +10,8 @@ by an FX rate scaled by 10^12), divided and rounded half to even once per cell, 
 
 usage: reports_duckdb.py --dsn <conninfo> --as-of <instant> --from YYYY-MM --to YYYY-MM --currency USD
                          --basis corrected|known --out DIR [--threads N]
-Identifiers are written whole (build-reports --raw-ids). Not yet: price_change_churn (the pandas peer covers it).
+Identifiers are written whole (build-reports --raw-ids). The Newcombe interval is computed in doubles (the page's
+constants), rounded to six decimals.
 """
 import argparse
 import os
@@ -31,12 +32,16 @@ EXPORTS = {
                      b.amount_micros AS amount, b.currency_code AS currency, b.country_code AS country, b.is_test,
                      b.product_id, b.plan_id::text AS plan_id, b.billing_period, b.refunded_transaction_key AS refunded_key,
                      b.refund_kind::text AS refund_kind, b.revocation_reason, b.revocation_type, b.voided_source,
-                     b.voided_reason
+                     b.voided_reason, b.reason
               FROM billing_transaction b""",
     "sub": """SELECT id::text AS sub, provider::text AS provider, billing_account_id::text AS account, is_test_purchase,
                      is_sandbox FROM subscription""",
     "plan": "SELECT id::text AS plan_id, code AS plan_code FROM plan",
     "fx": "SELECT to_char(month, 'YYYY-MM') AS month, from_currency, to_currency, rate::text AS rate FROM fx_rate",
+    "pc": f"""SELECT provider::text AS provider, product_id, region_code, currency_code, old_amount_micros AS old_micros,
+                     new_amount_micros AS new_micros, mode::text AS mode, {MICROS.format('announced_at', 'announced')},
+                     {MICROS.format('created_at', 'created')}
+              FROM subscription_price_change""",
     "ent": f"""SELECT subscription_id::text AS sub, billing_account_id::text AS account, plan_id::text AS plan_id,
                       {MICROS.format('valid_from', 'valid_from')}, {MICROS.format('valid_until', 'valid_until')},
                       {MICROS.format('ended_at', 'ended')}, {MICROS.format('recorded_at', 'recorded')}
@@ -48,11 +53,13 @@ TYPES = {
            "currency": "VARCHAR", "country": "VARCHAR", "is_test": "BOOLEAN", "product_id": "VARCHAR",
            "plan_id": "VARCHAR", "billing_period": "VARCHAR", "refunded_key": "VARCHAR", "refund_kind": "VARCHAR",
            "revocation_reason": "INTEGER", "revocation_type": "VARCHAR", "voided_source": "INTEGER",
-           "voided_reason": "INTEGER"},
+           "voided_reason": "INTEGER", "reason": "VARCHAR"},
     "sub": {"sub": "VARCHAR", "provider": "VARCHAR", "account": "VARCHAR", "is_test_purchase": "BOOLEAN",
             "is_sandbox": "BOOLEAN"},
     "plan": {"plan_id": "VARCHAR", "plan_code": "VARCHAR"},
     "fx": {"month": "VARCHAR", "from_currency": "VARCHAR", "to_currency": "VARCHAR", "rate": "VARCHAR"},
+    "pc": {"provider": "VARCHAR", "product_id": "VARCHAR", "region_code": "VARCHAR", "currency_code": "VARCHAR",
+           "old_micros": "BIGINT", "new_micros": "BIGINT", "mode": "VARCHAR", "announced": "BIGINT", "created": "BIGINT"},
     "ent": {"sub": "VARCHAR", "account": "VARCHAR", "plan_id": "VARCHAR", "valid_from": "BIGINT", "valid_until": "BIGINT",
             "ended": "BIGINT", "recorded": "BIGINT"},
 }
@@ -422,6 +429,143 @@ def report_leakage(con, out):
     ) TO '{out}/entitlement_leakage.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
 
 
+def report_price_change(con, out):
+    """Price-change cohorts, their churn against a baseline, and the money (Reports/README.md, "Price-change churn")."""
+    charge_types = "('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')"
+    con.execute(f"""
+    CREATE MACRO period_of(p) AS CASE p WHEN 'P1W' THEN INTERVAL 7 DAY WHEN 'P2W' THEN INTERVAL 14 DAY
+        WHEN 'P4W' THEN INTERVAL 28 DAY WHEN 'P1M' THEN INTERVAL 1 MONTH WHEN 'P2M' THEN INTERVAL 2 MONTH
+        WHEN 'P3M' THEN INTERVAL 3 MONTH WHEN 'P6M' THEN INTERVAL 6 MONTH WHEN 'P1Y' THEN INTERVAL 12 MONTH END;
+    CREATE MACRO plus_period(us, p) AS epoch_us(make_timestamp(us) + period_of(p));
+    CREATE TABLE hist AS SELECT t.*, f.f AS factor,
+        t.event_type IN {charge_types} AND t.amount > 0 AS is_charge,
+        t.event_type IN ('EXPIRED', 'REFUNDED', 'REVOKED') AS is_end
+        FROM tx t LEFT JOIN factor f USING (billing_period) WHERE t.sub NOT IN (SELECT sub FROM tx_raw WHERE is_test);
+    -- the latest charge-type row with a product at or before each row of a subscription (a free trial's included)
+    CREATE TABLE product_row AS SELECT sub, eff, id, product_id, period_end, billing_period, amount, currency FROM hist
+        WHERE product_id IS NOT NULL AND event_type IN {charge_types};
+    CREATE TABLE known_change AS SELECT DISTINCT c.provider, c.product_id, c.region_code, c.currency_code, c.old_micros,
+        c.new_micros, c.mode FROM pc_raw c, params p
+        WHERE c.old_micros IS NOT NULL AND c.product_id IS NOT NULL AND c.announced <= p.as_of
+          AND (NOT {known_sql()} OR c.created <= p.as_of);
+    CREATE TABLE notice AS SELECT n.*, l.product_id AS l_product, l.period_end AS l_end, l.billing_period AS l_period,
+            l.amount AS l_amount, l.currency AS l_currency
+        FROM (SELECT * FROM hist WHERE event_type IN ('PRICE_CHANGE_PENDING', 'PRICE_CHANGE_CANCELED')) n
+        JOIN LATERAL (SELECT * FROM product_row l WHERE l.sub = n.sub AND l.eff <= n.eff ORDER BY l.eff DESC, l.id DESC LIMIT 1) l ON true;
+    CREATE TABLE inferred_change AS SELECT provider, l_product AS product_id, country AS region_code, currency AS currency_code,
+            old_micros, amount AS new_micros,
+            CASE WHEN amount < old_micros THEN 'PRICE_DECREASE' ELSE 'PRICE_INCREASE' END AS mode
+        FROM (SELECT n.*, (SELECT h.amount FROM hist h WHERE h.provider = n.provider AND h.product_id = n.l_product
+                              AND h.country = n.country AND h.currency = n.currency AND h.is_charge AND h.amount <> n.amount
+                              AND h.eff <= n.eff ORDER BY h.eff DESC, h.id DESC LIMIT 1) AS old_micros
+              FROM notice n WHERE n.event_type = 'PRICE_CHANGE_PENDING'
+                AND NOT EXISTS (SELECT 1 FROM known_change k WHERE k.provider = n.provider AND k.product_id = n.l_product
+                                  AND k.region_code = n.country AND k.currency_code = n.currency AND k.new_micros = n.amount)) x
+        WHERE old_micros IS NOT NULL
+        QUALIFY row_number() OVER (PARTITION BY provider, l_product, country, currency, amount ORDER BY eff, id) = 1;
+    CREATE TABLE change AS SELECT * FROM known_change UNION SELECT * FROM inferred_change;
+    CREATE TABLE told AS SELECT n.sub, k.provider, k.product_id, k.region_code, k.currency_code, k.old_micros, k.new_micros,
+            k.mode, n.eff AS start_at,
+            CASE WHEN n.l_end > n.eff THEN n.l_end ELSE plus_period(n.l_end, n.l_period) END AS target_at, true AS was_told
+        FROM notice n JOIN change k ON k.provider = n.provider AND k.product_id = n.l_product AND k.region_code = n.country
+            AND k.currency_code = coalesce(n.currency, n.l_currency)
+            AND (k.new_micros = n.amount OR (n.amount IS NULL AND k.old_micros = n.l_amount))
+        WHERE n.event_type = 'PRICE_CHANGE_PENDING' OR (n.event_type = 'PRICE_CHANGE_CANCELED' AND n.amount IS NULL)
+        QUALIFY row_number() OVER (PARTITION BY n.sub, k.provider, k.product_id, k.region_code, k.currency_code, k.old_micros,
+                                   k.new_micros, k.mode ORDER BY n.eff) = 1;
+    CREATE TABLE untold AS SELECT sub, provider, product_id, country AS region_code, currency AS currency_code,
+            prev_amount AS old_micros, amount AS new_micros, 'PRICE_DECREASE' AS mode, eff AS start_at, eff AS target_at,
+            false AS was_told
+        FROM (SELECT h.*, lag(amount) OVER w AS prev_amount, lag(product_id) OVER w AS prev_product,
+                     lag(currency) OVER w AS prev_currency
+              FROM hist h WHERE is_charge WINDOW w AS (PARTITION BY sub ORDER BY eff, id)) ch
+        WHERE event_type IN ('RENEWED', 'RECOVERED') AND prev_product = product_id AND prev_currency = currency
+          AND amount < prev_amount
+        QUALIFY row_number() OVER (PARTITION BY sub, product_id, country, currency, prev_amount, amount ORDER BY eff) = 1;
+    CREATE TABLE member AS SELECT * EXCLUDE (any_told) FROM (
+        SELECT x.*, bool_or(was_told) OVER (PARTITION BY sub, currency_code, old_micros, new_micros) AS any_told
+        FROM (SELECT * FROM told UNION ALL SELECT * FROM untold) x) WHERE was_told OR NOT any_told;
+    CREATE TABLE outcome AS SELECT m.*, pl.factor, pl.billing_period,
+            coalesce(m.target_at, ap.eff) AS aimed_at,
+            LEAST(p.as_of, plus_period(coalesce(m.target_at, ap.eff, m.start_at), coalesce(pl.billing_period, 'P1M'))) AS window_end,
+            EXISTS (SELECT 1 FROM hist a WHERE a.sub = m.sub AND a.event_type = 'PRICE_CHANGE_ACCEPTED' AND a.eff >= m.start_at) AS consented,
+            ap.eff IS NOT NULL AS applied,
+            EXISTS (SELECT 1 FROM hist h WHERE h.sub = m.sub AND h.event_type = 'EXPIRED'
+                    AND h.reason = 'PRICE_INCREASE_NOT_CONSENTED' AND h.eff >= m.start_at) AS churned_due,
+            (SELECT min(h.eff) FROM hist h WHERE h.sub = m.sub AND h.is_end AND h.eff >= m.start_at
+                AND h.reason IS DISTINCT FROM 'PRICE_INCREASE_NOT_CONSENTED') AS ended_at
+        FROM member m CROSS JOIN params p
+        LEFT JOIN LATERAL (SELECT h.factor, h.billing_period FROM hist h WHERE h.sub = m.sub AND h.factor IS NOT NULL
+                           AND h.eff <= m.start_at AND h.event_type IN {charge_types} ORDER BY h.eff DESC, h.id DESC LIMIT 1) pl ON true
+        LEFT JOIN LATERAL (SELECT h.eff FROM hist h WHERE h.sub = m.sub AND h.is_charge AND h.event_type IN ('RENEWED', 'RECOVERED')
+                           AND h.amount = m.new_micros AND h.currency = m.currency_code AND h.eff >= m.start_at
+                           ORDER BY h.eff, h.id LIMIT 1) ap ON true;
+    CREATE TABLE cohort AS SELECT provider, product_id, region_code, currency_code, old_micros, new_micros, mode,
+            min(start_at) AS window_start,
+            LEAST(any_value(p.as_of), coalesce(max(plus_period(aimed_at, coalesce(billing_period, 'P1M'))), any_value(p.as_of))) AS window_end,
+            count(*) AS affected, count(*) FILTER (WHERE was_told) AS notified, count(*) FILTER (WHERE consented) AS consented,
+            count(*) FILTER (WHERE applied) AS applied, count(*) FILTER (WHERE churned_due) AS churned_due,
+            count(*) FILTER (WHERE NOT churned_due AND ended_at <= window_end) AS other_churn,
+            coalesce(sum(old_micros * factor) FILTER (WHERE churned_due), 0) AS lost_tw,
+            coalesce(sum((new_micros - old_micros) * factor) FILTER (WHERE applied), 0) AS gained_tw
+        FROM outcome, params p GROUP BY provider, product_id, region_code, currency_code, old_micros, new_micros, mode;
+    -- baseline peers: at the window start, the latest paid charge (of any product) is of the cohort's product, in
+    -- another country, its period running, and nothing disrupting after it; churned: first ending up to window end
+    CREATE TABLE peer AS SELECT c.provider, c.product_id, c.region_code, c.currency_code, c.old_micros, c.new_micros, c.mode,
+            (SELECT min(h.eff) FROM hist h WHERE h.sub = l.sub AND h.is_end AND h.eff >= c.window_start) AS first_end
+        FROM cohort c JOIN LATERAL (
+            SELECT h.sub, arg_max(h.product_id, (h.eff, h.id)) AS product_id, arg_max(h.country, (h.eff, h.id)) AS country,
+                   arg_max(h.period_end, (h.eff, h.id)) AS period_end, max(h.eff) AS at
+            FROM hist h WHERE h.provider = c.provider AND h.is_charge AND h.eff <= c.window_start GROUP BY h.sub) l ON true
+        WHERE l.product_id = c.product_id AND l.period_end > c.window_start AND l.country IS DISTINCT FROM c.region_code
+          AND NOT EXISTS (SELECT 1 FROM hist d WHERE d.sub = l.sub AND d.eff > l.at AND d.eff <= c.window_start
+                            AND (d.is_end OR d.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED')))
+          AND NOT EXISTS (SELECT 1 FROM member m WHERE m.sub = l.sub AND m.provider = c.provider AND m.product_id = c.product_id
+                            AND m.currency_code = c.currency_code AND m.old_micros = c.old_micros AND m.new_micros = c.new_micros);
+    """)
+    con.execute(f"""COPY (
+        WITH base AS (
+            SELECT provider, product_id, region_code, currency_code, old_micros, new_micros, mode, count(*) AS peers,
+                   count(*) FILTER (WHERE first_end <= (SELECT window_end FROM cohort c WHERE c.provider = peer.provider
+                       AND c.product_id = peer.product_id AND c.region_code IS NOT DISTINCT FROM peer.region_code
+                       AND c.currency_code = peer.currency_code AND c.old_micros = peer.old_micros
+                       AND c.new_micros = peer.new_micros AND c.mode = peer.mode)) AS churned
+            FROM peer GROUP BY ALL),
+        rated AS (
+            SELECT c.*, coalesce(b.peers, 0) AS peers, coalesce(b.churned, 0) AS bchurned,
+                   (c.churned_due + c.other_churn)::DOUBLE AS x1, c.affected::DOUBLE AS n1,
+                   coalesce(b.churned, 0)::DOUBLE AS x2, coalesce(b.peers, 0)::DOUBLE AS n2
+            FROM cohort c LEFT JOIN base b ON b.provider = c.provider AND b.product_id = c.product_id
+                AND b.region_code IS NOT DISTINCT FROM c.region_code AND b.currency_code = c.currency_code
+                AND b.old_micros = c.old_micros AND b.new_micros = c.new_micros AND b.mode = c.mode, params p
+            WHERE month_index(month_of(c.window_start)) BETWEEN p.first_i AND p.last_i),
+        wilson AS (
+            SELECT r.*, x1 / nullif(n1, 0) AS p1, x2 / nullif(n2, 0) AS p2,
+                   (x1 + 1.920729) / nullif(n1 + 3.841459, 0) - 1.959964 * sqrt(x1 * (n1 - x1) / nullif(n1, 0) + 0.960365) / nullif(n1 + 3.841459, 0) AS lo1,
+                   (x1 + 1.920729) / nullif(n1 + 3.841459, 0) + 1.959964 * sqrt(x1 * (n1 - x1) / nullif(n1, 0) + 0.960365) / nullif(n1 + 3.841459, 0) AS hi1,
+                   (x2 + 1.920729) / nullif(n2 + 3.841459, 0) - 1.959964 * sqrt(x2 * (n2 - x2) / nullif(n2, 0) + 0.960365) / nullif(n2 + 3.841459, 0) AS lo2,
+                   (x2 + 1.920729) / nullif(n2 + 3.841459, 0) + 1.959964 * sqrt(x2 * (n2 - x2) / nullif(n2, 0) + 0.960365) / nullif(n2 + 3.841459, 0) AS hi2
+            FROM rated r)
+        SELECT provider, coalesce(product_id, '') AS product_id, coalesce(region_code, '') AS region, currency_code AS currency,
+               money(old_micros, currency_code) AS old_price, old_micros AS old_price_micros,
+               money(new_micros, currency_code) AS new_price, new_micros AS new_price_micros, mode,
+               strftime(make_timestamp(window_start), '%Y-%m-%dT%H:%M:%SZ') AS window_start,
+               strftime(make_timestamp(window_end), '%Y-%m-%dT%H:%M:%SZ') AS window_end,
+               affected AS affected_count, notified AS notified_count, consented AS consented_count, applied AS applied_count,
+               churned_due AS churned_due_to_change_count, other_churn AS other_churn_count, peers AS baseline_peers_count,
+               bchurned AS baseline_churned_count,
+               ratio6(churned_due + other_churn, affected) AS cohort_churn_rate, ratio6(bchurned, peers) AS baseline_churn_rate,
+               round(p1 - p2, 6) AS excess_churn_rate,
+               round(p1 - p2 - sqrt((p1 - lo1) ** 2 + (hi2 - p2) ** 2), 6) AS excess_churn_ci_low_rate,
+               round(p1 - p2 + sqrt((hi1 - p1) ** 2 + (p2 - lo2) ** 2), 6) AS excess_churn_ci_high_rate,
+               money(div_even(lost_tw, 12), currency_code) AS mrr_lost, div_even(lost_tw, 12) AS mrr_lost_micros,
+               money(div_even(gained_tw, 12), currency_code) AS mrr_gained, div_even(gained_tw, 12) AS mrr_gained_micros,
+               money(div_even(gained_tw, 12) - div_even(lost_tw, 12), currency_code) AS net_mrr,
+               div_even(gained_tw, 12) - div_even(lost_tw, 12) AS net_mrr_micros
+        FROM wilson ORDER BY provider, product_id, region, currency, old_price_micros, new_price_micros, mode
+    ) TO '{out}/price_change_churn.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
 def main():
     parser = argparse.ArgumentParser()
     for option in ("dsn", "as-of", "from", "to", "currency", "basis", "out"):
@@ -448,6 +592,7 @@ def main():
     report_refunds(con, a.out)
     report_grace(con, a.out)
     report_leakage(con, a.out)
+    report_price_change(con, a.out)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 # side, alternated within each of ROUNDS rounds. Prints a markdown section.
 #   * the previous night: build-reports as of AS_OF minus one day (it stores the complete months);
 #   * each round: `nightly` = build-reports as of AS_OF, reusing the stored months (the day's rows are new to it);
-#     `full` = the same with --full; `duckdb` = the peer (every report but price_change_churn, not yet in it).
+#     `full` = the same with --full; `duckdb` = the peer (every report).
 # The nightly files must be byte-identical to the full run's; the peer's CSVs cell-equal to build-reports'.
 # Environment: REPORT_DB, REPORT_BIN (release folder with build-reports), REPORT_OUT, AS_OF, REPORT_MONTHS, ROUNDS.
 set -euo pipefail
@@ -20,7 +20,7 @@ mkdir -p "$out"
 venv="Benchmarks/out/venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -c 'import duckdb' 2>/dev/null || "$venv/bin/pip" install --quiet duckdb
-duck_reports=mrr,mrr_bridge,mrr_movements,refunds,grace_hold_recovery,entitlement_leakage
+duck_reports=mrr,mrr_bridge,mrr_movements,refunds,grace_hold_recovery,entitlement_leakage,price_change_churn
 last=$(date -u -d "${AS_OF%%T*}" +%Y-%m)
 first=$(date -u -d "${AS_OF%%T*} -$((REPORT_MONTHS - 1)) months" +%Y-%m)
 previous=$(date -u -d "${AS_OF%%T*} -1 day" +%Y-%m-%dT%H:%M:%SZ)
@@ -32,7 +32,7 @@ subs=$(psql -qtA -c "SELECT count(*) FROM subscription"); history=$(psql -qtA -c
 four() { "$venv/bin/python" -c 'import json, sys
 n = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ("shared_tables", "mrr", "mrr_bridge", "mrr_movements", "refunds",
-                                                              "grace_hold_recovery", "entitlement_leakage")))' "$1"; }
+                                                              "grace_hold_recovery", "entitlement_leakage", "price_change_churn")))' "$1"; }
 rm -rf "$out"/prev "$out"/nightly-* "$out"/full-* "$out"/duckdb-*
 read -r _ _ _ _ <<<"$(measure prev "$bin/build-reports" --as-of "$previous" "${common[@]}" --out "$out/prev")"
 rows=""
@@ -52,7 +52,7 @@ for round in $(seq 1 "$ROUNDS"); do
   done
   same="byte-identical"
   for f in "$out/full-$round"/*; do cmp -s "$f" "$out/nightly-$round/$(basename "$f")" || same="**differ** ($(basename "$f"))"; done
-  agree=$("$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/full-$round" "$out/duckdb-$round" 5 "$duck_reports" | tail -n 4 | tr '\n' ' ')
+  agree=$("$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/full-$round" "$out/duckdb-$round" 5 "$duck_reports" | grep "^==" | tr '\n' ' ')
   rows+="| $round | nightly vs full: $same; duckdb vs full: $agree |||||||"$'\n'
 done
 cat <<MD

@@ -128,20 +128,7 @@ enum JSONCells {
             out += "["
             for (c, cell) in row.enumerated() {
                 if c > 0 { out += "," }
-                guard let cell else { out += "null"; continue }
-                out += "\""
-                for scalar in cell.unicodeScalars {
-                    switch scalar {
-                    case "\"": out += "\\\""
-                    case "\\": out += "\\\\"
-                    case "\n": out += "\\n"
-                    case "\r": out += "\\r"
-                    case "\t": out += "\\t"
-                    default:
-                        if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-                    }
-                }
-                out += "\""
+                if let cell { JSONLine.appendQuoted(cell, to: &out) } else { out += "null" }
             }
             out += "]"
         }

@@ -52,6 +52,23 @@ import Testing
         let after = try ReportingHarness.files(harness.folder("after-full"))["mrr.csv"]
         let changed = before != after
         #expect(changed, "the late row in \(late) changes mrr")
+
+        // A corrected FX rate of an earlier month: that month and the later ones are recomputed.
+        let corrected = try #require(database.query("""
+            UPDATE fx_rate SET rate = rate * 1.01
+            WHERE (month, from_currency, to_currency) = (SELECT month, from_currency, to_currency FROM fx_rate
+                                                         WHERE from_currency <> to_currency AND month < $1::date
+                                                         ORDER BY month DESC, from_currency LIMIT 1)
+            RETURNING to_char(month, 'YYYY-MM')
+            """, [late + "-01"]).textRows().first?.first ?? nil)
+        try expectIncrementalEqualsFull(harness, sql: sql, name: "rate", reusedThrough: corrected)
+
+        // A report whose SQL changed reuses nothing; the others still reuse their months.
+        try (String(contentsOf: sql.appendingPathComponent("mrr.sql"), encoding: .utf8) + "\n-- edited\n")
+            .write(to: sql.appendingPathComponent("mrr.sql"), atomically: true, encoding: .utf8)
+        let (code, summary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("edited").path])
+        #expect(code == .succeeded, "\(summary)")
+        #expect(summary["reused_mrr"] == nil && summary["reused_mrr_movements"] != nil, "\(summary)")
     }
 
     /// Runs `build-reports` incrementally, then with `--full`, into `<name>` and `<name>-full`; the files are
