@@ -47,7 +47,12 @@ public final class GooglePlayClient: Sendable {
                                                                detail: "no order for \(missing.sorted().joined(separator: ", "))"))
             }
             for (order, item) in zip(orders, items) {
-                answers.append(GoogleOrderAnswer(order: order, raw: (try? JSONEncoder().encode(item)) ?? Data()))
+                let raw: Data
+                do { raw = try JSONEncoder().encode(item) } catch {
+                    throw .store(GooglePlayAnswerError.undecodable(what: "BatchGetOrdersResponse",
+                                                                   detail: "order \(order.orderId ?? "?") could not be kept as JSON: \(error)"))
+                }
+                answers.append(GoogleOrderAnswer(order: order, raw: raw))
             }
         }
         return answers

@@ -143,8 +143,7 @@ enum MonthEndPack {
             byProvider[provider] = entry
         }
         if byProvider.isEmpty { return [("(every store)", "no reconciliation run stored for \(month)")] }
-        return byProvider.keys.sorted().map { provider in
-            let entry = byProvider[provider]!
+        return byProvider.sorted { $0.key < $1.key }.map { provider, entry in
             let variance = entry.variance.keys.sorted().map { code -> String in
                 let amount = (try? DecimalAmount(micros: entry.variance[code] ?? 0, places: CurrencyDigits.places(of: code)).exactDecimal) ?? "?"
                 return "\(amount) \(code)"

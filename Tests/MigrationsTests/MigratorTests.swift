@@ -22,6 +22,8 @@ import Testing
         let expected: Set<String> = [
             // Always-empty placeholders that build-reports shadows with its run tables (0021).
             "report_run_filled", "report_snapshot_run", "report_contribution_run", "report_movement_run",
+            // … and the subscriber states the issue-30 reports share (0026).
+            "report_subscriber_state_run",
             // build-reports' stored complete months (0027).
             "report_stored_month", "report_stored_row",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",

@@ -1,3 +1,4 @@
+import BillingCore
 import Foundation
 import JobKit
 import Postgres
@@ -117,7 +118,8 @@ import WorldGen
                 """, [next.provider.rawValue, next.label]).rows.map {
                 try $0.decode(String.self, "detail") + " " + (try $0.decodeIfPresent(String.self, "adjustment_period") ?? "")
             })
-            let expected = Set(late.filter { $0.provider == next.provider.databaseLabel }.map { $0.key + " " + period.label })
+            // Each names the late row's transaction key, its purchase token masked (the order stays whole).
+            let expected = Set(late.filter { $0.provider == next.provider.databaseLabel }.map { Redaction.transactionKey($0.key) + " " + period.label })
             #expect(!expected.isEmpty, "\(next): no late rows")
             #expect(adjusted == expected, "\(next): adjustments \(adjusted.subtracting(expected)) unexpected, \(expected.subtracting(adjusted)) missing")
         }

@@ -20,7 +20,8 @@ struct StateDigest: Equatable {
     static let ignoredColumns: Set<String> = ["id", "job_run_id", "created_at", "updated_at", "last_verified_at", "recorded_at",
                                               "imported_at", "detected_at", "received_at", "processing_attempts", "processing_error"]
     /// Wall-clock columns of one table only (elsewhere the same name is a store time).
-    static let ignoredByTable: [String: Set<String>] = ["audit_log": ["at"], "inbound_webhook_event": ["processed_at"]]
+    static let ignoredByTable: [String: Set<String>] = ["audit_log": ["at"], "inbound_webhook_event": ["processed_at"],
+                                                        "report_stored_month": ["stored_at"]]
 
     /// Canonical rows (sorted JSON objects, sorted) per table.
     let rows: [String: [String]]

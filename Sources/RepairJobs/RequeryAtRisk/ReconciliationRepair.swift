@@ -82,7 +82,7 @@ struct ReconciliationRepair {
             let written = try writer.repairHistory(subscriptionId: target.subscriptionId, trigger: trigger) { snapshot in
                 try history.flatMap { transaction in
                     try AppleHistoryRows.records(transaction, snapshot: snapshot, plan: plans.plan(transaction.productId, basePlan: nil),
-                                                 trigger: trigger, rawPayload: Self.payload(["source": "getTransactionHistory",
+                                                 trigger: trigger, rawPayload: try Self.payload(["source": "getTransactionHistory",
                                                                                               "transactionId": transaction.transactionId ?? ""]))
                 }
             }
@@ -98,8 +98,10 @@ struct ReconciliationRepair {
         guard let client = stores.google else { return (items.map { ($0, .failed("Google Play is not configured")) }, []) }
         var amended: [String] = []
         var answers: [String: Result<GoogleOrderAnswer, any Error>] = [:]
-        if items.count > 1, let batch = try? AttemptContext.$subscriptionId.withValue(target.subscriptionId, operation: {
-            try client.orders(ids: items.map(\.grainKey))
+        // Several orders are asked in one orders.batchGet; when the batch fails, each order is asked on its own below,
+        // and those answers (errors included) are what the items record.
+        if items.count > 1, case .success(let batch) = Result(catching: {
+            try AttemptContext.$subscriptionId.withValue(target.subscriptionId) { try client.orders(ids: items.map(\.grainKey)) }
         }) {
             for answer in batch { answers[answer.order.orderId ?? ""] = .success(answer) }
         }
@@ -164,8 +166,8 @@ struct ReconciliationRepair {
         return .notFound("\(answered): the store states nothing the database lacks")
     }
 
-    static func payload(_ fields: [String: String]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data("{}".utf8)
+    static func payload(_ fields: [String: String]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
     }
 }
 

@@ -45,6 +45,7 @@ public enum ReconciliationTargets {
                 FROM subscription s JOIN billing_transaction b ON b.subscription_id = s.id
                 WHERE s.provider = 'APPLE' AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
                   AND b.amount_micros >= 0 \(apple)
+                  AND s.product_id IN (SELECT product_id FROM open_items WHERE provider = 'apple' AND side = 'sale')
             ),
             apple_holes AS (
                 SELECT subscription_id, product_id, expires_at AS hole_from,
@@ -58,6 +59,7 @@ public enum ReconciliationTargets {
                 SELECT s.id, s.product_id, '-infinity'::timestamptz, 'infinity'::timestamptz
                 FROM subscription s
                 WHERE s.provider = 'APPLE' \(apple)
+                  AND s.product_id IN (SELECT product_id FROM open_items WHERE provider = 'apple' AND side = 'sale')
                   AND NOT EXISTS (SELECT 1 FROM billing_transaction b WHERE b.subscription_id = s.id AND b.amount_micros >= 0)
             ),
             apple_refunds AS (
