@@ -29,7 +29,7 @@ COMMENT ON TABLE report_stored_month IS
 CREATE TABLE report_stored_row (
     report          text NOT NULL,
     basis           text NOT NULL,
-    currency        text NOT NULL,
+    currency        text NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
     month           text NOT NULL,
     ordinal         integer NOT NULL,
     cells           jsonb NOT NULL CHECK (jsonb_typeof(cells) = 'array'),
