@@ -42,7 +42,8 @@ public enum CompressedReader {
         var members: [(String, [UInt8])] = []
         var total = 0
         let result: Result<Void, Failure> = bytes.withUnsafeBytes { raw in
-            guard archive_read_open_memory(archive, raw.baseAddress, raw.count) == ARCHIVE_OK else {
+            // Handed to libarchive 64 KiB at a time, so the compressed bytes it has consumed are known as it goes.
+            guard archive_read_open_memory2(archive, raw.baseAddress, raw.count, 1 << 16) == ARCHIVE_OK else {
                 return .failure(Failure(member: nil, readable: [], reason: "cannot open the \(kind) data: " + message(archive)))
             }
             var entry: OpaquePointer?
@@ -68,7 +69,10 @@ public enum CompressedReader {
                     }
                     data += chunk[0..<count]
                     total += count
-                    if let violation = limits.violation(produced: total, compressed: bytes.count) {
+                    // The ratio over the compressed bytes consumed so far, not the whole input: a bomb is stopped at
+                    // its first 16 MiB (not at 200× the input, ~400 MiB for a 2 MB bomb), whatever surrounds it.
+                    let consumed = min(Int(archive_filter_bytes(archive, -1)), bytes.count)
+                    if let violation = limits.violation(produced: total, compressed: max(consumed, 1)) {
                         return .failure(Failure(member: name, readable: data, reason: "archive " + violation))
                     }
                 }
