@@ -121,7 +121,7 @@ enum MonthEndPack {
     }
 
     /// Per provider, in name order, the status of its reconciliation for `month` (Google's month, Apple's fiscal
-    /// period named after it): the stored run's instant, its unmatched items and their categories, the variance
+    /// period named after it): the stored run's instant, its items outside `matched` and their categories, the variance
     /// per currency; one line saying no run is stored when no store has one.
     static func reconciliationStatus(_ table: ReportTable, month: ReportMonth) throws -> [(String, String)] {
         guard let providerAt = table.index(of: "provider"), let monthAt = table.index(of: "calendar_month"),
@@ -150,7 +150,7 @@ enum MonthEndPack {
             }
             let known = entry.known.isEmpty ? "" : "run of \(entry.known): "
             let items = entry.items == 0 ? "every unit matched"
-                : "\(entry.items) unmatched item(s) in \(entry.categories.sorted().joined(separator: ", "))"
+                : "\(entry.items) item(s) explained outside matched: \(entry.categories.sorted().joined(separator: ", "))"
             return (provider, known + items + (variance.isEmpty ? "" : "; variance " + variance.joined(separator: ", ")))
         }
     }
