@@ -92,9 +92,7 @@ enum CoverHeadline {
     /// `text`'s micros rounded to `places` as the report's amount cell shows them, back in micros.
     static func shown(_ text: String?, places: Int, column: String, report: String) throws -> Int64 {
         let micros = try whole(text, column: column, report: report)
-        var scale: Int64 = 1
-        for _ in places..<6 { scale *= 10 }
-        return try DecimalAmount(micros: micros, places: places).units * scale
+        return try DecimalAmount(micros: micros, places: places).units * DecimalAmount.scale(places)
     }
 
     /// `text` as a whole number (0 when NULL), or an error naming the report and column.

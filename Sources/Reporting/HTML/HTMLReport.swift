@@ -109,8 +109,7 @@ struct HTMLReport {
             let cells = try table.formatter.format(row, rowNumber: number + 1)
             lines.append("<tr>" + shownColumns.map { index, column in
                 let text = HTMLText.escape(cells[index].csv ?? "")
-                let numeric: Bool
-                switch cells[index].cell { case .money, .integer, .percent, .number: numeric = true; default: numeric = false }
+                let numeric = HTMLText.isNumber(cells[index].cell)
                 return "<td data-column=\"\(HTMLText.escape(column.name))\"\(numeric ? " class=\"n\"" : "")>\(text)</td>"
             }.joined() + "</tr>")
         }
@@ -131,8 +130,7 @@ struct HTMLReport {
         for line in pack.lines {
             let trimmed = line.label.trimmingCharacters(in: .whitespaces)
             let cells = zip(heading.dropFirst(), [line.previous, line.current, line.change]).map { month, cell -> String in
-                let numeric: Bool
-                switch cell { case .money, .integer, .percent, .number: numeric = true; default: numeric = false }
+                let numeric = HTMLText.isNumber(cell)
                 return "<td data-pack=\"\(HTMLText.escape(trimmed))\" data-month=\"\(HTMLText.escape(month))\"\(numeric ? " class=\"n\"" : "")>"
                     + HTMLText.escape(HTMLText.shown(cell)) + "</td>"
             }
@@ -148,8 +146,7 @@ struct HTMLReport {
         var lines = ["<table class=\"pairs\" id=\"\(id)\"><tbody>"]
         for (label, cell) in rows {
             let shown = HTMLText.shown(cell)
-            let numeric: Bool
-            switch cell { case .money, .integer, .percent, .number: numeric = true; default: numeric = false }
+            let numeric = HTMLText.isNumber(cell)
             let trimmed = label.trimmingCharacters(in: .whitespaces)
             lines.append("<tr><th class=\"\(label.hasPrefix("  ") ? "sub" : "top")\">\(HTMLText.escape(trimmed))</th>"
                 + "<td data-\(key)=\"\(HTMLText.escape(trimmed))\"\(numeric ? " class=\"n\"" : "")>\(HTMLText.escape(shown))</td></tr>")

@@ -22,6 +22,14 @@ enum HTMLText {
         return escaped
     }
 
+    /// True for a cell that shows a number (an amount, count, percentage or plain number): right-aligned in a table.
+    static func isNumber(_ cell: Cell) -> Bool {
+        switch cell {
+        case .money, .integer, .percent, .number: return true
+        default: return false
+        }
+    }
+
     /// The text a cell shows: an amount as its exact decimal in the currency's minor units, a percentage with its
     /// places, a day or instant in ISO form.
     static func shown(_ cell: Cell) -> String {
