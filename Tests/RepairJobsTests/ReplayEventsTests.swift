@@ -63,6 +63,48 @@ import WorldGen
         #expect(drifted.subtracting(goneIds).isEmpty, "no drift anywhere after the replay: \(drifted.count)")
     }
 
+    /// A status answer older than the notification being replayed (Apple's answer lagging its own notification; the
+    /// simulator's `stale` fault serves the previous transaction as the latest) must not mark the event processed
+    /// without its transaction: it is left failed (`store_behind`) and the next run, against a store that caught up,
+    /// projects the transaction with the notification as its source. Before, the event was marked processed and a later
+    /// re-query wrote the charge without it (HostileStoreTests' rerun, 2026-12-03).
+    @Test func aStatusAnswerOlderThanTheNotificationLeavesTheEventForTheNextRun() throws {
+        var options = WorldOptions(seed: 31, subscriptions: 300, months: 6, testShare: 0)
+        options.faultShares = [.failedWebhook: 0.08]
+        let harness = try RequeryHarness(name: "repair_replay_behind", options: options, storeFaults: "stale=1", clientTimeout: 10)
+        defer { harness.server.stop(); harness.database.close() }
+        let db = harness.database
+        let asOf = PostgresTimestamp.iso8601(options.asOf)
+        let job = ReplayEvents.definition(stores: harness.stores, verifier: harness.verifier)
+
+        let (code, summary) = harness.run(job, ["--as-of", asOf])
+        #expect(code == .thresholdBreached && summary.contains("store_behind"), "\(summary)")
+        let behind = try db.query("""
+            SELECT id::text AS id, payload -> 'transactionInfo' ->> 'originalTransactionId' || ':' || (payload -> 'transactionInfo' ->> 'transactionId') AS tx
+            FROM inbound_webhook_event
+            WHERE provider = 'APPLE' AND processed_at IS NULL AND processing_error LIKE '%began before the notification''s%'
+            """).rows.map { (try $0.decode(String.self, "id"), "APPLE:" + (try $0.decode(String.self, "tx"))) }
+        #expect(!behind.isEmpty, "some replayed notification is newer than the store's stale answer: \(summary)")
+        for (event, key) in behind {
+            let adopted = try RepairCheck.int(db, "SELECT count(*)::int AS n FROM billing_transaction WHERE transaction_key = $1 AND inbound_event_id = $2::uuid",
+                                              [key, event])
+            #expect(adopted == 0, "\(key) is not written from a notification the store has not caught up with")
+        }
+
+        harness.simulator.injectFaults(false)
+        let (again, againSummary) = harness.run(job, ["--as-of", asOf])
+        #expect(again == .succeeded, "\(againSummary)")
+        for (event, key) in behind {
+            // The charge carries its notification: this one, or (an EXPIRED notification naming the last charge) the
+            // renewal's own that wrote it before.
+            let written = try RepairCheck.int(db, """
+                SELECT count(*)::int AS n FROM billing_transaction b JOIN inbound_webhook_event e ON e.id = $2::uuid
+                WHERE b.transaction_key = $1 AND b.inbound_event_id IS NOT NULL AND e.processed_at IS NOT NULL AND e.processing_error IS NULL
+                """, [key, event])
+            #expect(written == 1, "\(key) is projected with its notification once the store caught up")
+        }
+    }
+
     @Test func deadLettersAfterMaxAttemptsAndNeverProjectsUnverifiedPayloads() throws {
         let options = WorldOptions(seed: 37, subscriptions: 150, months: 6, testShare: 0)
         let harness = try RequeryHarness(name: "repair_replay_dead", options: options)

@@ -50,8 +50,8 @@ struct FailureKindTests {
         #expect(FailureKind.http(status: 99).name == "http_other")
         #expect(FailureKind.http(status: 600).name == "http_other")
         #expect(FailureKind.http(status: -1).name == "http_other")
-        let names: [FailureKind] = [.timeout, .connection, .truncated, .tooLarge, .tls, .budget, .signature, .undecodable, .notConfigured, .other]
+        let names: [FailureKind] = [.timeout, .connection, .truncated, .tooLarge, .tls, .budget, .signature, .undecodable, .notConfigured, .storeBehind, .other]
         #expect(names.map(\.name) == ["timeout", "connection", "truncated", "too_large", "tls", "budget", "signature", "undecodable",
-                                      "not_configured", "other"])
+                                      "not_configured", "store_behind", "other"])
     }
 }

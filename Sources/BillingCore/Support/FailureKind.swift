@@ -21,11 +21,14 @@ public enum FailureKind: Sendable, Hashable, CustomStringConvertible {
     case undecodable
     /// The store (or its keys, bucket, verifier) is not configured.
     case notConfigured
+    /// The store answered with a state older than a signed notification it sent (an answer that lags the notification):
+    /// nothing is projected and the item is retried.
+    case storeBehind
     /// Anything else.
     case other
 
     /// The short stable name counted and exported: `timeout`, `connection`, `truncated`, `too_large`, `tls`, `budget`,
-    /// `http_<status>` (100–599; any other status is `http_other`), `signature`, `undecodable`, `not_configured`, `other`.
+    /// `http_<status>` (100–599; any other status is `http_other`), `signature`, `undecodable`, `not_configured`, `store_behind`, `other`.
     public var name: String {
         switch self {
         case .timeout: return "timeout"
@@ -38,6 +41,7 @@ public enum FailureKind: Sendable, Hashable, CustomStringConvertible {
         case .signature: return "signature"
         case .undecodable: return "undecodable"
         case .notConfigured: return "not_configured"
+        case .storeBehind: return "store_behind"
         case .other: return "other"
         }
     }

@@ -56,6 +56,13 @@ struct ReplayEventProcessor {
         guard let entry = entries.first(where: { ($0.originalTransactionId ?? $0.transactionInfo.originalTransactionId) == original }) else {
             throw ItemFailure("event \(event.id): the store's statuses hold no entry for \(Redaction.mask(original))")
         }
+        if let told = payload.transaction, told.transactionId != entry.transactionInfo.transactionId,
+           let toldStart = told.purchaseDate, let answeredStart = entry.transactionInfo.purchaseDate, toldStart > answeredStart {
+            // The projection takes the store's answer as the state; one older than the signed notification would
+            // mark the event processed without its transaction. Leave it for the next run instead.
+            throw ItemFailure("event \(event.id): the store's latest transaction for \(Redaction.mask(original)) began before the "
+                              + "notification's; left for the next run", kind: .storeBehind)
+        }
         let state = AppleStoreState(statusEntry: entry, notification: notification, rawPayload: Data(event.payload.utf8))
         return try project(.apple(state), event)
     }
