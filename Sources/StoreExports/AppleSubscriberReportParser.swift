@@ -17,20 +17,12 @@ public enum AppleSubscriberReportParser {
 
     /// Parses `bytes` read from `file`; dates are in `zone` (default US Pacific, the worldwide agreement's zone).
     public static func parse(_ bytes: [UInt8], file: String, zone: String = "America/Los_Angeles") throws -> AppleSubscriberReport {
-        let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, limits: .apple)
-        let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
-        guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
-        let layout = try HeaderLayout(header: header, specs: columns, file: file)
-        var rows: [AppleSubscriberRow] = []
-        rows.reserveCapacity(records.count)
-        for record in records.dropFirst() {
-            if record.isBlank && record.fields.count == 1 {
-                throw StoreReportError(file: file, line: record.line, column: 1, reason: "blank line inside the report")
-            }
-            rows.append(try row(RowCells(record, layout, file: file)))
-        }
-        return AppleSubscriberReport(file: file, rows: rows, zone: zone)
+        AppleSubscriberReport(file: file, rows: try scanner(file: file).all(bytes), zone: zone)
+    }
+
+    /// A reader of the report `file` as a stream (`AppleTabScanner`): a blank line is refused where it stands.
+    public static func scanner(file: String) -> AppleTabScanner<AppleSubscriberRow> {
+        AppleTabScanner(file: file, specs: columns, blankLines: .refusedInOrder, row: row)
     }
 
     static func row(_ c: RowCells) throws -> AppleSubscriberRow {

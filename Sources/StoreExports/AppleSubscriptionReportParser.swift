@@ -28,13 +28,19 @@ public enum AppleSubscriptionReportParser {
     /// Parses `bytes` read from `file`; every row or a rejection naming file, line, column and value. The report's day
     /// is `reportDate`, or when nil the one `file`'s name carries (a name without one is refused).
     public static func parse(_ bytes: [UInt8], file: String, reportDate: CalendarDate? = nil) throws -> AppleSubscriptionReport {
+        let scanner = try scanner(file: file, reportDate: reportDate)
+        return AppleSubscriptionReport(file: file, reportDate: scanner.day, rows: try scanner.reader.all(bytes))
+    }
+
+    /// A reader of the report `file` as a stream (`AppleTabScanner`) and the report's day (`reportDate`, or the one
+    /// the file name carries: a name without one is refused).
+    public static func scanner(file: String, reportDate: CalendarDate? = nil) throws
+        -> (reader: AppleTabScanner<AppleSubscriptionRow>, day: CalendarDate) {
         guard let day = reportDate ?? AppleTabReport.reportDate(fileName: file) else {
             throw StoreReportError(file: file, line: 1, column: 1,
                                    reason: "the file name carries no report day (expected Subscription_<vendor>_<YYYYMMDD>…)")
         }
-        let (layout, records) = try AppleTabReport.records(bytes, file: file, specs: columns)
-        let rows = try records.map { try row(RowCells($0, layout, file: file), day: day) }
-        return AppleSubscriptionReport(file: file, reportDate: day, rows: rows)
+        return (AppleTabScanner(file: file, specs: columns, blankLines: .refusedFirst) { try row($0, day: day) }, day)
     }
 
     static func row(_ c: RowCells, day: CalendarDate) throws -> AppleSubscriptionRow {
