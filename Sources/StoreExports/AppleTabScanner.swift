@@ -63,6 +63,9 @@ public struct AppleTabScanner<Row> {
         (line, (dropped ?? 0) + pending.reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) })
     }
 
+    /// Bytes held between chunks (the start of a line not yet ended): at most one line's limit and a character.
+    var heldBytes: Int { pending.count }
+
     /// Reads the lines completed by `chunk`; `emit` receives each row until the first defect, which is held and
     /// thrown by `finish`.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Row) throws -> Void) throws {
