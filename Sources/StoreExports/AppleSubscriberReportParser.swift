@@ -30,18 +30,11 @@ public enum AppleSubscriberReportParser {
         guard refund.isEmpty || refund == "Yes" || refund == "No" else {
             throw c.failure("Refund", "'Refund' is '\(Redaction.excerpt(refund))', expected Yes or empty")
         }
+        let eventDate = try c.requiredDate("Event Date", .iso)
         return AppleSubscriberRow(
-            line: c.record.line, eventDate: try c.requiredDate("Event Date", .iso), appName: c.text("App Name"),
-            appAppleID: try c.required("App Apple ID"), subscriptionName: c.text("Subscription Name"),
-            subscriptionAppleID: try c.required("Subscription Apple ID"), subscriptionGroupID: c.text("Subscription Group ID"),
-            standardSubscriptionDuration: c.text("Standard Subscription Duration"),
-            subscriptionOfferName: c.text("Subscription Offer Name"), promotionalOfferID: c.text("Promotional Offer ID"),
+            line: c.record.line, eventDate: eventDate, product: try AppleSubscriptionProduct.read(c),
             subscriptionOfferType: c.text("Subscription Offer Type"), subscriptionOfferDuration: c.text("Subscription Offer Duration"),
-            marketingOptInDuration: c.text("Marketing Opt-In Duration"), customerPriceMicros: try c.micros("Customer Price"),
-            customerCurrency: try c.currency("Customer Currency"), developerProceedsMicros: try c.micros("Developer Proceeds"),
-            proceedsCurrency: try c.currency("Proceeds Currency"), preservedPricing: c.text("Preserved Pricing"),
-            proceedsReason: c.text("Proceeds Reason"), client: c.text("Client"), device: c.text("Device"),
-            country: try c.required("Country"), subscriberID: try c.required("Subscriber ID"),
+            marketingOptInDuration: c.text("Marketing Opt-In Duration"), subscriberID: try c.required("Subscriber ID"),
             subscriberIDReset: c.text("Subscriber ID Reset"), isRefund: refund == "Yes",
             purchaseDate: try c.date("Purchase Date", .iso, optional: true), units: try c.integer("Units"))
     }

@@ -47,15 +47,7 @@ public enum AppleSubscriptionReportParser {
         var counts: [String: Int64?] = [:]
         for name in requiredCounts + optionalCounts { counts[name] = try c.count(name) }
         counts["Subscribers"] = try c.count("Subscribers", optional: true)
-        return AppleSubscriptionRow(
-            line: c.record.line, reportDate: day, appName: c.text("App Name"), appAppleID: try c.required("App Apple ID"),
-            subscriptionName: c.text("Subscription Name"), subscriptionAppleID: try c.required("Subscription Apple ID"),
-            subscriptionGroupID: c.text("Subscription Group ID"),
-            standardSubscriptionDuration: c.text("Standard Subscription Duration"),
-            subscriptionOfferName: c.text("Subscription Offer Name"), promotionalOfferID: c.text("Promotional Offer ID"),
-            customerPriceMicros: try c.micros("Customer Price"), customerCurrency: try c.currency("Customer Currency"),
-            developerProceedsMicros: try c.micros("Developer Proceeds"), proceedsCurrency: try c.currency("Proceeds Currency"),
-            preservedPricing: c.text("Preserved Pricing"), proceedsReason: c.text("Proceeds Reason"), client: c.text("Client"),
-            device: c.text("Device"), state: c.text("State"), country: try c.required("Country"), counts: counts)
+        return AppleSubscriptionRow(line: c.record.line, reportDate: day, product: try AppleSubscriptionProduct.read(c),
+                                    state: c.text("State"), counts: counts)
     }
 }
