@@ -93,19 +93,22 @@ enum ReportStream {
         }
     }
 
-    /// Streams the decompressed content of the gzip file at `path`. The checks and messages are
-    /// `ReportArchive.gunzip`'s: not empty, gzip data; a failure after some content names where that content ends.
-    private static func gzip(_ path: String, name: String, size: Int, position: () -> (line: Int, column: Int),
-                             _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+    /// Throws unless the container at `path` (`size` bytes) is not empty and starts with `signature`.
+    private static func checkSignature(_ path: String, name: String, size: Int, _ signature: [UInt8], otherwise reason: String) throws {
         guard size > 0 else { throw StoreReportError(file: name, line: 1, column: 1, reason: "empty file") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreReportError(file: name, line: 1, column: 1, reason: "cannot read the file")
         }
-        let signature = (try? handle.read(upToCount: 2)).flatMap { $0 } ?? Data()
+        let start = (try? handle.read(upToCount: signature.count)).flatMap { $0 } ?? Data()
         try? handle.close()
-        guard [UInt8](signature) == [0x1F, 0x8B] else {
-            throw StoreReportError(file: name, line: 1, column: 1, reason: "not gzip data (no 1F 8B signature)")
-        }
+        guard [UInt8](start) == signature else { throw StoreReportError(file: name, line: 1, column: 1, reason: reason) }
+    }
+
+    /// Streams the decompressed content of the gzip file at `path`. The checks and messages are
+    /// `ReportArchive.gunzip`'s: not empty, gzip data; a failure after some content names where that content ends.
+    private static func gzip(_ path: String, name: String, size: Int, position: () -> (line: Int, column: Int),
+                             _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try checkSignature(path, name: name, size: size, [0x1F, 0x8B], otherwise: "not gzip data (no 1F 8B signature)")
         var produced = false
         do {
             _ = try CompressedReader.streamGzip(path: path, compressedSize: size) { bytes in
@@ -122,15 +125,7 @@ enum ReportStream {
     /// `ReportArchive.singleCSV`'s: not empty, a zip, exactly one file and a `.csv`.
     private static func zipMember(_ path: String, name: String, size: Int, position: () -> (line: Int, column: Int),
                                   label: (String) -> Void, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
-        guard size > 0 else { throw StoreReportError(file: name, line: 1, column: 1, reason: "empty file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreReportError(file: name, line: 1, column: 1, reason: "cannot read the file")
-        }
-        let signature = (try? handle.read(upToCount: 2)).flatMap { $0 } ?? Data()
-        try? handle.close()
-        guard [UInt8](signature) == [0x50, 0x4B] else {
-            throw StoreReportError(file: name, line: 1, column: 1, reason: "not zip data (no PK signature)")
-        }
+        try checkSignature(path, name: name, size: size, [0x50, 0x4B], otherwise: "not zip data (no PK signature)")
         var first: String?
         do {
             let member = try CompressedReader.streamZipMemberPipelined(path: path, compressedSize: size, member: { member, index in
