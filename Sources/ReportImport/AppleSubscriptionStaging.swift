@@ -1,8 +1,8 @@
-import Postgres
 import StoreExports
 
-/// Copies the rows of Apple's Subscription and Subscription Event reports into `apple_subscription_row` and
-/// `apple_subscription_event_row` (migration 0023) with `COPY … FROM STDIN`.
+/// The staging of Apple's Subscription and Subscription Event reports in `apple_subscription_row` and
+/// `apple_subscription_event_row` (migration 0023): their `COPY` statements and each row's fields
+/// (`AppleReportStaging` streams them).
 enum AppleSubscriptionStaging {
     /// The staging column of each Subscription report count, in `AppleSubscriptionReportParser.countColumns` order.
     static let countColumns: [String] = [
@@ -12,49 +12,45 @@ enum AppleSubscriptionStaging {
         "pay_up_front_offer_code", "pay_as_you_go_offer_code", "subscribers",
     ]
 
-    /// Copies every row of a Subscription report under file `id`; returns the rows loaded.
-    static func copy(_ report: AppleSubscriptionReport, fileID id: String, into database: PostgresConnection) throws -> Int {
+    /// The Subscription report's `COPY`.
+    static let subscriptionCopy = """
+        COPY apple_subscription_row (report_file_id, line, report_date, app_name, app_apple_id, subscription_name,
+        subscription_apple_id, subscription_group_id, standard_subscription_duration, subscription_offer_name,
+        promotional_offer_id, customer_price_micros, customer_currency, developer_proceeds_micros, proceeds_currency,
+        preserved_pricing, proceeds_reason, client, device, state, country, \(countColumns.joined(separator: ", ")))
+        FROM STDIN
+        """
+
+    /// The Subscription Event report's `COPY`.
+    static let eventCopy = """
+        COPY apple_subscription_event_row (report_file_id, line, event_date, event, app_name, app_apple_id,
+        subscription_name, subscription_apple_id, subscription_group_id, standard_subscription_duration,
+        subscription_offer_type, subscription_offer_duration, marketing_opt_in, marketing_opt_in_duration,
+        preserved_pricing, proceeds_reason, subscription_offer_name, promotional_offer_id, consecutive_paid_periods,
+        original_start_date, client, device, state, country, previous_subscription_name, previous_subscription_apple_id,
+        days_before_canceling, cancellation_reason, days_canceled, quantity) FROM STDIN
+        """
+
+    /// A Subscription row's staging fields (after the file id).
+    static func fields(_ r: AppleSubscriptionRow) -> [String?] {
         precondition(countColumns.count == AppleSubscriptionReportParser.countColumns.count)
-        return try database.copyIn("""
-            COPY apple_subscription_row (report_file_id, line, report_date, app_name, app_apple_id, subscription_name,
-            subscription_apple_id, subscription_group_id, standard_subscription_duration, subscription_offer_name,
-            promotional_offer_id, customer_price_micros, customer_currency, developer_proceeds_micros, proceeds_currency,
-            preserved_pricing, proceeds_reason, client, device, state, country, \(countColumns.joined(separator: ", ")))
-            FROM STDIN
-            """) { copy in
-            for r in report.rows {
-                let counts: [String?] = AppleSubscriptionReportParser.countColumns.map { r.count($0).map { String($0) } }
-                let fields: [String?] = [id, String(r.line), r.reportDate.description, r.appName, r.appAppleID, r.subscriptionName,
-                                   r.subscriptionAppleID, r.subscriptionGroupID, r.standardSubscriptionDuration,
-                                   r.subscriptionOfferName, r.promotionalOfferID, String(r.customerPriceMicros),
-                                   r.customerCurrency, String(r.developerProceedsMicros), r.proceedsCurrency,
-                                   r.preservedPricing, r.proceedsReason, r.client, r.device, r.state, r.country]
-                try copy.writeRow(fields + counts)
-            }
-        }
+        let counts: [String?] = AppleSubscriptionReportParser.countColumns.map { r.count($0).map { String($0) } }
+        let fields: [String?] = [String(r.line), r.reportDate.description, r.appName, r.appAppleID, r.subscriptionName,
+                                 r.subscriptionAppleID, r.subscriptionGroupID, r.standardSubscriptionDuration,
+                                 r.subscriptionOfferName, r.promotionalOfferID, String(r.customerPriceMicros),
+                                 r.customerCurrency, String(r.developerProceedsMicros), r.proceedsCurrency,
+                                 r.preservedPricing, r.proceedsReason, r.client, r.device, r.state, r.country]
+        return fields + counts
     }
 
-    /// Copies every row of a Subscription Event report under file `id`; returns the rows loaded.
-    static func copy(_ report: AppleSubscriptionEventReport, fileID id: String, into database: PostgresConnection) throws -> Int {
-        try database.copyIn("""
-            COPY apple_subscription_event_row (report_file_id, line, event_date, event, app_name, app_apple_id,
-            subscription_name, subscription_apple_id, subscription_group_id, standard_subscription_duration,
-            subscription_offer_type, subscription_offer_duration, marketing_opt_in, marketing_opt_in_duration,
-            preserved_pricing, proceeds_reason, subscription_offer_name, promotional_offer_id, consecutive_paid_periods,
-            original_start_date, client, device, state, country, previous_subscription_name, previous_subscription_apple_id,
-            days_before_canceling, cancellation_reason, days_canceled, quantity) FROM STDIN
-            """) { copy in
-            for r in report.rows {
-                try copy.writeRow([id, String(r.line), r.eventDate.description, r.event, r.appName, r.appAppleID,
-                                   r.subscriptionName, r.subscriptionAppleID, r.subscriptionGroupID,
-                                   r.standardSubscriptionDuration, r.subscriptionOfferType, r.subscriptionOfferDuration,
-                                   r.marketingOptIn ? "t" : "f", r.marketingOptInDuration, r.preservedPricing ? "t" : "f",
-                                   r.proceedsReason, r.subscriptionOfferName, r.promotionalOfferID,
-                                   r.consecutivePaidPeriods.map(String.init), r.originalStartDate?.description, r.client,
-                                   r.device, r.state, r.country, r.previousSubscriptionName, r.previousSubscriptionAppleID,
-                                   r.daysBeforeCanceling.map(String.init), r.cancellationReason,
-                                   r.daysCanceled.map(String.init), String(r.quantity)])
-            }
-        }
+    /// A Subscription Event row's staging fields (after the file id).
+    static func fields(_ r: AppleSubscriptionEventRow) -> [String?] {
+        [String(r.line), r.eventDate.description, r.event, r.appName, r.appAppleID, r.subscriptionName,
+         r.subscriptionAppleID, r.subscriptionGroupID, r.standardSubscriptionDuration, r.subscriptionOfferType,
+         r.subscriptionOfferDuration, r.marketingOptIn ? "t" : "f", r.marketingOptInDuration,
+         r.preservedPricing ? "t" : "f", r.proceedsReason, r.subscriptionOfferName, r.promotionalOfferID,
+         r.consecutivePaidPeriods.map(String.init), r.originalStartDate?.description, r.client, r.device, r.state,
+         r.country, r.previousSubscriptionName, r.previousSubscriptionAppleID, r.daysBeforeCanceling.map(String.init),
+         r.cancellationReason, r.daysCanceled.map(String.init), String(r.quantity)]
     }
 }

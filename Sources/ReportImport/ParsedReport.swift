@@ -6,10 +6,9 @@ public struct ParsedReport: Sendable {
     public enum Content: Sendable {
         case appleFinancial(AppleFinancialReport)
         case applePayments(ApplePaymentsSummary)
-        case appleSubscriber(AppleSubscriberReport)
-        case appleSubscription(AppleSubscriptionReport)
-        case appleSubscriptionEvent(AppleSubscriptionEventReport)
-        case appleSummarySales([AppleSummarySalesRow])
+        /// Apple's Subscriber, Subscription, Subscription Event and Summary Sales reports are staged while they are
+        /// read (`ReportLoader.loadStreamed`); a read alone tallies them.
+        case appleSalesAndTrends(StreamTally)
         /// Google earnings are staged while they are read (`ReportLoader.loadGoogleEarnings`); a read alone tallies them.
         case googleEarnings(GoogleEarningsTally)
         case googleEstimatedSales([GoogleEstimatedSalesRow])
@@ -29,10 +28,7 @@ public struct ParsedReport: Sendable {
         switch content {
         case .appleFinancial(let report): return report.rows.count
         case .applePayments(let summary): return summary.rows.count
-        case .appleSubscriber(let report): return report.rows.count
-        case .appleSubscription(let report): return report.rows.count
-        case .appleSubscriptionEvent(let report): return report.rows.count
-        case .appleSummarySales(let rows): return rows.count
+        case .appleSalesAndTrends(let tally): return tally.rows
         case .googleEarnings(let tally): return tally.rows
         case .googleEstimatedSales(let rows): return rows.count
         }

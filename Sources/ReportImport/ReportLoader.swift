@@ -48,6 +48,9 @@ public struct ReportLoader {
         if case .googleEarnings = report.content {
             return try loadGoogleEarnings(report.path, knownSHA256: report.contentSHA256).outcome
         }
+        if case .appleSalesAndTrends = report.content {
+            return try loadStreamed(report.path, kind: report.identity.kind, knownSHA256: report.contentSHA256)
+        }
         return try stage(report.identity, path: report.path, knownSHA256: report.contentSHA256) { db, id in
             let rows = try StagingCopy.load(report, fileID: id, into: db)
             if !fxRates.isEmpty { _ = try FXRateWriter(database: db, actor: actor).upsert(fxRates) }
@@ -69,6 +72,16 @@ public struct ReportLoader {
             return (tally.sha256, tally.rows)
         }
         return (outcome, outcome == .unchanged ? 0 : rates)
+    }
+
+    /// Stages the Apple Sales and Trends report at `path` (Subscriber, Subscription, Subscription Event, Summary
+    /// Sales: `AppleReportStaging`) while it is read, in one transaction; `knownSHA256`, a hash taken before (a
+    /// rerun's first look), makes an unchanged file a no-op without reading it again.
+    public func loadStreamed(_ path: String, kind: StoreReportKind, knownSHA256: String? = nil) throws -> ReportLoadOutcome {
+        try stage(ReportIdentity.of(Self.fileName(path), kind: kind), path: path, knownSHA256: knownSHA256) { db, id in
+            let tally = try AppleReportStaging.stage(path, kind: kind, fileID: id, into: db)
+            return (tally.sha256, tally.rows)
+        }
     }
 
     /// The content staged: its hash (known only once it is read, for a file staged as it is read) and row count.

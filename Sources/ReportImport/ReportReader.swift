@@ -2,11 +2,16 @@ import Crypto
 import Foundation
 import StoreExports
 
-/// Reads one report file: unwraps `.gz` / `.zip` through `ReportArchive`, hashes the content and parses it. The
-/// file is read once; the hash is over exactly the bytes parsed, and a file whose size, inode or modification time
-/// changed during the read is refused (it was being written or replaced). Google earnings are read as a stream and
-/// only tallied (rows, hash, rates): `ReportLoader.loadGoogleEarnings` stages them as they are read.
+/// Reads one report file once, as a stream (`ReportStream`: plain, gzip or zip), the hash over exactly the bytes
+/// parsed; a file whose size, inode or modification time changed during the read is refused (it was being written or
+/// replaced). Google earnings and Apple's Sales and Trends reports (Subscriber, Subscription, Subscription Event,
+/// Summary Sales) are parsed row by row and only tallied (rows, hash, rates): `ReportLoader` stages them as they are
+/// read. Apple's financial reports and payments summaries, small by nature, are parsed whole, up to `wholeFileLimit`.
 public enum ReportReader {
+    /// The most content (after decompression) of an Apple financial report or payments summary, which are parsed
+    /// whole: 8 MiB (real ones are under 1 MB; parsing holds several times the content).
+    public static let wholeFileLimit = 8 << 20
+
     /// The parsed file, or a `StoreReportError` naming file, line, column and reason. `afterReading` runs between the
     /// read and the second look at the file (tests change the file there).
     public static func read(_ file: FoundReportFile, afterReading: () throws -> Void = {}) throws -> ParsedReport {
@@ -16,48 +21,39 @@ public enum ReportReader {
             return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind), contentSHA256: tally.sha256,
                                 content: .googleEarnings(tally))
         }
-        let raw: [UInt8]
-        let before = FileStamp.of(file.path)
-        do {
-            raw = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path)))
-        } catch {
-            throw StoreReportError(file: name, line: 1, column: 1, reason: "cannot read the file: \(error.localizedDescription)")
+        if AppleReportStaging.streams(file.kind) {
+            let tally = try AppleReportStaging.read(file.path, kind: file.kind, afterReading: afterReading) { _ in }
+            return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind), contentSHA256: tally.sha256,
+                                content: .appleSalesAndTrends(tally))
         }
-        try afterReading()
-        let after = FileStamp.of(file.path)
-        guard let before, before == after, before.size == Int64(raw.count) else {
-            throw StoreReportError(file: name, line: 1, column: 1, reason: "the file changed while it was read (before: "
-                                   + "\(before?.description ?? "unreadable"); after: \(after?.description ?? "gone"); read \(raw.count) bytes); "
-                                   + "nothing imported: import it again once it is complete")
-        }
-        let bytes: [UInt8]
+        let limit = file.kind == .googleEstimatedSales ? Int.max : wholeFileLimit
+        var bytes: [UInt8] = []
         var label = name
-        switch StoreReportKind.container(of: name) {
-        case .plain: bytes = raw
-        case .gzip: bytes = try ReportArchive.gunzip(raw, file: name)
-        case .zip:
-            let member = try ReportArchive.singleCSV(raw, file: name)
-            bytes = member.bytes
-            label = name + "/" + member.name
+        let content = try ReportStream.read(file.path, afterReading: afterReading, label: { label = $0 },
+                                            position: { ReportArchive.end(of: bytes) }) { chunk in
+            guard bytes.count + chunk.count <= limit else {
+                let end = ReportArchive.end(of: bytes)
+                throw StoreReportError(file: label, line: end.line, column: end.column,
+                                       reason: "content larger than \(limit) bytes, the limit for this report, which is read whole "
+                                       + "(docs/STORE_REPORTS.md, \"Limits\")")
+            }
+            bytes.append(contentsOf: chunk)
         }
-        let hash = SHA256Digest.hex(bytes)
-        let content: ParsedReport.Content
+        label = content.label
+        let hash = content.sha256
+        let parsed: ParsedReport.Content
         var paymentsLabel: String?
         switch file.kind {
-        case .appleFinancial: content = .appleFinancial(try AppleFinancialReportParser.parse(bytes, file: label))
+        case .appleFinancial: parsed = .appleFinancial(try AppleFinancialReportParser.parse(bytes, file: label))
         case .applePayments:
             let summary = try ApplePaymentsSummaryParser.parse(bytes, file: label)
             paymentsLabel = summary.periodLabel
-            content = .applePayments(summary)
-        case .appleSubscriber: content = .appleSubscriber(try AppleSubscriberReportParser.parse(bytes, file: label))
-        case .appleSubscription: content = .appleSubscription(try AppleSubscriptionReportParser.parse(bytes, file: label))
-        case .appleSubscriptionEvent:
-            content = .appleSubscriptionEvent(try AppleSubscriptionEventParser.parse(bytes, file: label))
-        case .appleSummarySales: content = .appleSummarySales(try AppleSummarySalesParser.parse(bytes, file: label))
-        case .googleEarnings: preconditionFailure("read as a stream above")
-        case .googleEstimatedSales: content = .googleEstimatedSales(try GoogleEstimatedSalesParser.parse(bytes, file: label))
+            parsed = .applePayments(summary)
+        case .googleEstimatedSales: parsed = .googleEstimatedSales(try GoogleEstimatedSalesParser.parse(bytes, file: label))
+        case .appleSubscriber, .appleSubscription, .appleSubscriptionEvent, .appleSummarySales, .googleEarnings:
+            preconditionFailure("read as a stream above")
         }
         return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind, paymentsLabel: paymentsLabel, contentSHA256: hash),
-                            contentSHA256: hash, content: content)
+                            contentSHA256: hash, content: parsed)
     }
 }

@@ -7,8 +7,8 @@ import StoreExports
 import Glibc
 #endif
 
-/// Reads a report file's content once as a stream of chunks — a plain file, or the one CSV of a zip (decompressed
-/// a few chunks ahead on a thread of its own, within `ArchiveLimits`) — hashing exactly the bytes handed on, so
+/// Reads a report file's content once as a stream of chunks — a plain file, a gzip stream (within `ArchiveLimits`),
+/// or the one CSV of a zip (decompressed a few chunks ahead on a thread of its own, within `ArchiveLimits`) — hashing exactly the bytes handed on, so
 /// memory does not grow with the file. A file whose size, inode or modification time changed during the read is
 /// refused (it was being written or replaced), before any other defect is reported.
 enum ReportStream {
@@ -28,16 +28,24 @@ enum ReportStream {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let hasher = SHA256Hasher()
         let before = FileStamp.of(path)
-        var read = 0
+        // The bytes of a plain file read (compared with its size: a file that grew or shrank meanwhile is refused).
+        var read: Int? = 0
         var member: String?
         var failure: Error?
         do {
-            if StoreReportKind.container(of: name) == .zip {
+            switch StoreReportKind.container(of: name) {
+            case .zip:
                 member = try zipMember(path, name: name, size: Int(before?.size ?? 0), position: position, label: label) {
                     hasher.update($0)
                     try chunk($0)
                 }
-            } else {
+            case .gzip:
+                try gzip(path, name: name, size: Int(before?.size ?? 0), position: position) {
+                    hasher.update($0)
+                    try chunk($0)
+                }
+                read = nil
+            case .plain:
                 read = try plain(path, name: name) {
                     hasher.update($0)
                     try chunk($0)
@@ -48,7 +56,7 @@ enum ReportStream {
         }
         try afterReading()
         let after = FileStamp.of(path)
-        guard let before, before == after, member != nil || failure != nil || before.size == Int64(read) else {
+        guard let before, before == after, member != nil || failure != nil || read.map({ before.size == Int64($0) }) ?? true else {
             throw StoreReportError(file: name, line: 1, column: 1, reason: "the file changed while it was read (before: "
                                    + "\(before?.description ?? "unreadable"); after: \(after?.description ?? "gone")); "
                                    + "nothing imported: import it again once it is complete")
@@ -85,19 +93,39 @@ enum ReportStream {
         }
     }
 
-    /// Streams the one CSV member of the zip at `path`; returns its name. The checks and messages are
-    /// `ReportArchive.singleCSV`'s: not empty, a zip, exactly one file and a `.csv`.
-    private static func zipMember(_ path: String, name: String, size: Int, position: () -> (line: Int, column: Int),
-                                  label: (String) -> Void, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
+    /// Throws unless the container at `path` (`size` bytes) is not empty and starts with `signature`.
+    private static func checkSignature(_ path: String, name: String, size: Int, _ signature: [UInt8], otherwise reason: String) throws {
         guard size > 0 else { throw StoreReportError(file: name, line: 1, column: 1, reason: "empty file") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreReportError(file: name, line: 1, column: 1, reason: "cannot read the file")
         }
-        let signature = (try? handle.read(upToCount: 2)).flatMap { $0 } ?? Data()
+        let start = (try? handle.read(upToCount: signature.count)).flatMap { $0 } ?? Data()
         try? handle.close()
-        guard [UInt8](signature) == [0x50, 0x4B] else {
-            throw StoreReportError(file: name, line: 1, column: 1, reason: "not zip data (no PK signature)")
+        guard [UInt8](start) == signature else { throw StoreReportError(file: name, line: 1, column: 1, reason: reason) }
+    }
+
+    /// Streams the decompressed content of the gzip file at `path`. The checks and messages are
+    /// `ReportArchive.gunzip`'s: not empty, gzip data; a failure after some content names where that content ends.
+    private static func gzip(_ path: String, name: String, size: Int, position: () -> (line: Int, column: Int),
+                             _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try checkSignature(path, name: name, size: size, [0x1F, 0x8B], otherwise: "not gzip data (no 1F 8B signature)")
+        var produced = false
+        do {
+            _ = try CompressedReader.streamGzip(path: path, compressedSize: size) { bytes in
+                produced = true
+                try chunk(bytes)
+            }
+        } catch let failure as CompressedReader.Failure {
+            let at: (line: Int, column: Int) = produced ? position() : (1, 1)
+            throw StoreReportError(file: name, line: at.line, column: at.column, reason: failure.reason)
         }
+    }
+
+    /// Streams the one CSV member of the zip at `path`; returns its name. The checks and messages are
+    /// `ReportArchive.singleCSV`'s: not empty, a zip, exactly one file and a `.csv`.
+    private static func zipMember(_ path: String, name: String, size: Int, position: () -> (line: Int, column: Int),
+                                  label: (String) -> Void, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
+        try checkSignature(path, name: name, size: size, [0x50, 0x4B], otherwise: "not zip data (no PK signature)")
         var first: String?
         do {
             let member = try CompressedReader.streamZipMemberPipelined(path: path, compressedSize: size, member: { member, index in

@@ -52,43 +52,8 @@ enum StagingCopy {
                                        r.proceedsMicros.map(String.init), r.bankAccountCurrency])
                 }
             }
-        case .appleSubscriber(let subscriber):
-            return try database.copyIn("""
-                COPY apple_subscriber_row (report_file_id, line, event_date, app_name, app_apple_id, subscription_name,
-                subscription_apple_id, subscription_group_id, standard_subscription_duration, subscription_offer_name,
-                promotional_offer_id, subscription_offer_type, subscription_offer_duration, marketing_opt_in_duration,
-                customer_price_micros, customer_currency, developer_proceeds_micros, proceeds_currency, preserved_pricing,
-                proceeds_reason, client, device, country, subscriber_id, subscriber_id_reset, is_refund, purchase_date, units)
-                FROM STDIN
-                """) { copy in
-                for r in subscriber.rows {
-                    try copy.writeRow([id, String(r.line), r.eventDate.description, r.appName, r.appAppleID, r.subscriptionName,
-                                       r.subscriptionAppleID, r.subscriptionGroupID, r.standardSubscriptionDuration,
-                                       r.subscriptionOfferName, r.promotionalOfferID, r.subscriptionOfferType,
-                                       r.subscriptionOfferDuration, r.marketingOptInDuration, String(r.customerPriceMicros),
-                                       r.customerCurrency, String(r.developerProceedsMicros), r.proceedsCurrency,
-                                       r.preservedPricing, r.proceedsReason, r.client, r.device, r.country, r.subscriberID,
-                                       r.subscriberIDReset, r.isRefund ? "t" : "f", r.purchaseDate?.description, String(r.units)])
-                }
-            }
-        case .appleSubscription(let report): return try AppleSubscriptionStaging.copy(report, fileID: id, into: database)
-        case .appleSubscriptionEvent(let report):
-            return try AppleSubscriptionStaging.copy(report, fileID: id, into: database)
-        case .appleSummarySales(let rows):
-            return try database.copyIn("""
-                COPY apple_sales_summary_row (report_file_id, line, provider, provider_country, sku, developer, title, version,
-                product_type_identifier, units, developer_proceeds_micros, begin_date, end_date, customer_currency, country_code,
-                currency_of_proceeds, apple_identifier, customer_price_micros, promo_code, parent_identifier, subscription,
-                period, extra) FROM STDIN
-                """) { copy in
-                for r in rows {
-                    try copy.writeRow([id, String(r.line), r.provider, r.providerCountry, r.sku, r.developer, r.title, r.version,
-                                       r.productTypeIdentifier, String(r.units), String(r.developerProceedsMicros),
-                                       r.beginDate.description, r.endDate.description, r.customerCurrency, r.countryCode,
-                                       r.currencyOfProceeds, r.appleIdentifier, String(r.customerPriceMicros), r.promoCode,
-                                       r.parentIdentifier, r.subscription, r.period, JSONLine.encode(r.extra)])
-                }
-            }
+        case .appleSalesAndTrends:
+            preconditionFailure("Apple's Sales and Trends reports are staged while they are read (AppleReportStaging)")
         case .googleEarnings:
             preconditionFailure("Google earnings are staged while they are read (GoogleEarningsStaging)")
         case .googleEstimatedSales(let rows):

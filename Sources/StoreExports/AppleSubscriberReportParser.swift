@@ -17,20 +17,12 @@ public enum AppleSubscriberReportParser {
 
     /// Parses `bytes` read from `file`; dates are in `zone` (default US Pacific, the worldwide agreement's zone).
     public static func parse(_ bytes: [UInt8], file: String, zone: String = "America/Los_Angeles") throws -> AppleSubscriberReport {
-        let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, limits: .apple)
-        let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
-        guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
-        let layout = try HeaderLayout(header: header, specs: columns, file: file)
-        var rows: [AppleSubscriberRow] = []
-        rows.reserveCapacity(records.count)
-        for record in records.dropFirst() {
-            if record.isBlank && record.fields.count == 1 {
-                throw StoreReportError(file: file, line: record.line, column: 1, reason: "blank line inside the report")
-            }
-            rows.append(try row(RowCells(record, layout, file: file)))
-        }
-        return AppleSubscriberReport(file: file, rows: rows, zone: zone)
+        AppleSubscriberReport(file: file, rows: try scanner(file: file).all(bytes), zone: zone)
+    }
+
+    /// A reader of the report `file` as a stream (`AppleTabScanner`): a blank line is refused where it stands.
+    public static func scanner(file: String) -> AppleTabScanner<AppleSubscriberRow> {
+        AppleTabScanner(file: file, specs: columns, blankLines: .refusedInOrder, row: row)
     }
 
     static func row(_ c: RowCells) throws -> AppleSubscriberRow {
@@ -38,18 +30,11 @@ public enum AppleSubscriberReportParser {
         guard refund.isEmpty || refund == "Yes" || refund == "No" else {
             throw c.failure("Refund", "'Refund' is '\(Redaction.excerpt(refund))', expected Yes or empty")
         }
+        let eventDate = try c.requiredDate("Event Date", .iso)
         return AppleSubscriberRow(
-            line: c.record.line, eventDate: try c.requiredDate("Event Date", .iso), appName: c.text("App Name"),
-            appAppleID: try c.required("App Apple ID"), subscriptionName: c.text("Subscription Name"),
-            subscriptionAppleID: try c.required("Subscription Apple ID"), subscriptionGroupID: c.text("Subscription Group ID"),
-            standardSubscriptionDuration: c.text("Standard Subscription Duration"),
-            subscriptionOfferName: c.text("Subscription Offer Name"), promotionalOfferID: c.text("Promotional Offer ID"),
+            line: c.record.line, eventDate: eventDate, product: try AppleSubscriptionProduct.read(c),
             subscriptionOfferType: c.text("Subscription Offer Type"), subscriptionOfferDuration: c.text("Subscription Offer Duration"),
-            marketingOptInDuration: c.text("Marketing Opt-In Duration"), customerPriceMicros: try c.micros("Customer Price"),
-            customerCurrency: try c.currency("Customer Currency"), developerProceedsMicros: try c.micros("Developer Proceeds"),
-            proceedsCurrency: try c.currency("Proceeds Currency"), preservedPricing: c.text("Preserved Pricing"),
-            proceedsReason: c.text("Proceeds Reason"), client: c.text("Client"), device: c.text("Device"),
-            country: try c.required("Country"), subscriberID: try c.required("Subscriber ID"),
+            marketingOptInDuration: c.text("Marketing Opt-In Duration"), subscriberID: try c.required("Subscriber ID"),
             subscriberIDReset: c.text("Subscriber ID Reset"), isRefund: refund == "Yes",
             purchaseDate: try c.date("Purchase Date", .iso, optional: true), units: try c.integer("Units"))
     }

@@ -19,8 +19,12 @@ public enum AppleSubscriptionEventParser {
 
     /// Parses `bytes` read from `file`; every row or a rejection naming file, line, column and value.
     public static func parse(_ bytes: [UInt8], file: String) throws -> AppleSubscriptionEventReport {
-        let (layout, records) = try AppleTabReport.records(bytes, file: file, specs: columns)
-        return AppleSubscriptionEventReport(file: file, rows: try records.map { try row(RowCells($0, layout, file: file)) })
+        AppleSubscriptionEventReport(file: file, rows: try scanner(file: file).all(bytes))
+    }
+
+    /// A reader of the report `file` as a stream (`AppleTabScanner`).
+    public static func scanner(file: String) -> AppleTabScanner<AppleSubscriptionEventRow> {
+        AppleTabScanner(file: file, specs: columns, blankLines: .refusedFirst, row: row)
     }
 
     static func row(_ c: RowCells) throws -> AppleSubscriptionEventRow {

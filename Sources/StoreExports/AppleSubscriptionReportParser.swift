@@ -28,28 +28,26 @@ public enum AppleSubscriptionReportParser {
     /// Parses `bytes` read from `file`; every row or a rejection naming file, line, column and value. The report's day
     /// is `reportDate`, or when nil the one `file`'s name carries (a name without one is refused).
     public static func parse(_ bytes: [UInt8], file: String, reportDate: CalendarDate? = nil) throws -> AppleSubscriptionReport {
+        let scanner = try scanner(file: file, reportDate: reportDate)
+        return AppleSubscriptionReport(file: file, reportDate: scanner.day, rows: try scanner.reader.all(bytes))
+    }
+
+    /// A reader of the report `file` as a stream (`AppleTabScanner`) and the report's day (`reportDate`, or the one
+    /// the file name carries: a name without one is refused).
+    public static func scanner(file: String, reportDate: CalendarDate? = nil) throws
+        -> (reader: AppleTabScanner<AppleSubscriptionRow>, day: CalendarDate) {
         guard let day = reportDate ?? AppleTabReport.reportDate(fileName: file) else {
             throw StoreReportError(file: file, line: 1, column: 1,
                                    reason: "the file name carries no report day (expected Subscription_<vendor>_<YYYYMMDD>…)")
         }
-        let (layout, records) = try AppleTabReport.records(bytes, file: file, specs: columns)
-        let rows = try records.map { try row(RowCells($0, layout, file: file), day: day) }
-        return AppleSubscriptionReport(file: file, reportDate: day, rows: rows)
+        return (AppleTabScanner(file: file, specs: columns, blankLines: .refusedFirst) { try row($0, day: day) }, day)
     }
 
     static func row(_ c: RowCells, day: CalendarDate) throws -> AppleSubscriptionRow {
         var counts: [String: Int64?] = [:]
         for name in requiredCounts + optionalCounts { counts[name] = try c.count(name) }
         counts["Subscribers"] = try c.count("Subscribers", optional: true)
-        return AppleSubscriptionRow(
-            line: c.record.line, reportDate: day, appName: c.text("App Name"), appAppleID: try c.required("App Apple ID"),
-            subscriptionName: c.text("Subscription Name"), subscriptionAppleID: try c.required("Subscription Apple ID"),
-            subscriptionGroupID: c.text("Subscription Group ID"),
-            standardSubscriptionDuration: c.text("Standard Subscription Duration"),
-            subscriptionOfferName: c.text("Subscription Offer Name"), promotionalOfferID: c.text("Promotional Offer ID"),
-            customerPriceMicros: try c.micros("Customer Price"), customerCurrency: try c.currency("Customer Currency"),
-            developerProceedsMicros: try c.micros("Developer Proceeds"), proceedsCurrency: try c.currency("Proceeds Currency"),
-            preservedPricing: c.text("Preserved Pricing"), proceedsReason: c.text("Proceeds Reason"), client: c.text("Client"),
-            device: c.text("Device"), state: c.text("State"), country: try c.required("Country"), counts: counts)
+        return AppleSubscriptionRow(line: c.record.line, reportDate: day, product: try AppleSubscriptionProduct.read(c),
+                                    state: c.text("State"), counts: counts)
     }
 }

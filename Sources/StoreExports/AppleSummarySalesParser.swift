@@ -14,30 +14,31 @@ public enum AppleSummarySalesParser {
 
     /// Parses `bytes` read from `file`; returns every row or throws naming line and column.
     public static func parse(_ bytes: [UInt8], file: String) throws -> [AppleSummarySalesRow] {
-        let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, limits: .apple)
-        let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
-        guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
-        let layout = try HeaderLayout(header: header, specs: columns, file: file)
-        return try records.dropFirst().map { record in
-            let c = try RowCells(record, layout, file: file)
-            let begin = try c.requiredDate("Begin Date", .monthDayYear)
-            let end = try c.requiredDate("End Date", .monthDayYear)
-            guard begin <= end else { throw c.failure("End Date", "'End Date' \(end) is before 'Begin Date' \(begin)") }
-            let proceeds = try c.micros("Developer Proceeds")
-            var extra: [String: String] = [:]
-            for name in extraColumns where layout.has(name) { extra[name] = c.text(name) }
-            return AppleSummarySalesRow(
-                line: record.line, provider: c.text("Provider"), providerCountry: c.text("Provider Country"),
-                sku: try c.required("SKU"), developer: c.text("Developer"), title: c.text("Title"), version: c.text("Version"),
-                productTypeIdentifier: try c.required("Product Type Identifier"), units: try c.wholeDecimal("Units"),
-                developerProceedsMicros: proceeds, beginDate: begin, endDate: end,
-                customerCurrency: try c.currency("Customer Currency"), countryCode: try c.required("Country Code"),
-                currencyOfProceeds: try proceedsCurrency(c, proceeds: proceeds), appleIdentifier: try c.required("Apple Identifier"),
-                customerPriceMicros: try c.micros("Customer Price"), promoCode: c.text("Promo Code"),
-                parentIdentifier: c.text("Parent Identifier"), subscription: c.text("Subscription"), period: c.text("Period"),
-                extra: extra)
-        }
+        try scanner(file: file).all(bytes)
+    }
+
+    /// A reader of the report `file` as a stream (`AppleTabScanner`); a blank line is read as a (too narrow) row.
+    public static func scanner(file: String) -> AppleTabScanner<AppleSummarySalesRow> {
+        AppleTabScanner(file: file, specs: columns, blankLines: .readAsRow, row: row)
+    }
+
+    static func row(_ c: RowCells) throws -> AppleSummarySalesRow {
+        let begin = try c.requiredDate("Begin Date", .monthDayYear)
+        let end = try c.requiredDate("End Date", .monthDayYear)
+        guard begin <= end else { throw c.failure("End Date", "'End Date' \(end) is before 'Begin Date' \(begin)") }
+        let proceeds = try c.micros("Developer Proceeds")
+        var extra: [String: String] = [:]
+        for name in extraColumns where c.layout.has(name) { extra[name] = c.text(name) }
+        return AppleSummarySalesRow(
+            line: c.record.line, provider: c.text("Provider"), providerCountry: c.text("Provider Country"),
+            sku: try c.required("SKU"), developer: c.text("Developer"), title: c.text("Title"), version: c.text("Version"),
+            productTypeIdentifier: try c.required("Product Type Identifier"), units: try c.wholeDecimal("Units"),
+            developerProceedsMicros: proceeds, beginDate: begin, endDate: end,
+            customerCurrency: try c.currency("Customer Currency"), countryCode: try c.required("Country Code"),
+            currencyOfProceeds: try proceedsCurrency(c, proceeds: proceeds), appleIdentifier: try c.required("Apple Identifier"),
+            customerPriceMicros: try c.micros("Customer Price"), promoCode: c.text("Promo Code"),
+            parentIdentifier: c.text("Parent Identifier"), subscription: c.text("Subscription"), period: c.text("Period"),
+            extra: extra)
     }
 
     /// The proceeds currency; a blank cell is accepted only on a row without proceeds (Apple's free rows).

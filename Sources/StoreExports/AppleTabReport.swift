@@ -1,22 +1,8 @@
 import BillingCore
 
-/// The shared first steps of Apple's Sales and Trends subscription reports (tab-separated, one header row, columns by
-/// name, the last line may lack its newline): UTF-8 checks, the header resolved before any row is split, blank lines
-/// inside the data refused.
+/// What Apple's Sales and Trends subscription reports share beside their reading (`AppleTabScanner`): the report day
+/// their file names carry, and the cell readers of their counts, values and flags.
 enum AppleTabReport {
-    /// The header's layout and the data records of `bytes` read from `file`.
-    static func records(_ bytes: [UInt8], file: String, specs: [ColumnSpec]) throws -> (HeaderLayout, ArraySlice<DelimitedRecord>) {
-        let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, limits: .apple)
-        let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: specs, file: file) }
-        guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
-        let layout = try HeaderLayout(header: header, specs: specs, file: file)
-        for record in records.dropFirst() where record.isBlank && record.fields.count == 1 {
-            throw StoreReportError(file: file, line: record.line, column: 1, reason: "blank line inside the report")
-        }
-        return (layout, records.dropFirst())
-    }
-
     /// The report day a Sales and Trends file name carries (`Subscription_<vendor>_<YYYYMMDD>[_V1_3][.txt][.gz]`): the
     /// last `_`-separated part of eight digits that is a date, or nil.
     static func reportDate(fileName: String) -> CalendarDate? {

@@ -36,7 +36,13 @@ public enum ReportArchive {
 
     /// The failure at the end of its readable content (last line, the column after its last character).
     static func positioned(_ file: String, _ failure: CompressedReader.Failure) -> StoreReportError {
-        let data = failure.readable
+        let end = end(of: failure.readable)
+        return StoreReportError(file: failure.member.map { file + "/" + $0 } ?? file, line: end.line, column: end.column,
+                                reason: failure.reason)
+    }
+
+    /// Where text `data` ends: its last line and the column after its last character.
+    public static func end(of data: [UInt8]) -> (line: Int, column: Int) {
         var newlines = 0
         var lastNewline = -1
         for (index, byte) in data.enumerated() where byte == 0x0A {
@@ -44,7 +50,6 @@ public enum ReportArchive {
             lastNewline = index
         }
         let characters = data[(lastNewline + 1)...].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return StoreReportError(file: failure.member.map { file + "/" + $0 } ?? file, line: newlines + 1,
-                                column: characters + 1, reason: failure.reason)
+        return (newlines + 1, characters + 1)
     }
 }
