@@ -21,8 +21,11 @@ WITH params AS (
 snapshot AS (
     SELECT * FROM report_run_snapshot($1, $2, $3, $5)
 ),
+-- Only the snapshots the reported months read: theirs and the one before (a start or an end is read against it), so a
+-- run that reports only its last months (an incremental one) does not window every snapshot's states.
 state AS (
-    SELECT * FROM report_run_subscriber_state($1, $2, $3, $5)
+    SELECT st.* FROM report_run_subscriber_state($1, $2, $3, $5) st
+    WHERE st.n >= (SELECT min(sn.n) FROM snapshot sn WHERE sn.reported) - 1
 ),
 -- Each subscription's snapshots in one product, with the neighbouring ones: a start when the previous snapshot is not
 -- the one before; an end at the next snapshot when that one is missing.

@@ -6,7 +6,9 @@
 #   * each round: `nightly` = build-reports as of AS_OF, reusing the stored months (the day's rows are new to it);
 #     `full` = the same with --full; `duckdb` = the peer (every report).
 # The nightly files must be byte-identical to the full run's; the peer's CSVs cell-equal to build-reports'.
-# Environment: REPORT_DB, REPORT_BIN (release folder with build-reports), REPORT_OUT, AS_OF, REPORT_MONTHS, ROUNDS.
+# Environment: REPORT_DB, REPORT_BIN (release folder with build-reports), REPORT_OUT, AS_OF, REPORT_MONTHS, ROUNDS,
+# RUNS (default "nightly full duckdb"; "full" alone measures build-reports' full run, e.g. where the peer would not fit
+# in memory, and skips the previous night's run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 db=${REPORT_DB:-bench_reports}
@@ -15,6 +17,7 @@ out=${REPORT_OUT:-Benchmarks/out/reports}
 AS_OF=${AS_OF:-2026-11-29T00:00:00Z}
 REPORT_MONTHS=${REPORT_MONTHS:-24}
 ROUNDS=${ROUNDS:-2}
+RUNS=${RUNS:-nightly full duckdb}
 source Benchmarks/reports/measure.sh
 mkdir -p "$out"
 venv="Benchmarks/out/venv"
@@ -34,10 +37,10 @@ n = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ("shared_tables", "mrr", "mrr_bridge", "mrr_movements", "refunds",
                                                               "grace_hold_recovery", "entitlement_leakage", "price_change_churn")))' "$1"; }
 rm -rf "$out"/prev "$out"/nightly-* "$out"/full-* "$out"/duckdb-*
-read -r _ _ _ _ <<<"$(measure prev "$bin/build-reports" --as-of "$previous" "${common[@]}" --out "$out/prev")"
+case " $RUNS " in *" nightly "*) read -r _ _ _ _ <<<"$(measure prev "$bin/build-reports" --as-of "$previous" "${common[@]}" --out "$out/prev")" ;; esac
 rows=""
 for round in $(seq 1 "$ROUNDS"); do
-  for who in nightly full duckdb; do
+  for who in $RUNS; do
     load=$(cut -d' ' -f1 /proc/loadavg)
     case $who in
       nightly) line=$(measure "nightly-$round" "$bin/build-reports" --as-of "$AS_OF" "${common[@]}" --out "$out/nightly-$round") ;;
@@ -50,9 +53,13 @@ for round in $(seq 1 "$ROUNDS"); do
     [ "$who" = duckdb ] || part=$(four "$out/$who-$round.out")
     rows+="| $round | $who | $wall | $cpu | $server | $(awk -v a="$cpu" -v b="$server" 'BEGIN { printf "%.1f", a + b }') | $rss MiB | $part | $load |"$'\n'
   done
-  same="byte-identical"
-  for f in "$out/full-$round"/*; do cmp -s "$f" "$out/nightly-$round/$(basename "$f")" || same="**differ** ($(basename "$f"))"; done
-  agree=$("$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/full-$round" "$out/duckdb-$round" 5 "$duck_reports" | grep "^==" | tr '\n' ' ')
+  same="not run" agree="not run"
+  if [ -d "$out/nightly-$round" ]; then
+    same="byte-identical"
+    for f in "$out/full-$round"/*; do cmp -s "$f" "$out/nightly-$round/$(basename "$f")" || same="**differ** ($(basename "$f"))"; done
+  fi
+  [ -d "$out/duckdb-$round" ] \
+    && agree=$("$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/full-$round" "$out/duckdb-$round" 5 "$duck_reports" | grep "^==" | tr '\n' ' ')
   rows+="| $round | nightly vs full: $same; duckdb vs full: $agree |||||||"$'\n'
 done
 cat <<MD

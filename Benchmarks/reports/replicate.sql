@@ -6,9 +6,15 @@
 -- Each row is rebuilt once per copy through a LATERAL jsonb_populate_record: written as `(jsonb_populate_record(…)).*`
 -- in the select list, PostgreSQL would evaluate the function once per column (35 times a billing_transaction row).
 -- Usage: psql -v copies=10 -f Benchmarks/reports/replicate.sql
+-- Copies are numbered from :first_copy (default 1): a world that is already a replication (copies 1.. of a base) is
+-- multiplied again with -v first_copy=11 (then 21, …), so no remapped id or key repeats one of the earlier copies.
 \set ON_ERROR_STOP on
+\if :{?first_copy}
+\else
+\set first_copy 1
+\endif
 SET session_replication_role = replica;
-CREATE TEMP TABLE copy_number AS SELECT k FROM generate_series(1, :copies - 1) k;
+CREATE TEMP TABLE copy_number AS SELECT k FROM generate_series(:first_copy, :first_copy + :copies - 2) k;
 CREATE FUNCTION pg_temp.remap(id uuid, k int) RETURNS uuid LANGUAGE sql IMMUTABLE AS $$ SELECT md5(id::text || ':' || k)::uuid $$;
 
 INSERT INTO app_user SELECT r.*

@@ -76,7 +76,8 @@ public enum ReportCatalogue {
             charts: [ReportChart(kind: .stackedColumn, title: "Subscribers by state at month end (all providers and products)",
                                  values: ["paying_count", "cancelled_paid_through_count", "trialing_count", "grace_count",
                                           "billing_retry_count", "paused_count"],
-                                 valueAxis: "subscriptions", combine: .sum)]),
+                                 valueAxis: "subscriptions", combine: .sum)],
+            reuse: .monthEnd(column: "month")),
         ReportDefinition(
             name: "kpis", sheet: "KPIs",
             summary: "per month and provider (and all providers) in the reporting currency: MRR, ARR, net new MRR, ARPPU, ARPU, logo and revenue churn, NRR, quick ratio, refund and chargeback rates",

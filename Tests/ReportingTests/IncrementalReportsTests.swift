@@ -63,6 +63,29 @@ import Testing
             """, [late + "-01"]).textRows().first?.first ?? nil)
         try expectIncrementalEqualsFull(harness, sql: sql, name: "rate", reusedThrough: corrected)
 
+        // A late auto-renew switch (CANCELED) in a closed month: the subscriber's state at that month's end turns from
+        // paying to cancelled but paid through, its MRR does not change. The month digest covers the states (0033; 0027's
+        // did not see them, and subscribers reused its stale months), so the stored reports recompute from that month.
+        let cancelled = try #require(database.query("""
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, raw_payload)
+            SELECT b.subscription_id, b.provider, 'CANCELED', b.transaction_key || ':cancel', b.effective_at + interval '1 day', '{}'::jsonb
+            FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+            WHERE b.event_type = 'RENEWED' AND b.amount_micros > 0 AND NOT b.is_test AND NOT s.is_test_purchase AND NOT s.is_sandbox
+              AND b.effective_at < date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '40 days'
+              AND b.period_end_at > date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 month'
+              AND date_trunc('month', b.effective_at) = date_trunc('month', b.effective_at + interval '1 day')
+              AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = b.subscription_id
+                                AND (t.is_test OR (t.effective_at > b.effective_at
+                                     AND t.effective_at < date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 month')))
+            ORDER BY b.effective_at DESC, b.transaction_key LIMIT 1
+            RETURNING to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM')
+            """, [harness.asOf]).textRows().first?.first ?? nil)
+        try expectIncrementalEqualsFull(harness, sql: sql, name: "cancelled", reusedThrough: cancelled)
+        let statesBefore = try ReportingHarness.files(harness.folder("rate-full"))["subscribers.csv"]
+        let statesAfter = try ReportingHarness.files(harness.folder("cancelled-full"))["subscribers.csv"]
+        let statesChanged = statesBefore != statesAfter
+        #expect(statesChanged, "the late CANCELED row in \(cancelled) changes subscribers")
+
         // A report whose SQL changed reuses nothing; the others still reuse their months.
         try (String(contentsOf: sql.appendingPathComponent("mrr.sql"), encoding: .utf8) + "\n-- edited\n")
             .write(to: sql.appendingPathComponent("mrr.sql"), atomically: true, encoding: .utf8)
@@ -88,7 +111,7 @@ import Testing
             #expect(same, "\(name): \(file) differs between the incremental and the full run")
         }
         let period = try #require((summary["period"] as? String)?.prefix(7)).description
-        for report in ["mrr", "mrr_bridge", "mrr_movements"] {
+        for report in ["mrr", "mrr_bridge", "mrr_movements", "subscribers"] {
             let reused = summary["reused_" + report] as? String
             let through = ReportMonth(text: reusedThrough)?.advanced(by: -1).description ?? ""
             #expect(reused == "\(period)..\(through)", "\(name): \(report) reused \(reused ?? "nothing"), expected \(period)..\(through)")
