@@ -55,17 +55,23 @@ struct AppleSource {
     /// near the period's edges. A row belongs to the first of `periods` holding its instant in whole epoch seconds.
     func addDatabase(_ periods: [ReconciliationPeriod], to result: inout [String: [AppleCell: AppleCellSides]]) throws {
         guard let first = periods.map(\.start).min(), let last = periods.map(\.end).max() else { return }
-        // The periods' bounds are whole numbers, written into the statement: the period of a row (its number among
-        // `periods`) is a CASE of them, its edges their arrays' elements.
-        let periodOf = "CASE " + periods.indices.map { "WHEN at >= \(periods[$0].start) AND at < \(periods[$0].end) THEN \($0 + 1)" }
-            .joined(separator: " ") + " END"
-        let starts = "ARRAY[" + periods.map { String($0.start) }.joined(separator: ",") + "]::int8[]"
-        let ends = "ARRAY[" + periods.map { String($0.end) }.joined(separator: ",") + "]::int8[]"
+        // A row's instant counts in whole epoch seconds, rounded half away from zero (`extract(epoch)::int8`): whole
+        // seconds compare with it as the half second before them compares with the instant itself, so the statement
+        // compares timestamps (no numeric per row). The bounds are whole numbers written into the statement: the
+        // period of a row (its number among `periods`) is a CASE of them, the window's edges arrays of them.
+        func instant(_ seconds: Int64) -> String { "to_timestamp(\(seconds) - 0.5)" }
+        let periodOf = "CASE " + periods.indices.map {
+            "WHEN at >= \(instant(periods[$0].start)) AND at < \(instant(periods[$0].end)) THEN \($0 + 1)"
+        }.joined(separator: " ") + " END"
+        // Within the window: `at - start <= window`, i.e. before the whole second after `start + window`;
+        // `end - at <= window`, i.e. from `end - window` on.
+        let nearStart = "ARRAY[" + periods.map { instant($0.start + windowSeconds + 1) }.joined(separator: ",") + "]"
+        let nearEnd = "ARRAY[" + periods.map { instant($0.end - windowSeconds) }.joined(separator: ",") + "]"
         // A refund row names neither product nor storefront: they are those of the charge it refunds.
         for row in try database.query("""
             WITH money AS (
                 SELECT coalesce(b.product_id, c.product_id, '') AS product, coalesce(b.country_code, c.country_code, '') AS country,
-                       b.currency_code, b.amount_micros, b.is_test, extract(epoch FROM b.effective_at)::int8 AS at
+                       b.currency_code, b.amount_micros, b.is_test, b.effective_at AS at
                 FROM billing_transaction b LEFT JOIN billing_transaction c ON c.transaction_key = b.refunded_transaction_key
                 WHERE b.provider = 'APPLE' AND b.amount_micros IS NOT NULL AND (b.amount_micros <> 0 OR \(Self.promoSQL))
                   AND b.event_type = ANY(\(MoneyEvents.sqlArray))
@@ -73,11 +79,11 @@ struct AppleSource {
             placed AS (SELECT *, \(periodOf) AS period FROM money)
             SELECT period, product, country, currency_code, amount_micros,
                    count(*) FILTER (WHERE NOT is_test)::int8 AS paid, count(*) FILTER (WHERE is_test)::int8 AS test,
-                   count(*) FILTER (WHERE NOT is_test AND at - (\(starts))[period] <= $4)::int8 AS near_start,
-                   count(*) FILTER (WHERE NOT is_test AND (\(ends))[period] - at <= $4)::int8 AS near_end
+                   count(*) FILTER (WHERE NOT is_test AND at < (\(nearStart))[period])::int8 AS near_start,
+                   count(*) FILTER (WHERE NOT is_test AND at >= (\(nearEnd))[period])::int8 AS near_end
             FROM placed WHERE period IS NOT NULL
             GROUP BY 1, 2, 3, 4, 5
-            """, [first, last, knownAt, windowSeconds]).rows {
+            """, [first, last, knownAt]).rows {
             let period = periods[Int(try row.decode(Int32.self, "period")) - 1]
             let cell = AppleCell(product: try row.decode(String.self, "product"),
                                  country: CountryCodes.alpha2(try row.decode(String.self, "country")),
