@@ -114,10 +114,15 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
 
         // Reconciliation and month-end close (issue 14): staged reports against billing_transaction.
-        .target(name: "Reconciliation", dependencies: ["StoreExports", "JobKit", "Postgres", "Crypto", "BillingCore"]),
+        // Low-level memory helpers of the compact engine (interning, block arrays, in-place sort, ordered chunks): import
+        // nothing of ours (PackageGraphTests); each measured alone against the standard library (bench-compact-memory).
+        .target(name: "CompactMemory"),
+        .testTarget(name: "CompactMemoryTests", dependencies: ["CompactMemory"]),
+        .executableTarget(name: "bench-compact-memory", dependencies: ["CompactMemory"], path: "Benchmarks/compact-memory"),
+        .target(name: "Reconciliation", dependencies: ["CompactMemory", "StoreExports", "JobKit", "Postgres", "Crypto", "BillingCore"]),
         job("reconcile", ["JobKit", "Reconciliation"]),
         job("close-period", ["JobKit", "Reconciliation"]),
-        .testTarget(name: "ReconciliationTests", dependencies: ["Reconciliation", "ReportImport", "StoreExports", "JobKit", "Postgres", "Crypto",
+        .testTarget(name: "ReconciliationTests", dependencies: ["Reconciliation", "CompactMemory", "ReportImport", "StoreExports", "JobKit", "Postgres", "Crypto",
                                                                 "TestSupport", "WorldGen", "BillingCore"]),
 
         // explain: one subscription's timeline (issue 16).

@@ -142,6 +142,18 @@ if [ "$WHICH" = reconcile ]; then
   exit 0
 fi
 
+# Apple reconcile (issue 29): one fiscal period's charges (0.1M, 0.3M, 1M) against its Financial Reports, as deployed,
+# beside its floor; and the CompactMemory helpers each alone against the standard library. Only on request.
+if [ "$WHICH" = reconcile-apple ]; then
+  Benchmarks/reconcile-apple/run.sh
+  exit 0
+fi
+if [ "$WHICH" = compact-memory ]; then
+  swift build "${RELEASE_FLAGS[@]}" --product bench-compact-memory >/dev/null
+  "$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)/bench-compact-memory" "${COMPACT_COUNT:-1000000}"
+  exit 0
+fi
+
 # Shared by the simulator and requery sections: the venv, the test keys (files, never argv), the release binaries.
 bench_venv() {
   venv="$out/venv"

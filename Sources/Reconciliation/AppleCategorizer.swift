@@ -7,17 +7,14 @@
 /// what is left: a report surplus is missing in the database (a return: refund not reflected), a shortfall is
 /// missing in the store report. A charge reported twice is one more unit in the report, which at this grain is
 /// indistinguishable from a charge missing in the database: Apple has no `duplicate` items.
+/// The timing window is applied where the database rows are counted (`AppleCellSides.paidNearStart` / `paidNearEnd`).
 public struct AppleCategorizer: Sendable {
-    public let windowSeconds: Int64
+    /// Creates a categoriser.
+    public init() {}
 
-    /// Creates a categoriser with the timing window.
-    public init(windowSeconds: Int64 = ReconciliationWindow.timingSeconds) {
-        self.windowSeconds = windowSeconds
-    }
-
-    /// The items of `current` (cells in order), given its neighbours and edges (UTC epoch seconds).
+    /// The items of `current` (cells in order), given its neighbours.
     public func items(current: [AppleCell: AppleCellSides], previous: [AppleCell: AppleCellSides],
-                      next: [AppleCell: AppleCellSides], start: Int64, end: Int64) -> [ReconciliationItem] {
+                      next: [AppleCell: AppleCellSides]) -> [ReconciliationItem] {
         var ledger = Ledger(cells: current)
         let cells = current.keys.sorted()
         for cell in cells {
@@ -29,18 +26,16 @@ public struct AppleCategorizer: Sendable {
             guard let sides = current[cell] else { continue }
             let shortfall = ledger.shortfall(cell)
             if shortfall > 0 {
-                let nearStart = Int64(sides.database.filter { !$0.isTest && $0.at - start <= windowSeconds }.count)
-                let earlier = min(shortfall, nearStart, surplus(previous[cell]))
+                let earlier = min(shortfall, sides.paidNearStart, surplus(previous[cell]))
                 ledger.add(.timing, report: cell, 0, database: cell, earlier, detail: "report previous period")
-                let nearEnd = Int64(sides.database.filter { !$0.isTest && end - $0.at <= windowSeconds }.count)
-                let later = min(ledger.shortfall(cell), nearEnd, surplus(next[cell]))
+                let later = min(ledger.shortfall(cell), sides.paidNearEnd, surplus(next[cell]))
                 ledger.add(.timing, report: cell, 0, database: cell, later, detail: "report next period")
             }
             let extra = ledger.surplus(cell)
             if extra > 0 {
-                let before = min(extra, nearShortfall(previous[cell], edge: start, before: true))
+                let before = min(extra, nearShortfall(previous[cell], near: \.paidNearEnd))
                 ledger.add(.timing, report: cell, before, database: cell, 0, detail: "database previous period")
-                let after = min(ledger.surplus(cell), nearShortfall(next[cell], edge: end, before: false))
+                let after = min(ledger.surplus(cell), nearShortfall(next[cell], near: \.paidNearStart))
                 ledger.add(.timing, report: cell, after, database: cell, 0, detail: "database next period")
             }
         }
@@ -67,11 +62,11 @@ public struct AppleCategorizer: Sendable {
         return max(0, sides.reportUnits - sides.paidUnits)
     }
 
-    /// A neighbour cell's paid database units beyond its report units, counting only rows within the window of `edge`.
-    func nearShortfall(_ sides: AppleCellSides?, edge: Int64, before: Bool) -> Int64 {
+    /// A neighbour cell's paid database units beyond its report units, counting only rows within the window of the
+    /// edge it shares with the period: the previous period's end, the next period's start.
+    func nearShortfall(_ sides: AppleCellSides?, near: KeyPath<AppleCellSides, Int64>) -> Int64 {
         guard let sides else { return 0 }
-        let near = Int64(sides.database.filter { !$0.isTest && (before ? edge - $0.at : $0.at - edge) <= windowSeconds }.count)
-        return min(near, max(0, sides.paidUnits - sides.reportUnits))
+        return min(sides[keyPath: near], max(0, sides.paidUnits - sides.reportUnits))
     }
 
     /// The units of each cell not yet explained, and the items so far.
@@ -86,7 +81,7 @@ public struct AppleCategorizer: Sendable {
             self.cells = cells
             for (cell, sides) in cells {
                 reportLeft[cell] = sides.reportUnits
-                databaseLeft[cell] = Int64(sides.database.count)
+                databaseLeft[cell] = sides.databaseUnits
                 netLeft[cell] = sides.reportNet
             }
         }

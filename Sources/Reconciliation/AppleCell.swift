@@ -25,30 +25,37 @@ public struct AppleCell: Sendable, Hashable, Comparable {
     }
 }
 
-/// What one period holds in one cell: report units and proceeds, database rows (instants, test flags).
+/// What one period holds in one cell: report units and proceeds, and the database's rows counted: paid, test, and
+/// paid within the timing window of the period's start and of its end (the window `AppleSource` read them with).
 public struct AppleCellSides: Sendable, Hashable {
     /// Report units (positive for sales and returns alike).
     public var reportUnits: Int64 = 0
     /// Report Extended Partner Share, signed.
     public var reportNet: Int64 = 0
-    /// Database rows: UTC epoch seconds and whether the row is a test purchase.
-    public var database: [(at: Int64, isTest: Bool)] = []
+    /// Database units that are not test purchases.
+    public var paidUnits: Int64 = 0
+    /// Database test purchases.
+    public var testUnits: Int64 = 0
+    /// Paid database units within the timing window after the period's start.
+    public var paidNearStart: Int64 = 0
+    /// Paid database units within the timing window before the period's end.
+    public var paidNearEnd: Int64 = 0
 
     /// An empty cell.
     public init() {}
 
-    public static func == (a: AppleCellSides, b: AppleCellSides) -> Bool {
-        a.reportUnits == b.reportUnits && a.reportNet == b.reportNet && a.database.elementsEqual(b.database, by: { $0 == $1 })
-    }
+    /// Database units, paid and test.
+    public var databaseUnits: Int64 { paidUnits + testUnits }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(reportUnits)
-        hasher.combine(reportNet)
-        hasher.combine(database.count)
+    /// Counts one database row at `at` (UTC epoch seconds) of the period `start..<end`, with the timing window
+    /// `windowSeconds`.
+    public mutating func addDatabaseRow(at: Int64, isTest: Bool, start: Int64, end: Int64, windowSeconds: Int64) {
+        guard !isTest else {
+            testUnits += 1
+            return
+        }
+        paidUnits += 1
+        if at - start <= windowSeconds { paidNearStart += 1 }
+        if end - at <= windowSeconds { paidNearEnd += 1 }
     }
-
-    /// Database units that are not test purchases.
-    public var paidUnits: Int64 { Int64(database.filter { !$0.isTest }.count) }
-    /// Database test purchases.
-    public var testUnits: Int64 { Int64(database.filter(\.isTest).count) }
 }

@@ -1,3 +1,4 @@
+import CompactMemory
 import Postgres
 
 /// The database side of a Google month and its neighbours, compact, built from binary `COPY … TO STDOUT` rows arriving

@@ -1,3 +1,5 @@
+import CompactMemory
+
 /// The items of a Google month read from its zip, from the compact sides (`CompactReport`, `CompactDatabase`):
 /// the same items, in the same order, as `GoogleCategorizer.items` gives for the same units as dictionaries. Each
 /// unit becomes a `UnitSide` only for the moment it is categorised.

@@ -1,4 +1,5 @@
 import BillingCore
+import CompactMemory
 /// A unit both compact sides of the period hold alike (same currency, equal gross, a charge the database has at
 /// least as often as the report): categorised `matched` with no detail of its own. The common case of a month,
 /// written to the items CSV straight from the compact data (`ReconciliationCSV.appendMatched`) instead of as a

@@ -1,3 +1,4 @@
+import CompactMemory
 import StoreExports
 
 /// One side of a Google unit in a few words: `UnitSide` with its texts as numbers in the side's `UnitTexts` and its

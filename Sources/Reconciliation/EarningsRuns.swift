@@ -1,3 +1,4 @@
+import CompactMemory
 import StoreExports
 
 /// A batch of an earnings file's rows folded into runs, ready for the report side: each run is the rows of one

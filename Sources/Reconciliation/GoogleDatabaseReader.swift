@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 import Postgres
 

@@ -92,8 +92,7 @@ struct PriorPeriodAdjustments {
             case .google:
                 side.google = try GoogleSource(database: database, knownAt: Date()).report([period], only: nil).0[period.label] ?? [:]
             case .apple:
-                side.apple = try AppleSource(database: database, knownAt: Date(timeIntervalSince1970: 0))
-                    .cells([period], only: nil).0[period.label] ?? [:]
+                side.apple = try AppleSource(database: database, knownAt: Date()).report([period], only: nil).0[period.label] ?? [:]
             }
             return side
         }

@@ -61,11 +61,10 @@ public struct Reconciler {
             }
             (items, files) = try googleUnitByUnit(period, knownAt: knownAt, only: only)
         case .apple:
-            let source = AppleSource(database: database, knownAt: knownAt)
+            let source = AppleSource(database: database, knownAt: knownAt, windowSeconds: categorizerWindow)
             let (cells, read) = try source.cells(periods, only: only)
-            items = AppleCategorizer(windowSeconds: categorizerWindow).items(
-                current: cells[period.label] ?? [:], previous: cells[previous.label] ?? [:], next: cells[next.label] ?? [:],
-                start: period.start, end: period.end)
+            items = AppleCategorizer().items(
+                current: cells[period.label] ?? [:], previous: cells[previous.label] ?? [:], next: cells[next.label] ?? [:])
             files = read
         }
         items += try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt)

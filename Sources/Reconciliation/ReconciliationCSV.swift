@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 
 /// The CSV files of a run: every item, and the totals per currency and category. Deterministic: the same items
@@ -47,30 +48,8 @@ public enum ReconciliationCSV {
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &scratch) { raw in
             guard let start = raw.baseAddress else { return }
-            bytes.appendBytes(UnsafeRawBufferPointer(start: start, count: writeNumber(number, at: start)))
+            bytes.appendBytes(UnsafeRawBufferPointer(start: start, count: LineScratch.writeDecimal(number, at: start)))
         }
-    }
-
-    /// Writes `number` in decimal at `target` (room for 20 bytes: a sign and at most 19 digits) and returns the
-    /// bytes written: the digits counted first, then written from the last.
-    @inline(__always)
-    static func writeNumber(_ number: Int64, at target: UnsafeMutableRawPointer) -> Int {
-        var magnitude = number.magnitude
-        var digits = 1
-        var bound: UInt64 = 10
-        while digits < 19, magnitude >= bound {
-            digits += 1
-            bound &*= 10
-        }
-        let length = digits + (number < 0 ? 1 : 0)
-        var at = length
-        repeat {
-            at -= 1
-            target.storeBytes(of: UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30, toByteOffset: at, as: UInt8.self)
-            magnitude /= 10
-        } while magnitude > 0
-        if number < 0 { target.storeBytes(of: 0x2D, toByteOffset: 0, as: UInt8.self) }
-        return length
     }
 
     /// Appends `field`, quoted when it holds a comma, quote or line break.
@@ -145,4 +124,16 @@ protocol CSVByteSink {
 extension Array: CSVByteSink where Element == UInt8 {
     mutating func appendByte(_ byte: UInt8) { append(byte) }
     mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
+}
+
+extension LineScratch: CSVByteSink {
+    func appendByte(_ byte: UInt8) { append(byte) }
+    func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(bytes) }
+
+    /// Appends a field's UTF-8 bytes, quoted when they hold a comma, quote or line break
+    /// (`ReconciliationCSV.appendField`).
+    func appendField(_ utf8: UnsafeRawBufferPointer) {
+        var line = self
+        ReconciliationCSV.appendField(utf8, to: &line)
+    }
 }

@@ -1,3 +1,5 @@
+import CompactMemory
+
 /// The units of a few orders of a period looked up together before any of them is categorised: first every unit
 /// number, then every unit, then the first byte of each order ID and database key. The items are written in the
 /// order of the order IDs' bytes while units, IDs and keys lie in the order they arrived, so each look-up is a

@@ -4,6 +4,7 @@ enum Layering {
     static let layers: [(name: String, targets: [String])] = [
         ("C libraries", ["CLibpq", "CCurl", "COpenSSL", "CArchive", "CXlsxWriter"]),
         ("C shims", ["CCurlShim"]),
+        ("memory", ["CompactMemory"]),
         ("domain", ["BillingCore"]),
         ("wrappers", ["Postgres", "HTTP", "Archive", "XLSX", "Migrations"]),
         ("services", ["Crypto", "RateLimiting", "ProjectionStore", "JobKit", "HTTPServer", "StoreExports"]),

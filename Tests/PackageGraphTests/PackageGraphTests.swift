@@ -15,6 +15,17 @@ import Testing
         #expect(Layering.violations(in: graph) == [])
     }
 
+    /// The compact engine's memory helpers are one low target: it imports nothing of ours (in Package.swift or in a
+    /// source file), Reconciliation builds on it, and its layer is below Reconciliation's.
+    @Test func theMemoryHelpersSitBelowReconciliationAndImportNothingOfOurs() throws {
+        let graph = try PackageGraphLoader.load(root: Self.root)
+        #expect(graph.targets["CompactMemory"]?.kind == .production)
+        #expect(graph.targets["CompactMemory"]?.dependencies == [])
+        #expect(graph.targets["Reconciliation"]?.dependencies.contains("CompactMemory") == true)
+        let layer = { (name: String) in Layering.layers.firstIndex { $0.targets.contains(name) } ?? Int.max }
+        #expect(layer("CompactMemory") < layer("Reconciliation"))
+    }
+
     @Test func theManifestReaderSeesHelpersPathsAndDependencies() throws {
         let manifest = """
             systemLibrary("CLibpq", pkgConfig: "libpq", apt: "libpq-dev"),

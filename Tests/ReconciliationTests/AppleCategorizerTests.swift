@@ -3,7 +3,7 @@ import Testing
 
 /// Apple cells: unit differences explained in the documented order, proceeds split exactly.
 @Suite struct AppleCategorizerTests {
-    let categorizer = AppleCategorizer(windowSeconds: 100)
+    let categorizer = AppleCategorizer()
     let monthly = AppleCell(product: "pro.monthly", country: "US", currency: "USD", price: 9_990_000)
 
     func cell(_ price: Int64, currency: String = "USD") -> AppleCell {
@@ -14,7 +14,8 @@ import Testing
         var sides = AppleCellSides()
         sides.reportUnits = report
         sides.reportNet = net ?? report * 7_000_000
-        sides.database = database.map { (at: $0.0, isTest: $0.1) }
+        // Rows of the period 1_000..<2_000 with a timing window of 100 seconds.
+        for (at, isTest) in database { sides.addDatabaseRow(at: at, isTest: isTest, start: 1_000, end: 2_000, windowSeconds: 100) }
         return sides
     }
 
@@ -32,7 +33,7 @@ import Testing
             cell(9_990_000, currency: "EUR"): sides(report: 0, database: [(1_500, false)]),
             cell(-9_990_000): sides(report: 1, database: [], net: -7_000_000),
         ]
-        let items = categorizer.items(current: current, previous: [:], next: [:], start: 1_000, end: 2_000)
+        let items = categorizer.items(current: current, previous: [:], next: [:])
         let found = units(items)
         #expect(found[.matched] == 2)
         #expect(found[.testPurchaseExcluded] == 1)
@@ -52,15 +53,15 @@ import Testing
             monthly: sides(report: 1, database: [(1_500, false), (1_500, false)]),
             cell(10_090_000): sides(report: 1, database: []),
         ]
-        let found = units(categorizer.items(current: current, previous: [:], next: [:], start: 1_000, end: 2_000))
+        let found = units(categorizer.items(current: current, previous: [:], next: [:]))
         #expect(found == [.matched: 1, .amountMismatch: 1])
     }
 
     @Test func timingNeedsTheNeighbourAndTheWindow() {
         let near: [AppleCell: AppleCellSides] = [monthly: sides(report: 0, database: [(1_950, false)])]
         let next: [AppleCell: AppleCellSides] = [monthly: sides(report: 1, database: [])]
-        #expect(units(categorizer.items(current: near, previous: [:], next: next, start: 1_000, end: 2_000)) == [.timing: 1])
+        #expect(units(categorizer.items(current: near, previous: [:], next: next)) == [.timing: 1])
         let far: [AppleCell: AppleCellSides] = [monthly: sides(report: 0, database: [(1_500, false)])]
-        #expect(units(categorizer.items(current: far, previous: [:], next: next, start: 1_000, end: 2_000)) == [.missingInStoreReport: 1])
+        #expect(units(categorizer.items(current: far, previous: [:], next: next)) == [.missingInStoreReport: 1])
     }
 }

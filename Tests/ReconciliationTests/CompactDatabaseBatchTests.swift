@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 @testable import Postgres
 @testable import Reconciliation

@@ -1,4 +1,5 @@
 import BillingCore
+import CompactMemory
 @testable import Reconciliation
 import Testing
 

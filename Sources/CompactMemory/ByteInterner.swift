@@ -9,29 +9,29 @@ import Darwin
 /// in order of arrival: a million order IDs or transaction keys as a few blocks instead of a million `String`s, no
 /// block ever copied to grow, and a value read with one look-up of where it is. The blocks are raw memory
 /// (`RawBlocks`, shared by copies until one changes): a read touches no reference count.
-struct ByteArena {
+public struct ByteArena {
     /// Bytes per block (a longer value has a block of its own).
-    let blockSize: Int
-    private var owner = RawBlocks(alignment: 16)
+    public let blockSize: Int
+    @usableFromInline var owner = RawBlocks(alignment: 16)
     /// `owner.table`, kept here so a read touches no class.
-    private var table: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    @usableFromInline var table: UnsafeMutablePointer<UnsafeMutableRawPointer>
     /// Bytes used and held by the last block.
     private var used = 0, size = 0
     /// Where each value's length is: block << 32 | offset in the block.
-    private var places = BlockArray<Int>()
+    @usableFromInline var places = BlockArray<Int>()
 
     /// An empty arena of `blockSize`-byte blocks.
-    init(blockSize: Int = 1 << 20) {
+    public init(blockSize: Int = 1 << 20) {
         self.blockSize = blockSize
         table = owner.table
     }
 
     /// Values stored.
-    var count: Int { places.count }
+    @inlinable public var count: Int { places.count }
 
     /// Stores `value`; returns its number.
     @discardableResult
-    mutating func append(_ value: UnsafeRawBufferPointer) -> Int32 {
+    public mutating func append(_ value: UnsafeRawBufferPointer) -> Int32 {
         if !isKnownUniquelyReferenced(&owner) {
             owner = owner.copy()
             table = owner.table
@@ -60,19 +60,20 @@ struct ByteArena {
     }
 
     /// Value `index` as text.
-    func string(_ index: Int32) -> String {
+    public func string(_ index: Int32) -> String {
         withBytes(index) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The first byte stored for value `index` (its length's first byte): a read that brings the value into cache.
-    func firstByte(_ index: Int32) -> Int32 {
+    @inlinable
+    public func firstByte(_ index: Int32) -> Int32 {
         let place = places[Int(index)]
         return Int32(UnsafeRawPointer(table[place >> 32]).load(fromByteOffset: place & 0xFFFF_FFFF, as: UInt8.self))
     }
 
     /// The bytes of value `index`, valid while this arena is neither changed nor gone.
-    @inline(__always)
-    func bytes(_ index: Int32) -> UnsafeRawBufferPointer {
+    @inlinable @inline(__always)
+    public func bytes(_ index: Int32) -> UnsafeRawBufferPointer {
         let place = places[Int(index)]
         let block = UnsafeRawPointer(table[place >> 32])
         var offset = place & 0xFFFF_FFFF
@@ -89,7 +90,8 @@ struct ByteArena {
     }
 
     /// Calls `body` with the bytes of value `index`.
-    func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    @inlinable
+    public func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withExtendedLifetime(owner) { try body(bytes(index)) }
     }
 }
@@ -97,16 +99,18 @@ struct ByteArena {
 /// Distinct byte strings (order IDs, products, currencies, countries), each stored once in a `ByteArena` and found
 /// again by an open-addressing table on a hash of its bytes. Values compare by their bytes: order IDs are ASCII,
 /// where that is also how `String` compares them.
-struct ByteInterner {
-    private(set) var arena: ByteArena
+public struct ByteInterner {
+    /// The values, numbered in order of arrival.
+    public private(set) var arena: ByteArena
     /// Value number + 1 per slot, 0 when the slot is free; a power of two long.
-    private var slots: [Int32]
+    @usableFromInline var slots: [Int32]
     /// The texts, when kept (small sets read back often: currencies, countries, products).
-    private var texts: [String] = []
-    let keepsText: Bool
+    @usableFromInline var texts: [String] = []
+    /// Whether each value's `String` is kept.
+    public let keepsText: Bool
 
     /// An empty interner sized for about `capacity` values; with `keepsText` each value's `String` is kept too.
-    init(capacity: Int = 64, keepsText: Bool = false, blockSize: Int = 1 << 20) {
+    public init(capacity: Int = 64, keepsText: Bool = false, blockSize: Int = 1 << 20) {
         arena = ByteArena(blockSize: blockSize)
         var size = 16
         while size < capacity * 2 { size <<= 1 }
@@ -115,13 +119,13 @@ struct ByteInterner {
     }
 
     /// Values interned.
-    var count: Int { arena.count }
+    @inlinable public var count: Int { arena.count }
 
     /// Values of at most 8 bytes recently interned, by a hash of their word: (word, length + 1 << 32 | number).
     private var recent = [(UInt64, UInt64)](repeating: (0, 0), count: 256)
 
     /// The number of `value`, interning it first when new.
-    mutating func intern(_ value: UnsafeRawBufferPointer) -> Int32 {
+    public mutating func intern(_ value: UnsafeRawBufferPointer) -> Int32 {
         guard value.count <= 8 else { return internInTable(value) }
         var word: UInt64 = 0
         for index in 0..<value.count { word |= UInt64(value[index]) << (8 * UInt64(index)) }
@@ -137,7 +141,7 @@ struct ByteInterner {
     /// Interns the values at `ranges` of `bytes` in order, as `intern(_:)` one at a time would, appending their numbers
     /// to `numbers`. The batch's table slots are read first, then the values they hold, then each value is looked up:
     /// the cache misses of a million look-ups in a table of a million overlap instead of following one another.
-    mutating func intern(_ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>], into numbers: inout [Int32]) {
+    public mutating func intern(_ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>], into numbers: inout [Int32]) {
         // Windows of `window` values: enough look-ups in flight to overlap, few enough that what was read ahead is
         // still in the nearest caches when it is used.
         let window = 32
@@ -188,19 +192,20 @@ struct ByteInterner {
     }
 
     /// The number of `text`, interning it first when new.
-    mutating func intern(_ text: String) -> Int32 {
+    public mutating func intern(_ text: String) -> Int32 {
         var text = text
         return text.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
     }
 
     /// Frees the look-up table: the values and their numbers stay, but `find` and `intern` may no longer be called.
-    mutating func releaseTable() {
+    public mutating func releaseTable() {
         slots = []
         recent = []
     }
 
     /// The number of `value` when interned.
-    func find(_ value: UnsafeRawBufferPointer) -> Int32? {
+    @inlinable
+    public func find(_ value: UnsafeRawBufferPointer) -> Int32? {
         precondition(!slots.isEmpty, "find after releaseTable()")
         let mask = slots.count - 1
         var slot = Self.hash(value) & mask
@@ -213,23 +218,26 @@ struct ByteInterner {
     }
 
     /// The number of `text` when interned.
-    func find(_ text: String) -> Int32? {
+    public func find(_ text: String) -> Int32? {
         var text = text
         return text.withUTF8 { find(UnsafeRawBufferPointer($0)) }
     }
 
     /// Value `index` as text.
-    func string(_ index: Int32) -> String {
+    @inlinable
+    public func string(_ index: Int32) -> String {
         keepsText ? texts[Int(index)] : arena.string(index)
     }
 
     /// Calls `body` with the bytes of value `index`.
-    func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    @inlinable
+    public func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try arena.withBytes(index, body)
     }
 
     /// Whether value `a`'s bytes sort before value `b`'s (shorter first on a common prefix).
-    func less(_ a: Int32, _ b: Int32) -> Bool {
+    @inlinable
+    public func less(_ a: Int32, _ b: Int32) -> Bool {
         arena.withBytes(a) { x in
             arena.withBytes(b) { y in
                 let common = min(x.count, y.count)
@@ -252,14 +260,17 @@ struct ByteInterner {
         }
     }
 
-    static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    /// Whether two byte strings are equal.
+    @inlinable
+    public static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }
         guard let x = a.baseAddress, let y = b.baseAddress else { return true }
         return memcmp(x, y, a.count) == 0
     }
 
     /// A hash of `bytes`: eight bytes at a time, multiplied and folded, then mixed.
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+    @inlinable
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var index = 0
         while index + 8 <= bytes.count {
@@ -289,30 +300,30 @@ struct ByteInterner {
 /// reader run on two threads and give an order the same number, so the sides pair by number. Each reader takes the
 /// lock once per batch of orders (`intern(_:ranges:into:)`), so the two rarely meet at it (taken per order by both,
 /// they met often enough to cost a second of futex waits and wakes at 3M rows).
-final class SharedOrders: @unchecked Sendable {
+public final class SharedOrders: @unchecked Sendable {
     private let lock = NSLock()
     private var interner: ByteInterner
 
     /// Shared orders sized for about `capacity` of them (the table doubles past it).
-    init(capacity: Int = 1 << 16) {
+    public init(capacity: Int = 1 << 16) {
         interner = ByteInterner(capacity: capacity)
     }
 
     /// The number of `value`, interning it first when new.
-    func intern(_ value: UnsafeRawBufferPointer) -> Int32 {
+    public func intern(_ value: UnsafeRawBufferPointer) -> Int32 {
         lock.lock()
         defer { lock.unlock() }
         return interner.intern(value)
     }
 
     /// The number of `text`, interning it first when new.
-    func intern(_ text: String) -> Int32 {
+    public func intern(_ text: String) -> Int32 {
         var text = text
         return text.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
     }
 
     /// Interns the values at `ranges` of `bytes` under one taking of the lock; `numbers` receives their numbers in order.
-    func intern(_ bytes: [UInt8], ranges: [Range<Int>], into numbers: inout [Int32]) {
+    public func intern(_ bytes: [UInt8], ranges: [Range<Int>], into numbers: inout [Int32]) {
         numbers.removeAll(keepingCapacity: true)
         bytes.withUnsafeBytes { raw in
             lock.lock()
@@ -323,14 +334,14 @@ final class SharedOrders: @unchecked Sendable {
 
     /// Frees the look-up table once no thread interns any more (the values and their numbers stay; `find` and
     /// `intern` may no longer be called).
-    func releaseTable() {
+    public func releaseTable() {
         lock.lock()
         defer { lock.unlock() }
         interner.releaseTable()
     }
 
     /// The orders interned so far (read without the lock once no thread interns any more).
-    var interned: ByteInterner {
+    public var interned: ByteInterner {
         lock.lock()
         defer { lock.unlock() }
         return interner

@@ -1,4 +1,4 @@
-@testable import Reconciliation
+@testable import CompactMemory
 import Testing
 
 /// The order-ID interner: one number per distinct byte string, stable across growth, found again, read back, and
@@ -69,16 +69,5 @@ import Testing
         numbers[69_999] = 0
         #expect(numbers[5] == 5 && changed[5] == -5 && changed[69_999] == 69_999 && numbers[69_999] == 0)
         #expect(numbers.count == 70_000 && changed.count == 70_001 && changed[70_000] == -1)
-    }
-
-    @Test func theCategorisersOrderIsStringOrder() {
-        var interner = ByteInterner()
-        var values = ["", "G", "GPA.1", "GPA.1..0", "GPA.1..10", "GPA.3000-2791-0000-00000..5", "GPA.3000-2791-0000-00000..20",
-                      "GPA.3000-2791-0000-00001", "GPA.3000-2791", "GPA.3000-2790-9999-99999", "GPA.3000-2791-0000-0000"]
-        for index in 0..<3_000 { values.append("GPA.\(3_000 + index % 97)-\(index % 13)\(index % 7)-0000-\(index)..\(index % 11)") }
-        let numbers = values.map { intern($0, &interner) }
-        #expect(Set(numbers).count == Set(values).count)
-        let ordered = GoogleCategorizer.byteOrder(interner).map { interner.string($0) }
-        #expect(ordered == Array(Set(values)).sorted())
     }
 }

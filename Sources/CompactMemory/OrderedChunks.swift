@@ -6,7 +6,7 @@ import Foundation
 /// produces fewer chunks than the helper when consuming costs something. What `produce` reads must not change while
 /// this runs; what `consume` does stays on the calling thread. When `consume` throws, the helper stops at its next
 /// chunk and the error is thrown after it has ended.
-final class OrderedChunks<Output>: @unchecked Sendable {
+public final class OrderedChunks<Output>: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready: [Int: Output] = [:]
     /// The next chunk nobody has taken, and the next one to consume.
@@ -24,7 +24,7 @@ final class OrderedChunks<Output>: @unchecked Sendable {
     }
 
     /// Produces chunks `0..<count` on two threads and consumes them in order.
-    static func run(count: Int, depth: Int = 4, produce: @escaping (Int) -> Output, consume: (Output) throws -> Void) throws {
+    public static func run(count: Int, depth: Int = 4, produce: @escaping (Int) -> Output, consume: (Output) throws -> Void) throws {
         guard count > 1 else {
             for chunk in 0..<count { try consume(produce(chunk)) }
             return

@@ -2,17 +2,17 @@
 /// of a value type's blocks is shared by its copies until one of them changes (`isKnownUniquelyReferenced`, then
 /// `copy`); the value keeps the blocks' addresses itself, so a read follows two addresses and touches no reference
 /// count.
-final class RawBlocks {
+public final class RawBlocks {
     /// Each block's address.
-    private(set) var table: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    public private(set) var table: UnsafeMutablePointer<UnsafeMutableRawPointer>
     /// Each block's size in bytes.
     private var sizes: [Int] = []
     private var capacity = 8
     /// The alignment of every block.
-    let alignment: Int
+    public let alignment: Int
 
     /// No blocks yet; each one aligned to `alignment`.
-    init(alignment: Int = 16) {
+    public init(alignment: Int = 16) {
         self.alignment = alignment
         table = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: capacity)
     }
@@ -23,10 +23,11 @@ final class RawBlocks {
     }
 
     /// Blocks held.
-    var count: Int { sizes.count }
+    public var count: Int { sizes.count }
 
     /// Adds a block of `bytes` bytes (not initialised); returns its number.
-    func add(bytes: Int) -> Int {
+    @discardableResult
+    public func add(bytes: Int) -> Int {
         if sizes.count == capacity {
             let grown = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: capacity * 2)
             grown.moveInitialize(from: table, count: sizes.count)
@@ -40,7 +41,7 @@ final class RawBlocks {
     }
 
     /// Blocks of their own holding the same bytes.
-    func copy() -> RawBlocks {
+    public func copy() -> RawBlocks {
         let copy = RawBlocks(alignment: alignment)
         for (index, size) in sizes.enumerated() {
             let number = copy.add(bytes: size)

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Reconciliation
+@testable import CompactMemory
 import Testing
 
 /// Chunks produced on two threads reach the consumer in order, every one once; a consumer that throws stops the

@@ -1,4 +1,4 @@
-@testable import Reconciliation
+@testable import CompactMemory
 import Testing
 
 /// The in-place sort puts every input in the order the standard sort gives (the elements being distinct by their

@@ -4,11 +4,12 @@ import Foundation
 /// of half the elements: 8 MB for the million order entries of a month-end file, at the run's peak of memory):
 /// introsort — quicksort on a median of three, insertion sort for short ranges, heapsort below `depthLimit` levels.
 /// With `twoThreads`, the two sides of the first partition are sorted at the same time, one on a helper thread.
-enum InPlaceSort {
+public enum InPlaceSort {
     /// Sorts `elements` by `less` (a strict weak order); `depthLimit` (default 2·log2 n) is where heapsort takes over;
     /// with `twoThreads` (and more than `twoThreadMinimum` elements) a helper thread sorts one side of the first
     /// partition while the caller sorts the other (`less` is then called on both threads).
-    static func sort<Element>(_ elements: inout [Element], depthLimit: Int? = nil, twoThreads: Bool = false,
+    @inlinable
+    public static func sort<Element>(_ elements: inout [Element], depthLimit: Int? = nil, twoThreads: Bool = false,
                               by less: (Element, Element) -> Bool) {
         let count = elements.count
         guard count > 1 else { return }
@@ -24,17 +25,19 @@ enum InPlaceSort {
     }
 
     /// The two sides of a partition, each sorted on its own thread (they share no element).
-    private final class TwoSides<Element>: @unchecked Sendable {
-        let elements: UnsafeMutableBufferPointer<Element>
-        let pivot: Int
-        let depth: Int
-        let less: (Element, Element) -> Bool
+    @usableFromInline final class TwoSides<Element>: @unchecked Sendable {
+        @usableFromInline let elements: UnsafeMutableBufferPointer<Element>
+        @usableFromInline let pivot: Int
+        @usableFromInline let depth: Int
+        @usableFromInline let less: (Element, Element) -> Bool
 
+        @inlinable
         init(elements: UnsafeMutableBufferPointer<Element>, pivot: Int, depth: Int, less: @escaping (Element, Element) -> Bool) {
             (self.elements, self.pivot, self.depth, self.less) = (elements, pivot, depth, less)
         }
 
         /// Sorts side 0 (before the pivot) or 1 (after it).
+        @inlinable
         func sort(_ side: Int) {
             if side == 0 {
                 introsort(elements, 0, pivot, depth, less)
@@ -45,9 +48,10 @@ enum InPlaceSort {
     }
 
     /// Below this many elements a second thread costs more than it saves.
-    static let twoThreadMinimum = 1 << 14
+    public static let twoThreadMinimum = 1 << 14
 
-    private static func introsort<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int, _ depth: Int,
+    @inlinable
+    static func introsort<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int, _ depth: Int,
                                            _ less: (Element, Element) -> Bool) {
         var low = low, high = high, depth = depth
         while high - low > 16 {
@@ -70,7 +74,8 @@ enum InPlaceSort {
     }
 
     /// Partitions `low..<high` around a median of three; returns the pivot's final place.
-    private static func partition<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int,
+    @inlinable
+    static func partition<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int,
                                            _ less: (Element, Element) -> Bool) -> Int {
         let middle = low + (high - low) / 2, last = high - 1
         if less(a[middle], a[low]) { a.swapAt(middle, low) }
@@ -90,7 +95,8 @@ enum InPlaceSort {
         return i
     }
 
-    private static func insertionSort<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int,
+    @inlinable
+    static func insertionSort<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int,
                                                _ less: (Element, Element) -> Bool) {
         guard high - low > 1 else { return }
         for index in (low + 1)..<high {
@@ -104,7 +110,8 @@ enum InPlaceSort {
         }
     }
 
-    private static func heapsort<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int,
+    @inlinable
+    static func heapsort<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int,
                                           _ less: (Element, Element) -> Bool) {
         let count = high - low
         func siftDown(_ start: Int, _ end: Int) {
