@@ -6,7 +6,7 @@ SHELL := /bin/bash
 DEB_PACKAGES := postgresql libpq-dev libcurl4-openssl-dev libxlsxwriter-dev libssl-dev libarchive-dev pkg-config openssl
 # What only the tests add: promtool, to check the shipped alert rules and a real drift-counts output (Debian ships it
 # in the prometheus package, which a job host does not need).
-TEST_DEB_PACKAGES := prometheus chromium
+TEST_DEB_PACKAGES := prometheus chromium libreoffice-calc-nogui poppler-utils
 PG := Tests/Harness/pg-cluster.sh
 # The embedded cluster's connection variables (unix socket under .local/pg, no TCP).
 PGENV = eval "$$($(PG) env)"

@@ -127,7 +127,7 @@ public enum BuildReports {
             }
             var results: [ReportResult] = []
             var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet?)] = []
-            for (definition, sql) in present {
+            for (definition, sql) in ReportCatalogue.printOrder(present, name: { $0.0.name }) {
                 let started = Date()
                 let csv = settings.writeCSV ? try CSVFileWriter(url: files.stage(definition.name + ".csv")) : nil
                 var sheet: Worksheet?
@@ -142,7 +142,7 @@ public enum BuildReports {
                         formatter = made
                         kept.columns = columns
                         try csv?.append(made.columns.map(\.name))
-                        if !definition.detail || settings.detailSheets {
+                        if !definition.detail || settings.detailSheets, definition.name != CohortTriangle.report {
                             sheet = try book?.addReportSheet(definition.sheet, columns: made.columns)
                         }
                     }
@@ -156,10 +156,14 @@ public enum BuildReports {
                 }
                 if let whole = try ReportRows.read(definition, sql: sql, settings: settings, stored: stored, context: context,
                                                    whole: !definition.charts.isEmpty || CoverHeadline.reports.contains(definition.name)
+                                                        || definition.name == CohortTriangle.report
                                                         || MonthEndPack.reports.contains(definition.name)
                                                         || (settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name }),
                                                    consume) {
                     kept = whole
+                }
+                if definition.name == CohortTriangle.report, let book, let formatter {
+                    sheet = try book.addTriangleSheet(definition.sheet, triangle: try CohortTriangle(table: kept, formatter: formatter))
                 }
                 // Without CSV output the cover still hashes the header line, as it always has.
                 var header = CSVEncoder()

@@ -13,7 +13,19 @@ public enum ReportCatalogue {
         "contraction_micros": 0xF4A582, "churn_micros": 0xB2182B, "fx_micros": 0x999999,
     ]
 
-    /// The reports, in sheet order.
+    /// The reports whose sheets are the workbook's summary, in print order, right after the cover and the Charts sheet:
+    /// the cover, the charts and these print in at most 20 pages (Reports/README.md, "Workbook"). Every other report's
+    /// sheet is a detail table after them, in catalogue order; a `detail` report has none unless asked.
+    public static let summarySheets = ["kpis", "mrr_bridge", "subscribers", "price_change_churn", "reconciliation"]
+
+    /// `items` (reports, by `name`) in the workbook's order: the summary sheets first, in their order, then the others
+    /// in the order given.
+    public static func printOrder<Item>(_ items: [Item], name: (Item) -> String) -> [Item] {
+        let ranked = items.enumerated().map { (rank: summarySheets.firstIndex(of: name($0.element)) ?? summarySheets.count, $0.offset, $0.element) }
+        return ranked.sorted { ($0.rank, $0.1) < ($1.rank, $1.1) }.map { $0.2 }
+    }
+
+    /// The reports, in catalogue order (the workbook's sheets: `printOrder`).
     public static let standard: [ReportDefinition] = [
         ReportDefinition(
             name: "mrr", sheet: "MRR",

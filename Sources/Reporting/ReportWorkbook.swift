@@ -1,7 +1,8 @@
 import XLSX
 
 /// The run's one XLSX workbook: a cover sheet first, then (when the catalogue draws any) the "Charts" sheet holding
-/// every chart, one sheet per report, then the "Chart data" sheet the charts read. Written in constant-memory mode
+/// every chart, two to a printed page, one sheet per report (the summary sheets first: `ReportCatalogue.summarySheets`),
+/// then the "Chart data" sheet the charts read. Written in constant-memory mode
 /// (every sheet streams its rows in order), so a large report costs no memory. Every sheet prints landscape on A4,
 /// one page wide, with the sheet name and "Page x of y" in the footer; a report sheet repeats its header row and
 /// prints its columns only; the cover fits one page.
@@ -11,10 +12,15 @@ final class ReportWorkbook {
     static let coverName = "Cover"
     static let chartsName = "Charts"
     static let chartDataName = "Chart data"
-    /// Rows one chart takes on the Charts sheet: its heading row, then the chart (360 pixels: 18 default rows) and a gap.
-    static let chartSlotRows = 21
-    /// Columns one chart spans on the Charts sheet (720 pixels of 64-pixel default columns, rounded up).
-    static let chartSlotColumns = 12
+    /// Default rows one chart is high on the Charts sheet (20 pixels each: 260 pixels).
+    static let chartRows = 13
+    /// Rows one chart takes on the Charts sheet: its heading row, then the chart and a gap row.
+    static let chartSlotRows = chartRows + 2
+    /// Columns one chart spans on the Charts sheet (64-pixel default columns: 896 pixels).
+    static let chartSlotColumns = 14
+    /// Charts per printed page of the Charts sheet: two slots (30 default rows, 6.25 inches) fit the 6.77 inches
+    /// between A4 landscape's margins at full size, and 896 pixels fit its width.
+    static let chartsPerPage = 2
 
     let workbook: Workbook
     let cover: Worksheet
@@ -48,17 +54,30 @@ final class ReportWorkbook {
     /// Adds the sheet of a report with its header (frozen, filtered, repeated on every printed page) and its
     /// `*_micros` columns in a collapsed outline group.
     func addReportSheet(_ name: String, columns: [OutputColumn]) throws -> Worksheet {
-        let sheet = try workbook.addWorksheet(name)
-        try sheet.writeHeader(columns.map(\.name))
-        try sheet.setPrint(PrintSetup(repeatedRows: 0...0, printedColumns: max(1, columns.count)))
+        let sheet = try addSheet(name, header: columns.map(\.name))
         // The exact integer micros beside each amount are for machines and reconciliation; a reader sees the amount in
         // the currency's digits, and the micros one click away (the outline's +), never on the printed page.
         try sheet.collapseColumns(columns.enumerated().filter { $0.element.content == .micros }.map(\.offset))
         return sheet
     }
 
+    /// Adds the Cohorts sheet holding `triangle`, printed like a report sheet.
+    func addTriangleSheet(_ name: String, triangle: CohortTriangle) throws -> Worksheet {
+        let sheet = try addSheet(name, header: triangle.header)
+        for (offset, row) in triangle.rows.enumerated() { try sheet.writeRow(row, row: offset + 1) }
+        return sheet
+    }
+
+    /// A sheet with `header` on its first row (frozen, filtered, repeated on every printed page), printing its columns.
+    private func addSheet(_ name: String, header: [String]) throws -> Worksheet {
+        let sheet = try workbook.addWorksheet(name)
+        try sheet.writeHeader(header)
+        try sheet.setPrint(PrintSetup(repeatedRows: 0...0, printedColumns: max(1, header.count)))
+        return sheet
+    }
+
     /// Copies `block` to the chart-data sheet and draws its chart on the Charts sheet under a heading naming the
-    /// report's `sheet`, each chart on its own printed page.
+    /// report's `sheet`, `chartsPerPage` charts to a printed page.
     func drawChart(_ block: ChartBlock, report: String, sheet: String) throws {
         guard let charts else { return }
         if chartData == nil { chartData = try workbook.addWorksheet(Self.chartDataName) }
@@ -78,7 +97,8 @@ final class ReportWorkbook {
         try charts.writeHeader(["Sheet '\(sheet)': \(block.chart.title)"], row: chartsRow, freeze: false, autofilter: false)
         try charts.insertChart(ChartSpec(kind: block.chart.kind, title: block.chart.title, categoryAxis: block.chart.categoryTitle,
                                          valueAxis: block.chart.valueAxis, valueFormat: block.valueFormat, series: series,
-                                         categoryLabelsLow: block.chart.drawsLosses),
+                                         widthScale: Double(Self.chartSlotColumns * 64) / 480,
+                                         heightScale: Double(Self.chartRows * 20) / 288, categoryLabelsLow: block.chart.drawsLosses),
                                row: chartsRow + 1, column: 0)
         chartStarts.append(chartsRow)
         chartsRow += Self.chartSlotRows
@@ -113,8 +133,8 @@ final class ReportWorkbook {
     func close() throws {
         if let charts {
             // The print area reaches the last chart's bottom, below the last written (heading) row.
-            try charts.setPrint(PrintSetup(printedColumns: Self.chartSlotColumns, printedRows: chartsRow,
-                                           pageBreaksBefore: Array(chartStarts.dropFirst())))
+            let pageStarts = stride(from: Self.chartsPerPage, to: chartStarts.count, by: Self.chartsPerPage).map { chartStarts[$0] }
+            try charts.setPrint(PrintSetup(printedColumns: Self.chartSlotColumns, printedRows: chartsRow, pageBreaksBefore: pageStarts))
         }
         try chartData?.setPrint(PrintSetup(repeatedRows: nil, printedColumns: chartDataColumns))
         try workbook.close()

@@ -5,8 +5,10 @@ import Testing
 /// The workbook as a person prints and reads it: every sheet prints landscape on A4, one page wide, with a footer
 /// naming the sheet and the page; a report sheet repeats its header row and prints its own columns and rows only; the
 /// cover fits one page; the exact `*_micros` columns are grouped and collapsed, so neither screen nor paper shows them
-/// unless expanded; every chart sits on the Charts sheet after the cover, at column A, none beside the data; the
-/// movements chart tells gains from losses and marks the running month; the cover's headline equals the CSVs.
+/// unless expanded; every chart sits on the Charts sheet after the cover, at column A, two to a printed page, none
+/// beside the data; the summary sheets come right after it, the detail tables after them; the Cohorts sheet is its CSV
+/// pivoted into triangles; the movements chart tells gains from losses and marks the running month; the cover's
+/// headline equals the CSVs.
 @Suite(.serialized) struct WorkbookLayoutTests {
     /// A run of build-reports on a small world (as-of mid-month): the harness, the files written and the workbook.
     static func written(_ name: String) throws -> (ReportingHarness, [String: [UInt8]], XLSXReadBack) {
@@ -38,31 +40,40 @@ import Testing
             #expect(xml.contains("<oddFooter>&amp;L&amp;A&amp;RPage &amp;P of &amp;N</oddFooter>"), "\(name): the footer")
             #expect(definedName("Print_Area", sheet: index) != nil, "\(name): a print area")
         }
-        // A report sheet repeats its header row and prints exactly its columns and rows (header + data).
+        // A report sheet repeats its header row and prints exactly its columns and rows (header + data); the Cohorts
+        // sheet its triangles' (no micros column there).
         for definition in ReportCatalogue.standard where !definition.detail {
             let index = try #require(book.sheetNames.firstIndex(of: definition.sheet))
             let csv = CSVReadBack.records(try #require(files[definition.name + ".csv"]))
-            let columns = try #require(csv.first).count
+            let triangle = definition.name == "cohorts" ? try Self.triangle(csv) : nil
+            let columns = try triangle?.header.count ?? #require(csv.first).count, rows = triangle.map { $0.rows.count + 1 } ?? csv.count
             let sheet = Self.unquoted(definition.sheet)
             #expect(definedName("Print_Titles", sheet: index).map(Self.unquoted) == "\(sheet)!$1:$1", "\(definition.sheet)")
-            #expect(definedName("Print_Area", sheet: index).map(Self.unquoted) == "\(sheet)!$A$1:$\(Self.letters(columns))$\(csv.count)",
+            #expect(definedName("Print_Area", sheet: index).map(Self.unquoted) == "\(sheet)!$A$1:$\(Self.letters(columns))$\(rows)",
                     "\(definition.sheet): \(definedName("Print_Area", sheet: index) ?? "none")")
             // The micros columns are in a collapsed outline group: hidden on screen and paper, the amounts shown.
             let xml = book.parts["xl/worksheets/sheet\(index + 1).xml"] ?? ""
             let hidden = Set(book.matches(#"<col min="(\d+)" max="(\d+)"[^>]*hidden="1"[^>]*outlineLevel="1"[^>]*/>"#, in: xml)
                 .flatMap { (Int($0[0]) ?? 0)...(Int($0[1]) ?? 0) })
-            let micros = Set(try #require(csv.first).enumerated().filter { ($0.element ?? "").hasSuffix("_micros") }.map { $0.offset + 1 })
+            let micros: Set<Int> = try triangle != nil ? []
+                : Set(#require(csv.first).enumerated().filter { ($0.element ?? "").hasSuffix("_micros") }.map { $0.offset + 1 })
             #expect(hidden == micros, "\(definition.sheet): hidden columns \(hidden.sorted()), micros columns \(micros.sorted())")
         }
         #expect(definedName("Print_Area", sheet: 0) == "Cover!$A$1:$D$\(book.cells(sheet: 1).keys.max() ?? 0)")
     }
 
-    @Test func everyChartIsOnTheChartsSheetAfterTheCoverAtColumnA() throws {
+    @Test func everyChartIsOnTheChartsSheetAfterTheCoverAtColumnATwoToAPage() throws {
         let (_, _, book) = try Self.written("charts")
-        #expect(book.sheetNames == ["Cover", "Charts"] + ReportCatalogue.standard.filter { !$0.detail }.map(\.sheet) + ["Chart data"])
+        // The summary sheets (Reports/README.md, "Workbook") right after the cover and the charts, then the detail
+        // tables in catalogue order, then the charts' data; mrr_movements has no sheet by default.
+        #expect(ReportCatalogue.summarySheets == ["kpis", "mrr_bridge", "subscribers", "price_change_churn", "reconciliation"])
+        #expect(book.sheetNames == ["Cover", "Charts", "KPIs", "MRR bridge", "Subscribers", "Price-change churn", "Reconciliation",
+                                    "MRR", "Refunds", "Grace and hold", "Entitlement leakage", "Trial conversion", "Plan-change mix",
+                                    "Cohorts", "Chart data"])
         // Charts: only the Charts sheet has a drawing; every chart of the catalogue is anchored there at column A,
-        // one under the other, each on its own printed page.
-        let charts = ReportCatalogue.standard.flatMap(\.charts)
+        // one under the other, the summary sheets' first, two to a printed page.
+        let printed = ReportCatalogue.printOrder(ReportCatalogue.standard, name: \.name)
+        let charts = printed.flatMap(\.charts)
         for (index, name) in book.sheetNames.enumerated() where name != "Charts" {
             #expect(!(book.parts["xl/worksheets/sheet\(index + 1).xml"] ?? "").contains("<drawing "), "\(name) has no chart")
         }
@@ -76,10 +87,18 @@ import Testing
         guard rows.count == charts.count else { return }
         #expect(rows == rows.sorted() && Set(rows).count == rows.count, "\(rows)")
         let breaks = book.matches(#"<brk id="([0-9]+)""#, in: book.parts["xl/worksheets/sheet2.xml"] ?? "").compactMap { Int($0[0]) }
-        #expect(breaks == rows.dropFirst().map { $0 - 1 }, "a page break above each chart's heading after the first")
+        #expect(breaks == rows.enumerated().filter { $0.offset > 0 && $0.offset % 2 == 0 }.map { $0.element - 1 },
+                "a page break above the heading of every other chart: \(breaks)")
+        // Each chart ends before the next one's heading, and a page (two charts and their headings, the sheet's title
+        // row on the first) is at most 31 rows of 20 pixels: 6.46 inches, within A4 landscape's 6.77 between margins.
+        let ends = book.matches(#"<xdr:to><xdr:col>[0-9]+</xdr:col><xdr:colOff>[0-9]+</xdr:colOff><xdr:row>([0-9]+)</xdr:row>"#, in: drawing)
+            .compactMap { Int($0[0]) }
+        #expect(ends.count == rows.count && zip(ends, rows.dropFirst()).allSatisfy { $0 < $1 - 1 }, "ends \(ends), starts \(rows)")
+        let pageTops = [0] + breaks, pageEnds = breaks + [(ends.last ?? 0) + 1]
+        #expect(zip(pageTops, pageEnds).allSatisfy { $1 - $0 <= 31 }, "pages \(Array(zip(pageTops, pageEnds)))")
         // Each chart has a heading naming its report sheet, right above it.
         let headings = book.cells(sheet: 2)
-        for (offset, definition) in ReportCatalogue.standard.filter({ !$0.charts.isEmpty }).flatMap({ d in d.charts.map { (d, $0) } }).enumerated() {
+        for (offset, definition) in printed.filter({ !$0.charts.isEmpty }).flatMap({ d in d.charts.map { (d, $0) } }).enumerated() {
             #expect(headings[rows[offset]]?[0] == .text("Sheet '\(definition.0.sheet)': \(definition.1.title)"))
         }
     }
@@ -158,6 +177,55 @@ import Testing
             #expect(try units("  \(code) amount", places: ["JPY": 0, "KRW": 0][code] ?? 2) == sum.units, "\(code)")
         }
         #expect(byKey.keys.filter { $0.hasSuffix(" count") && $0.hasPrefix("  ") }.count == perCurrency.count)
+    }
+
+    @Test func theCohortsSheetIsItsCSVPivotedIntoTriangles() throws {
+        let (_, files, book) = try Self.written("cohorts")
+        let csv = CSVReadBack.records(try #require(files["cohorts.csv"]))
+        let expected = try Self.triangle(csv)
+        #expect(expected.rows.count >= 3, "the world has cohorts")
+        let cells = book.cells(sheet: try #require(book.sheetNames.firstIndex(of: "Cohorts")) + 1)
+        #expect((0..<expected.header.count).map { cells[1]?[$0] } == expected.header.map { .text($0) })
+        #expect(cells.keys.max() == expected.rows.count + 1, "no row beyond the triangles")
+        for (offset, row) in expected.rows.enumerated() {
+            let read = cells[offset + 2] ?? [:]
+            #expect(read.keys.sorted() == row.keys.sorted(), "sheet row \(offset + 2): columns \(read.keys.sorted()) vs \(row.keys.sorted())")
+            for (column, field) in row {
+                switch read[column] {
+                case .text(let text)?: #expect(text == field, "sheet row \(offset + 2) column \(column)")
+                case .number(let number)?: #expect(Double(number) == Double(field), "sheet row \(offset + 2) column \(column): \(number) vs \(field)")
+                case nil: Issue.record("sheet row \(offset + 2) column \(column): empty, the CSV has \(field)")
+                }
+            }
+        }
+    }
+
+    /// The Cohorts sheet as the CSV says it must be (Reports/README.md, "Workbook"): the header, then per measure
+    /// (subscriber retention, revenue retention, LTV to date) one row per cohort in the CSV's order, its start month,
+    /// provider, currency, size, the measure's name, and in column `5 + k` the CSV's field k months after its start.
+    static func triangle(_ csv: [[String?]]) throws -> (header: [String], rows: [[Int: String]]) {
+        let header = try #require(csv.first)
+        func at(_ name: String) throws -> Int { try #require(header.firstIndex(of: name), "cohorts.csv has \(name)") }
+        let keys = try ["cohort_month", "provider", "currency", "cohort_subscribers"].map(at), since = try at("months_since_start")
+        let measures = try [("subscriber retention", at("subscriber_retention_rate")), ("revenue retention", at("revenue_retention_rate")),
+                            ("LTV to date", at("ltv"))]
+        var cohorts: [[String]] = [], values: [[String]: [Int: [Int: String]]] = [:]
+        var widest = 0
+        for record in csv.dropFirst() {
+            let key = keys.map { record[$0] ?? "" }, k = try #require(Int(record[since] ?? ""))
+            if values[key] == nil { cohorts.append(key) }
+            for (m, measure) in measures.enumerated() { values[key, default: [:]][m, default: [:]][5 + k] = record[measure.1] }
+            widest = max(widest, k)
+        }
+        let rows = measures.enumerated().flatMap { m, measure in
+            cohorts.map { key -> [Int: String] in
+                var row: [Int: String] = [4: measure.0]
+                for (column, field) in key.enumerated() { row[column] = field }
+                for (column, field) in values[key]?[m] ?? [:] { row[column] = field }
+                return row
+            }
+        }
+        return (["cohort_month", "provider", "currency", "cohort_subscribers", "measure"] + (0...widest).map { "month \($0)" }, rows)
     }
 
     /// A sheet reference with the quotes Excel puts around some sheet names taken off (and their doubled quotes undone).
