@@ -40,10 +40,13 @@ public struct BinaryCopyWriter {
     /// A `text` (or `char(n)`, `varchar`) field: its UTF-8 bytes.
     public mutating func text(_ value: String) {
         var value = value
-        value.withUTF8 { bytes in
-            append(Int32(bytes.count))
-            buffer.append(contentsOf: bytes)
-        }
+        value.withUTF8 { text(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A `text` field of UTF-8 bytes (or any field of its binary form, made by the caller: `numericField`).
+    public mutating func text(_ bytes: UnsafeRawBufferPointer) {
+        append(Int32(bytes.count))
+        buffer.append(contentsOf: bytes)
     }
 
     /// A `date` field from days since 1970-01-01 (the server counts from 2000-01-01).
@@ -59,6 +62,11 @@ public struct BinaryCopyWriter {
     /// A `numeric` field of `unscaled` × 10^-`scale`, its display scale `scale` (as the text `1.0800` keeps four
     /// decimals): base-10000 digits around the decimal point, leading and trailing zero digits left out.
     public mutating func numeric(unscaled: Int64, scale: Int) {
+        Self.numericField(unscaled: unscaled, scale: scale).withUnsafeBytes { text($0) }
+    }
+
+    /// The binary form of a `numeric` field (`numeric`), for a caller that writes one value many times.
+    public static func numericField(unscaled: Int64, scale: Int) -> [UInt8] {
         var decimals = String(unscaled.magnitude).utf8.map { Int($0) - 48 }
         while decimals.count <= scale { decimals.insert(0, at: 0) }
         let integerDigits = decimals.count - scale
@@ -76,12 +84,14 @@ public struct BinaryCopyWriter {
         while let first = groups.first, first == 0 { groups.removeFirst(); weight -= 1 }
         while let last = groups.last, last == 0 { groups.removeLast() }
         if groups.isEmpty { weight = 0 }
-        append(Int32(8 + 2 * groups.count))
-        append(Int16(groups.count))
-        append(Int16(weight))
-        append(UInt16(unscaled < 0 && !groups.isEmpty ? 0x4000 : 0))
-        append(Int16(scale))
-        for group in groups { append(group) }
+        var field: [UInt8] = []
+        func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.bigEndian) { field.append(contentsOf: $0) } }
+        put(Int16(groups.count))
+        put(Int16(weight))
+        put(UInt16(unscaled < 0 && !groups.isEmpty ? 0x4000 : 0))
+        put(Int16(scale))
+        for group in groups { put(group) }
+        return field
     }
 
     /// Writes the trailer and sends what is buffered.
