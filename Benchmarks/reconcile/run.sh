@@ -124,6 +124,7 @@ for pair in $(seq "$PAIRS"); do
     psql -q -c "DELETE FROM reconciliation_item WHERE run_id IN (SELECT id FROM reconciliation_run WHERE provider = 'google' AND period = '$month')" \
          -c "DELETE FROM reconciliation_run WHERE provider = 'google' AND period = '$month'" \
          -c "DELETE FROM report_file WHERE kind = 'googleEarnings' AND period = '$month'" \
+         -c "VACUUM google_earnings_row" \
          -c "DROP TABLE IF EXISTS bench_earnings_floor" -c "CREATE TABLE bench_earnings_floor ($floor_columns)"
     rm -rf "$out/ours-$orders"
     floor_runs[$orders]+="$(measure "floor-$orders" bash -c "unzip -p '$zip' | psql -X -q -c \"\\copy bench_earnings_floor FROM STDIN WITH (FORMAT csv, HEADER true)\" -c 'CREATE INDEX ON bench_earnings_floor (c1)'")"$'\n'

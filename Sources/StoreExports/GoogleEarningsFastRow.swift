@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads an earnings record the common way, in place: one line without quotes, as many cells as the header, no cell
-/// padded with blanks, every field in its usual spelling. It accepts only what `GoogleEarningsParser.row` accepts and
+/// Reads an earnings record the common way, in place: quotes only around whole cells, as many cells as the header, no
+/// cell padded with blanks, every field in its usual spelling. It accepts only what `GoogleEarningsParser.row` accepts and
 /// reads it to the same values (the date, time and rate cells by the very same readers, remembered while a row
 /// repeats them, as an order's rows do); anything else it declines, and the scanner reads that record field by field
 /// (which then finds the defect, with its message). The scanner's speed: no `String` and no allocation per row.
@@ -18,6 +18,24 @@ struct GoogleEarningsFastRow {
     private var date = CellMemo<CalendarDate?>(nil)
     private var time = CellMemo<GoogleTransactionTime?>(nil)
     private var rate = CellMemo<ExactDecimal?>(nil)
+    private var zone = CellMemo<String>("")
+    /// The dates read so far by their cell's bytes (a month's file has a few dozen); at most `datesKept`.
+    private var dates: [DateKey: CalendarDate?] = [:]
+    private static let datesKept = 4_096
+
+    /// A date cell's bytes (at most 16) as a key.
+    private struct DateKey: Hashable {
+        var low: UInt64 = 0, high: UInt64 = 0, count = 0
+
+        init?(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
+            guard range.count <= 16 else { return nil }
+            count = range.count
+            for (offset, index) in range.enumerated() {
+                let byte = UInt64(bytes[index])
+                if offset < 8 { low |= byte << (8 * offset) } else { high |= byte << (8 * (offset - 8)) }
+            }
+        }
+    }
 
     /// The columns in `GoogleEarningsParser.columns` order.
     private enum Column: Int {
@@ -51,12 +69,24 @@ struct GoogleEarningsFastRow {
             end -= 1
             if end > 0, record[end - 1] == 0x0D { end -= 1 }
         }
-        guard end > 0, memchr(base, 0x22, end) == nil else { return false }
-        // The fields, split at commas.
+        guard end > 0 else { return false }
+        // The fields, split at commas; a quoted field (the date, a title with a comma) ends at the next quote, which
+        // must close it (a doubled quote or text after the quote is left to the field-by-field reader).
         var start = 0
         var count = 0
         while count < width {
+            if start < end, record[start] == 0x22 {
+                guard let found = memchr(base + start + 1, 0x22, end - start - 1) else { return false }
+                let close = base.distance(to: UnsafeRawPointer(found))
+                fields[count] = (start + 1)..<close
+                count += 1
+                start = close + 2
+                if close + 1 == end { break }
+                guard record[close + 1] == 0x2C else { return false }
+                continue
+            }
             let comma = memchr(base + start, 0x2C, end - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? end
+            guard memchr(base + start, 0x22, comma - start) == nil else { return false }
             fields[count] = start..<comma
             count += 1
             start = comma + 1
@@ -73,10 +103,19 @@ struct GoogleEarningsFastRow {
         // The date, the time in its zone and the rate, by the field-by-field reader's own readers.
         let dateCell = cell(.transactionDate), timeCell = cell(.transactionTime), rateCell = cell(.rate)
         if !date.holds(record, dateCell) {
-            date.remember(record, dateCell, as: CalendarDateFormat.monthNameDayYear.parse(Self.substring(record, dateCell)))
+            let key = DateKey(record, dateCell)
+            let day: CalendarDate?
+            if let key, let known = dates[key] {
+                day = known
+            } else {
+                day = CalendarDateFormat.monthNameDayYear.parse(Self.substring(record, dateCell))
+                if let key, dates.count < Self.datesKept { dates[key] = day }
+            }
+            date.remember(record, dateCell, as: day)
         }
         if !time.holds(record, timeCell) {
-            time.remember(record, timeCell, as: GoogleTransactionTime(String(Self.substring(record, timeCell))))
+            let clock = clock(record, timeCell) ?? GoogleTransactionTime(String(Self.substring(record, timeCell)))
+            time.remember(record, timeCell, as: clock)
         }
         if !rate.holds(record, rateCell) {
             let parsed = rateCell.isEmpty ? nil : try? ExactDecimal.parse(Self.substring(record, rateCell)).get()
@@ -105,6 +144,39 @@ struct GoogleEarningsFastRow {
                 bytes: UnsafeRawBufferPointer(rebasing: record[0..<end]), ranges: ranges))
         }
         return true
+    }
+
+    /// `h:mm:ss AM|PM` and an optional zone of one to four capitals after one space, read in place to what
+    /// `GoogleTransactionTime` reads from it (its zone the one remembered when it is the last one read); nil for any
+    /// other spelling, which `GoogleTransactionTime` then reads.
+    private mutating func clock(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> GoogleTransactionTime? {
+        var index = range.lowerBound
+        func digit() -> Int? {
+            guard index < range.upperBound, bytes[index] &- 0x30 < 10 else { return nil }
+            defer { index += 1 }
+            return Int(bytes[index] &- 0x30)
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard index < range.upperBound, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard var hour = digit() else { return nil }
+        if let second = digit() { hour = hour * 10 + second }
+        guard expect(0x3A), let m1 = digit(), let m2 = digit(), expect(0x3A), let s1 = digit(), let s2 = digit(), expect(0x20),
+              index + 2 <= range.upperBound, bytes[index + 1] == 0x4D, bytes[index] == 0x41 || bytes[index] == 0x50 else { return nil }
+        let pm = bytes[index] == 0x50
+        index += 2
+        let minute = m1 * 10 + m2, second = s1 * 10 + s2
+        guard (1...12).contains(hour), minute < 60, second < 60 else { return nil }
+        var zone = index..<index
+        if index < range.upperBound {
+            guard expect(0x20) else { return nil }
+            zone = index..<range.upperBound
+            guard (1...4).contains(zone.count), bytes[zone].allSatisfy({ $0 >= 65 && $0 <= 90 }) else { return nil }
+        }
+        if !self.zone.holds(bytes, zone) { self.zone.remember(bytes, zone, as: String(decoding: bytes[zone], as: UTF8.self)) }
+        return GoogleTransactionTime(secondsOfDay: (hour % 12 + (pm ? 12 : 0)) * 3600 + minute * 60 + second, zone: self.zone.value)
     }
 
     private static func substring(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Substring {

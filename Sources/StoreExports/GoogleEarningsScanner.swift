@@ -216,16 +216,17 @@ public struct GoogleEarningsScanner {
     /// One record's bytes, with its newline when it has one.
     private mutating func record(_ bytes: UnsafeRawBufferPointer, _ emit: (GoogleEarningsCells) throws -> Void) throws {
         let recordLine = line
-        var ascii = true
         var newlines = 0
-        var blank = true
-        for byte in bytes {
-            if byte == 0x0A { newlines += 1 }
-            if byte >= 0x80 || byte == 0 { ascii = false }
-            if blank, byte != 0x0A, byte != 0x0D, byte != 0x20, byte != 0x09 { blank = false }
+        if let base = bytes.baseAddress {
+            var at = 0
+            while at < bytes.count, let found = memchr(base + at, 0x0A, bytes.count - at) {
+                newlines += 1
+                at = base.distance(to: UnsafeRawPointer(found)) + 1
+            }
         }
+        let blank = !bytes.contains { $0 != 0x0A && $0 != 0x0D && $0 != 0x20 && $0 != 0x09 }
         line += newlines
-        if !ascii {
+        if !ReportText.isValid(bytes) {
             do { try validate(bytes, line: recordLine) } catch { try refuse(error, .encoding); return }
         }
         if !blank { sawText = true }
