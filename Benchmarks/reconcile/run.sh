@@ -67,21 +67,29 @@ for orders in $ORDERS; do
   index=$((index + 1))
 done
 
-measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib"
-  local label=$1
+# CPU seconds the database server has used so far: the postmaster's and its reaped backends' (a backend is reaped
+# when its connection closes, before `measure` reads it again).
+postmaster=$(head -n 1 "$(psql -qtAX -c 'SHOW data_directory')/postmaster.pid")
+server_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15 + $16 + $17) / hz }' "/proc/$postmaster/stat"; }
+measure() { # label, command…: prints "wall_s cpu_s peak_rss_mib server_cpu_s"
+  local label=$1 before
   shift
+  before=$(server_cpu)
   /usr/bin/time -v "$@" >"$out/$label.out" 2>"$out/$label.time" || { cat "$out/$label.out" "$out/$label.time" >&2; return 1; }
-  awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3) ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2] }
+  sleep 0.5
+  awk -F': ' -v server="$(awk -v a="$(server_cpu)" -v b="$before" 'BEGIN { printf "%.2f", a - b }')" '
+              /Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3) ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2] }
               /User time|System time/ { c += $2 } /Maximum resident set size/ { r = $2 / 1024 }
-              END { printf "%.2f %.2f %.1f", w, c, r }' "$out/$label.time"
+              END { printf "%.2f %.2f %.1f %s", w, c, r, server }' "$out/$label.time"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-# The median of "wall cpu rss" triples, column by column (the largest RSS: it is a peak).
+# The median of "wall cpu rss server" runs, column by column (the largest RSS: it is a peak).
 median() {
-  printf '%s\n' "$@" | awk '{ w[NR] = $1; c[NR] = $2; if ($3 > r) r = $3 }
+  printf '%s\n' "$@" | awk '{ w[NR] = $1; c[NR] = $2; s[NR] = $4; if ($3 > r) r = $3 }
     END { n = NR; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) { if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
-                                                                       if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t } }
-          m = int((n + 1) / 2); printf "%.2f %.2f %.1f", w[m], c[m], r }'
+                                                                       if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t }
+                                                                       if (s[j] < s[i]) { t = s[i]; s[i] = s[j]; s[j] = t } }
+          m = int((n + 1) / 2); printf "%.2f %.2f %.1f %.2f", w[m], c[m], r, s[m] }'
 }
 per_row() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.3f", t / n * 1000000 }'; }
 verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == "<=") ? v <= t : v >= t; print ok ? "met" : "**missed**" }'; }
@@ -116,12 +124,13 @@ for pair in $(seq "$PAIRS"); do
     psql -q -c "DELETE FROM reconciliation_item WHERE run_id IN (SELECT id FROM reconciliation_run WHERE provider = 'google' AND period = '$month')" \
          -c "DELETE FROM reconciliation_run WHERE provider = 'google' AND period = '$month'" \
          -c "DELETE FROM report_file WHERE kind = 'googleEarnings' AND period = '$month'" \
+         -c "VACUUM google_earnings_row" \
          -c "DROP TABLE IF EXISTS bench_earnings_floor" -c "CREATE TABLE bench_earnings_floor ($floor_columns)"
     rm -rf "$out/ours-$orders"
     floor_runs[$orders]+="$(measure "floor-$orders" bash -c "unzip -p '$zip' | psql -X -q -c \"\\copy bench_earnings_floor FROM STDIN WITH (FORMAT csv, HEADER true)\" -c 'CREATE INDEX ON bench_earnings_floor (c1)'")"$'\n'
     staged=$(measure "ours-import-$orders" "$bin/import-exports" --reports-dir "$zip" --log-format json)
     reconciled=$(measure "ours-$orders" "$bin/reconcile" --provider google --period "$month" --out "$out/ours-$orders" --log-format json)
-    ours_runs[$orders]+="$(printf '%s %s\n' "$staged" "$reconciled" | awk '{ printf "%.2f %.2f %.1f", $1 + $4, $2 + $5, ($3 > $6 ? $3 : $6) }')"$'\n'
+    ours_runs[$orders]+="$(printf '%s %s\n' "$staged" "$reconciled" | awk '{ printf "%.2f %.2f %.1f %.2f", $1 + $5, $2 + $6, ($3 > $7 ? $3 : $7), $4 + $8 }')"$'\n'
   done
 done
 for orders in $ORDERS; do
@@ -140,11 +149,11 @@ for orders in $ORDERS; do
   expected=$("$venv/bin/python" -c "import json; print(' '.join(f'{k}={v}' for k, v in sorted(json.load(open('$dir/expected.json'))['items'].items()) if v))")
   got=$(printf '%s\n' "$check" | head -n 1 | cut -d' ' -f2-)
   [ "$got" = "$expected" ] || { echo "reconcile benchmark: expected $expected, ours gave $got" >&2; exit 1; }
-  read -r fw fc fr <<<"$floor"; read -r ow oc or <<<"$ours"; read -r pw pc pr <<<"$pandas"; read -r dw dc dr <<<"$duck"
+  read -r fw fc fr fs <<<"$floor"; read -r ow oc or os <<<"$ours"; read -r pw pc pr ps <<<"$pandas"; read -r dw dc dr ds <<<"$duck"
   ours_per_row+=("$(per_row "$ow" "$report_rows")")
-  rows_table+="| $report_rows earnings rows × $db_rows transactions ($month) | **$ow** s, $oc s CPU, $or MiB | $dw s, $dc s CPU, $dr MiB | $pw s, $pc s CPU, $pr MiB | $fw s, $fc s CPU | $(ratio "$dw" "$ow")× | $(ratio "$pw" "$ow")× | $(ratio "$ow" "$fw")× | $(per_row "$ow" "$report_rows") |"$'\n'
+  rows_table+="| $report_rows earnings rows × $db_rows transactions ($month) | **$ow** s, $oc + $os s CPU, $or MiB | $dw s, $dc + $ds s CPU, $dr MiB | $pw s, $pc + $ps s CPU, $pr MiB | $fw s, $fc + $fs s CPU | $(ratio "$dw" "$ow")× | $(ratio "$pw" "$ow")× | $(ratio "$ow" "$fw")× | $(per_row "$ow" "$report_rows") |"$'\n'
   summary_lines+="$report_rows rows: $got"$'\n'
-  last=("$ow" "$dw" "$pw" "$fw" "$or" "$oc" "$dc" "$pc" "$fc")
+  last=("$ow" "$dw" "$pw" "$fw" "$or" "$(awk -v a="$oc" -v b="$os" 'BEGIN { print a + b }')" "$(awk -v a="$dc" -v b="$ds" 'BEGIN { print a + b }')" "$(awk -v a="$pc" -v b="$ps" 'BEGIN { print a + b }')" "$(awk -v a="$fc" -v b="$fs" 'BEGIN { print a + b }')")
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 spread=$(printf '%s\n' "${ours_per_row[@]}" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", hi / lo }')
@@ -156,6 +165,7 @@ by order, categorise, write the items CSV. Ours: \`import-exports --reports-dir 
 \`reconciliation_run\` / \`reconciliation_item\`, as the job always does; wall and CPU of the two added). Peers:
 pandas $("$venv/bin/python" -c 'import pandas; print(pandas.__version__)') and DuckDB $("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)') (\`Benchmarks/peers/google_reconcile_*.py\`), same inputs, same categories.
 Floor: \`unzip -p ZIP | psql \\copy\` into a 26-column text table, then its order-id index.
+Wall, CPU (client + server) and peak RSS (client) under \`/usr/bin/time\`; server CPU from the postmaster's reaped backends.
 Ours and the floor: the median of $PAIRS runs each, alternating, the sizes taking turns (peak RSS: the largest); the
 peers: one run each.
 
@@ -165,7 +175,7 @@ $rows_table
 At the largest size: faster than DuckDB ($(verdict "$(ratio "${last[1]}" "${last[0]}")" ">=" 1)); ≥ 2.5× faster than pandas ($(verdict "$(ratio "${last[2]}" "${last[0]}")" ">=" 2.5));
 within 1.5× of the floor ($(verdict "$(ratio "${last[0]}" "${last[3]}")" "<=" 1.5)); peak RSS ≤ 300 MB = 286.1 MiB ($(verdict "${last[4]}" "<=" 286.1));
 time per row across sizes within 1.3× (spread $spread×: $(verdict "$spread" "<=" 1.3)).
-CPU of the client processes at the largest size (PostgreSQL's own work not included on any side): DuckDB / ours
+CPU at the largest size, client processes and the PostgreSQL server together (table cells: client + server): DuckDB / ours
 $(ratio "${last[6]}" "${last[5]}")×, pandas / ours $(ratio "${last[7]}" "${last[5]}")×, ours / floor $(ratio "${last[5]}" "${last[8]}")×.
 Load average at the start: $load; at the end: $load_end (2 cores, shared).
 Items per category, equal on all three sides and equal to what the generator injected:

@@ -3,22 +3,25 @@
 /// count and per field a 32-bit length (-1: NULL) and its bytes, integers in network byte order; the trailer at
 /// `finish`. The server parses no text: numbers, dates and timestamps arrive as the integers it stores.
 public struct BinaryCopyWriter {
-    private var buffer: [UInt8] = []
+    /// The bytes to send are `buffer[0..<used]`; the buffer is written in place (grown only for a tuple larger than
+    /// what is left after `flushAt`).
+    private var buffer: [UInt8]
+    private var used = 0
     private let copy: PostgresCopyIn
     private static let flushAt = 1 << 20
 
     /// A writer sending through `copy`; writes the file header.
     public init(_ copy: PostgresCopyIn) {
         self.copy = copy
-        buffer.reserveCapacity(Self.flushAt + 4096)
-        buffer.append(contentsOf: BinaryCopyReader.signature)
+        buffer = [UInt8](repeating: 0, count: Self.flushAt + (1 << 16))
+        BinaryCopyReader.signature.withUnsafeBytes { put($0) }
         append(UInt32(0))
         append(UInt32(0))
     }
 
     /// Starts a tuple of `fields` fields (sending the buffer when it is full).
     public mutating func beginRow(fields: Int) throws {
-        if buffer.count >= Self.flushAt { try send() }
+        if used >= Self.flushAt { try send() }
         append(Int16(fields))
     }
 
@@ -40,10 +43,13 @@ public struct BinaryCopyWriter {
     /// A `text` (or `char(n)`, `varchar`) field: its UTF-8 bytes.
     public mutating func text(_ value: String) {
         var value = value
-        value.withUTF8 { bytes in
-            append(Int32(bytes.count))
-            buffer.append(contentsOf: bytes)
-        }
+        value.withUTF8 { text(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A `text` field of UTF-8 bytes (or any field of its binary form, made by the caller: `numericField`).
+    public mutating func text(_ bytes: UnsafeRawBufferPointer) {
+        append(Int32(bytes.count))
+        put(bytes)
     }
 
     /// A `date` field from days since 1970-01-01 (the server counts from 2000-01-01).
@@ -59,6 +65,11 @@ public struct BinaryCopyWriter {
     /// A `numeric` field of `unscaled` × 10^-`scale`, its display scale `scale` (as the text `1.0800` keeps four
     /// decimals): base-10000 digits around the decimal point, leading and trailing zero digits left out.
     public mutating func numeric(unscaled: Int64, scale: Int) {
+        Self.numericField(unscaled: unscaled, scale: scale).withUnsafeBytes { text($0) }
+    }
+
+    /// The binary form of a `numeric` field (`numeric`), for a caller that writes one value many times.
+    public static func numericField(unscaled: Int64, scale: Int) -> [UInt8] {
         var decimals = String(unscaled.magnitude).utf8.map { Int($0) - 48 }
         while decimals.count <= scale { decimals.insert(0, at: 0) }
         let integerDigits = decimals.count - scale
@@ -76,12 +87,14 @@ public struct BinaryCopyWriter {
         while let first = groups.first, first == 0 { groups.removeFirst(); weight -= 1 }
         while let last = groups.last, last == 0 { groups.removeLast() }
         if groups.isEmpty { weight = 0 }
-        append(Int32(8 + 2 * groups.count))
-        append(Int16(groups.count))
-        append(Int16(weight))
-        append(UInt16(unscaled < 0 && !groups.isEmpty ? 0x4000 : 0))
-        append(Int16(scale))
-        for group in groups { append(group) }
+        var field: [UInt8] = []
+        func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.bigEndian) { field.append(contentsOf: $0) } }
+        put(Int16(groups.count))
+        put(Int16(weight))
+        put(UInt16(unscaled < 0 && !groups.isEmpty ? 0x4000 : 0))
+        put(Int16(scale))
+        for group in groups { put(group) }
+        return field
     }
 
     /// Writes the trailer and sends what is buffered.
@@ -91,11 +104,22 @@ public struct BinaryCopyWriter {
     }
 
     private mutating func send() throws {
-        try buffer.withUnsafeBytes { try copy.writeRaw($0) }
-        buffer.removeAll(keepingCapacity: true)
+        let count = used
+        try buffer.withUnsafeBytes { try copy.writeRaw(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        used = 0
     }
 
     private mutating func append<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bigEndian) { put($0) }
+    }
+
+    /// Writes `bytes` at the end of what is buffered.
+    private mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        let count = bytes.count
+        if used + count > buffer.count { buffer.append(contentsOf: repeatElement(0, count: Swift.max(count, buffer.count))) }
+        guard let source = bytes.baseAddress, count > 0 else { return }
+        let at = used
+        buffer.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: at).copyMemory(from: source, byteCount: count) }
+        used += count
     }
 }

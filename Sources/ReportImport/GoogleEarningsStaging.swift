@@ -18,45 +18,45 @@ enum GoogleEarningsStaging {
         var tally: GoogleEarningsTally?
         try database.copyIn(copy) { copy in
             var writer = BinaryCopyWriter(copy)
-            tally = try GoogleEarningsReading.read(path) { row in try write(row, fileID: fileID, to: &writer) }
+            var rate = (value: ExactDecimal(unscaled: 0, scale: -1), field: [UInt8]())
+            tally = try GoogleEarningsReading.read(path) { row in
+                if row.currencyConversionRate != rate.value {
+                    let value = row.currencyConversionRate
+                    rate = (value, BinaryCopyWriter.numericField(unscaled: value.unscaled, scale: value.scale))
+                }
+                try rate.field.withUnsafeBytes { try write(row, fileID: fileID, rate: $0, to: &writer) }
+            }
             try writer.finish()
         }
         guard let tally else { preconditionFailure("the COPY body returned without reading") }
         return tally
     }
 
-    /// One row as a binary COPY tuple, in the column order of `copy`.
-    static func write(_ r: GoogleEarningsRow, fileID: Int64, to writer: inout BinaryCopyWriter) throws {
+    private static let buyerTexts: [GoogleEarningsCells.Text] = [.skuID, .hardware, .buyerCountry, .buyerState, .buyerPostalCode,
+                                                                  .buyerCurrency]
+    private static let trailingTexts: [GoogleEarningsCells.Text] = [.basePlanID, .offerID, .groupID, .firstUSD1MEligible,
+                                                                     .serviceFeePercent, .feeDescription, .promotionID, .salesChannel]
+
+    /// One row as a binary COPY tuple, in the column order of `copy` (`rate`: its rate's `numeric` field).
+    static func write(_ r: GoogleEarningsCells, fileID: Int64, rate: UnsafeRawBufferPointer, to writer: inout BinaryCopyWriter) throws {
         try writer.beginRow(fields: 30)
         writer.int64(fileID)
         writer.int32(Int32(r.line))
-        writer.text(r.orderID)
+        writer.text(r.text(.orderID))
         writer.date(daysSince1970: r.transactionDate.daysSince1970)
         writer.timestamp(epochSeconds: r.transactionEpochSeconds)
         writer.text(r.transactionZone)
-        writer.text(r.taxType)
-        writer.text(r.transactionType.raw)
+        writer.text(r.text(.taxType))
+        writer.text(r.text(.transactionType))
         if let refund = r.refundType { writer.text(refund.rawValue) } else { writer.null() }
-        writer.text(r.productTitle)
-        writer.text(r.productID)
+        writer.text(r.text(.productTitle))
+        writer.text(r.text(.productID))
         writer.int32(Int32(r.productType))
-        writer.text(r.skuID)
-        writer.text(r.hardware)
-        writer.text(r.buyerCountry)
-        writer.text(r.buyerState)
-        writer.text(r.buyerPostalCode)
-        writer.text(r.buyerCurrency)
+        for column in buyerTexts { writer.text(r.text(column)) }
         writer.int64(r.amountBuyerMicros)
-        writer.numeric(unscaled: r.currencyConversionRate.unscaled, scale: r.currencyConversionRate.scale)
-        writer.text(r.merchantCurrency)
+        writer.text(rate)
+        writer.text(r.text(.merchantCurrency))
         writer.int64(r.amountMerchantMicros)
-        writer.text(r.basePlanID)
-        writer.text(r.offerID)
-        writer.text(r.groupID)
-        writer.text(r.firstUSD1MEligible)
-        writer.text(r.serviceFeePercent)
-        writer.text(r.feeDescription)
-        writer.text(r.promotionID)
-        writer.text(r.salesChannel)
+        for column in trailingTexts { writer.text(r.text(column)) }
     }
 }

@@ -15,10 +15,19 @@ public enum GoogleEarningsParser {
         .optional("Promotion ID"), .optional("Sales Channel"),
     ]
 
+    /// The longest cell and line accepted, in bytes (docs/STORE_REPORTS.md, "Limits"): Apple's, as Google's real cells
+    /// (titles, postal codes) are as short; a longer one rejects the file at its line instead of growing a buffer.
+    static let limits = DelimitedLimits(cellBytes: 4_096, lineBytes: 65_536)
+
+    /// The reader of the file's records (CSV with quotes, `limits`), the first record on `firstLine`.
+    static func reader(firstLine: Int = 1) -> DelimitedReader {
+        DelimitedReader(separator: UInt8(ascii: ","), quoting: true, firstLine: firstLine, limits: limits)
+    }
+
     /// Parses `bytes` read from `file`; returns every row or throws naming line and column.
     public static func parse(_ bytes: [UInt8], file: String) throws -> [GoogleEarningsRow] {
         let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: ","), quoting: true)
+        let reader = reader()
         let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
         guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
         let layout = try HeaderLayout(header: header, specs: columns, file: file)

@@ -26,6 +26,11 @@ public struct GoogleEarningsScanner {
     private var blankHeader: (bytes: [UInt8], line: Int)?
     /// Rows emitted.
     public private(set) var rows = 0
+    /// The reader of common records, once the header is known.
+    private var fast: GoogleEarningsFastRow?
+    /// Set while the rest of a record longer than the line limit goes by unkept: where its next byte is, and the
+    /// start of a UTF-8 sequence a chunk ended in (its encoding is still checked).
+    private var skipping: (line: Int, column: Int, carry: [UInt8])?
     /// The defect the whole-file parser would report, of those met so far.
     private var refusal: (error: StoreReportError, rank: Refusal)?
 
@@ -45,6 +50,7 @@ public struct GoogleEarningsScanner {
     /// Where the bytes fed so far end: the last line and the column after its last character (for a container
     /// that breaks off).
     public var position: (line: Int, column: Int) {
+        if let skipping { return (skipping.line, skipping.column) }
         var lines = line, column = 1
         for byte in pending {
             if byte == 0x0A { lines += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
@@ -55,6 +61,17 @@ public struct GoogleEarningsScanner {
     /// Reads the records completed by `chunk`; `emit` receives each row until the first defect, which is held and
     /// thrown by `finishRows`.
     public mutating func feedRows(_ chunk: UnsafeRawBufferPointer, _ emit: (GoogleEarningsRow) throws -> Void) throws {
+        try feed(chunk) { try emit($0.row()) }
+    }
+
+    /// Reads the last record and throws the defect held, if any (see `finish`).
+    public mutating func finishRows(_ emit: (GoogleEarningsRow) throws -> Void) throws {
+        try finish { try emit($0.row()) }
+    }
+
+    /// Reads the records completed by `chunk`; `consume` receives each row's cells (lent) until the first defect,
+    /// which is held and thrown by `finish`.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (GoogleEarningsCells) throws -> Void) throws {
         if refusal?.rank == .encoding { return }
         if !started {
             pending.append(contentsOf: chunk)
@@ -76,8 +93,18 @@ public struct GoogleEarningsScanner {
                 scan = base.distance(to: UnsafeRawPointer(quote)) + 1
             }
             if quotes % 2 == 1 { inQuote.toggle() }
+            if skipping != nil {
+                try skip(UnsafeRawBufferPointer(rebasing: chunk[start...newline]))
+                if !inQuote, let skipped = skipping {
+                    line = skipped.line
+                    skipping = nil
+                }
+                start = newline + 1
+                continue
+            }
             if inQuote {
                 pending.append(contentsOf: chunk[start...newline])
+                try checkLength()
                 start = newline + 1
                 continue
             }
@@ -94,13 +121,58 @@ public struct GoogleEarningsScanner {
         if start < count {
             let rest = chunk[start...]
             if rest.reduce(0, { $0 + ($1 == 0x22 ? 1 : 0) }) % 2 == 1 { inQuote.toggle() }
+            if skipping != nil { return try skip(UnsafeRawBufferPointer(rebasing: rest)) }
             pending.append(contentsOf: rest)
+            try checkLength()
         }
+    }
+
+    /// A record longer than the line limit is refused as the whole-file parser refuses it (the line, or a cell,
+    /// too long) and the rest of it goes by unkept: memory stays bounded whatever the file holds.
+    private mutating func checkLength() throws {
+        guard pending.count > GoogleEarningsParser.limits.lineBytes + 2 else { return }
+        do {
+            _ = try GoogleEarningsParser.reader(firstLine: line).records(pending[...], file: file)
+        } catch {
+            try refuse(error, .structure)
+        }
+        skipping = (line, 1, [])
+        let held = pending
+        pending = []
+        try held.withUnsafeBytes { try skip($0) }
+    }
+
+    /// Checks the encoding of `bytes` of the record being skipped and moves its position past them; `last`: the
+    /// record ends here (a sequence it breaks off in is a defect).
+    private mutating func skip(_ bytes: UnsafeRawBufferPointer, last: Bool = false) throws {
+        guard var state = skipping else { return }
+        var text = state.carry
+        text.append(contentsOf: bytes)
+        var cut = text.count
+        if !last, let lead = text.indices.reversed().prefix(3).first(where: { text[$0] & 0xC0 != 0x80 }) {
+            let length = text[lead] >= 0xF0 ? 4 : text[lead] >= 0xE0 ? 3 : text[lead] >= 0xC0 ? 2 : 1
+            if lead + length > text.count { cut = lead }
+        }
+        if refusal?.rank != .encoding {
+            do {
+                try ReportText.validate(text[..<cut], file: file)
+            } catch let error as StoreReportError {
+                try refuse(StoreReportError(file: file, line: state.line + error.line - 1,
+                                            column: error.line == 1 ? state.column + error.column - 1 : error.column,
+                                            reason: error.reason), .encoding)
+            }
+        }
+        for byte in text[..<cut] {
+            if byte == 0x0A { state.line += 1; state.column = 1 } else if byte & 0xC0 != 0x80 { state.column += 1 }
+        }
+        state.carry = Array(text[cut...])
+        skipping = state
     }
 
     /// Reads the last record (a file need not end with a newline) and throws the defect the whole-file parser would
     /// report, if any (an empty file, no header, …).
-    public mutating func finishRows(_ emit: (GoogleEarningsRow) throws -> Void) throws {
+    public mutating func finish(_ emit: (GoogleEarningsCells) throws -> Void) throws {
+        if skipping != nil { try skip(UnsafeRawBufferPointer(start: nil, count: 0), last: true) }
         if !started {
             guard !pending.isEmpty else { throw StoreReportError(file: file, line: 1, column: 1, reason: "empty file") }
             try begin(emit)
@@ -125,7 +197,7 @@ public struct GoogleEarningsScanner {
     }
 
     /// Checks the first bytes (UTF-16, a UTF-8 byte-order mark) and reads what has been held back for them.
-    private mutating func begin(_ emit: (GoogleEarningsRow) throws -> Void) throws {
+    private mutating func begin(_ emit: (GoogleEarningsCells) throws -> Void) throws {
         started = true
         if pending.starts(with: [0xFF, 0xFE]) || pending.starts(with: [0xFE, 0xFF]) {
             try refuse(StoreReportError(file: file, line: 1, column: 1,
@@ -138,22 +210,23 @@ public struct GoogleEarningsScanner {
         if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
         let carried = pending
         pending = []
-        try carried.withUnsafeBytes { try feedRows($0, emit) }
+        try carried.withUnsafeBytes { try feed($0, emit) }
     }
 
     /// One record's bytes, with its newline when it has one.
-    private mutating func record(_ bytes: UnsafeRawBufferPointer, _ emit: (GoogleEarningsRow) throws -> Void) throws {
+    private mutating func record(_ bytes: UnsafeRawBufferPointer, _ emit: (GoogleEarningsCells) throws -> Void) throws {
         let recordLine = line
-        var ascii = true
         var newlines = 0
-        var blank = true
-        for byte in bytes {
-            if byte == 0x0A { newlines += 1 }
-            if byte >= 0x80 || byte == 0 { ascii = false }
-            if blank, byte != 0x0A, byte != 0x0D, byte != 0x20, byte != 0x09 { blank = false }
+        if let base = bytes.baseAddress {
+            var at = 0
+            while at < bytes.count, let found = memchr(base + at, 0x0A, bytes.count - at) {
+                newlines += 1
+                at = base.distance(to: UnsafeRawPointer(found)) + 1
+            }
         }
+        let blank = !bytes.contains { $0 != 0x0A && $0 != 0x0D && $0 != 0x20 && $0 != 0x09 }
         line += newlines
-        if !ascii {
+        if !ReportText.isValid(bytes) {
             do { try validate(bytes, line: recordLine) } catch { try refuse(error, .encoding); return }
         }
         if !blank { sawText = true }
@@ -177,18 +250,28 @@ public struct GoogleEarningsScanner {
 
     /// The header: columns by name as the whole-file parser finds them.
     private mutating func header(_ bytes: [UInt8], line: Int) throws {
-        let records = try DelimitedReader(separator: UInt8(ascii: ","), quoting: true, firstLine: line).records(bytes[...], file: file)
+        let records = try GoogleEarningsParser.reader(firstLine: line).records(bytes[...], file: file)
         guard let record = records.first else { throw StoreReportError(file: file, line: line, column: 1, reason: "no header row") }
-        layout = try HeaderLayout(header: record, specs: GoogleEarningsParser.columns, file: file)
+        let layout = try HeaderLayout(header: record, specs: GoogleEarningsParser.columns, file: file)
+        self.layout = layout
+        fast = GoogleEarningsFastRow(layout: layout)
         blankHeader = nil
     }
 
     /// The record read by the whole-file parser's readers (exact acceptance and messages).
-    private mutating func readRows(_ bytes: UnsafeRawBufferPointer, line: Int, _ emit: (GoogleEarningsRow) throws -> Void) throws {
+    private mutating func readRows(_ bytes: UnsafeRawBufferPointer, line: Int, _ emit: (GoogleEarningsCells) throws -> Void) throws {
         guard let layout else { return }
+        if refusal == nil, bytes.count <= GoogleEarningsParser.limits.cellBytes, var reader = fast {
+            fast = nil  // the reader's buffers stay unshared while it reads
+            defer { fast = reader }
+            if try reader.read(bytes, line: line, { cells in
+                rows += 1
+                try emit(cells)
+            }) { return }
+        }
         let records: [DelimitedRecord]
         do {
-            records = try DelimitedReader(separator: UInt8(ascii: ","), quoting: true, firstLine: line).records(Array(bytes)[...], file: file)
+            records = try GoogleEarningsParser.reader(firstLine: line).records(Array(bytes)[...], file: file)
         } catch {
             return try refuse(error, .structure)
         }
@@ -198,7 +281,7 @@ public struct GoogleEarningsScanner {
             let row: GoogleEarningsRow
             do { row = try GoogleEarningsParser.row(RowCells(record, layout, file: file)) } catch { return try refuse(error, .field) }
             rows += 1
-            try emit(row)
+            try GoogleEarningsCells.lending(row, emit)
         }
     }
 

@@ -5,6 +5,12 @@ struct GoogleTransactionTime {
     /// The zone suffix as written, or empty.
     let zone: String
 
+    /// The time `secondsOfDay` after local midnight, with the zone suffix `zone`.
+    init(secondsOfDay: Int, zone: String) {
+        self.secondsOfDay = secondsOfDay
+        self.zone = zone
+    }
+
     /// Reads `h:mm:ss AM|PM [ZONE]`, or nil.
     init?(_ text: String) {
         let parts = text.split(separator: " ")

@@ -52,6 +52,46 @@ import WorldGen
         #expect(digest == "df4b61baaa01d9ddc95f0b476d214237", "\(digest)")
     }
 
+    /// Migration 0030's per-file checks, which replace the per-row foreign key: a Google earnings file whose staged rows
+    /// are not exactly its `row_count` (rows under another id, or none) cannot commit, and deleting a file deletes its rows.
+    @Test func aFileMustHoldExactlyItsRowsAndTakesThemAlongWhenDeleted() throws {
+        let harness = try ImportHarness("earnings_rows_per_file")
+        let name = "earnings_201911_1234567890123-0.csv"
+        try FileManager.default.copyItem(at: Self.earningsFixture(name), to: harness.folder.appendingPathComponent(name))
+        let (code, _, line) = try harness.run()
+        #expect(code == .succeeded, "\(line)")
+        let db = harness.database
+        let staged = try harness.scalar("SELECT count(*) AS n FROM google_earnings_row")
+        #expect(staged > 0)
+        func addFile(rows: Int, copyRowsFrom source: Int64?) throws {
+            try db.transaction { db in
+                let id = try #require(try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first)
+                    .decode(Int64.self, "id")
+                if let source {
+                    _ = try db.execute("""
+                        INSERT INTO google_earnings_row SELECT $1, line, order_id, transaction_date, transaction_at, transaction_zone,
+                            tax_type, transaction_type, refund_type, product_title, product_id, product_type, sku_id, hardware,
+                            buyer_country, buyer_state, buyer_postal_code, buyer_currency, amount_buyer_micros,
+                            currency_conversion_rate, merchant_currency, amount_merchant_micros, base_plan_id, offer_id, group_id,
+                            first_usd_1m_eligible, service_fee_percent, fee_description, promotion_id, sales_channel
+                        FROM google_earnings_row WHERE report_file_id = $2
+                        """, [id, source])
+                }
+                _ = try db.execute("""
+                    INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, row_count)
+                    VALUES ($1, 'googleEarnings', 'google', 'x.csv', 'google:earnings:test', repeat('0', 64), '2019-11', $2)
+                    """, [id, rows])
+            }
+        }
+        let file = try harness.scalar("SELECT id AS n FROM report_file WHERE kind = 'googleEarnings'")
+        #expect(throws: (any Error).self) { try addFile(rows: Int(staged), copyRowsFrom: nil) }
+        #expect(throws: (any Error).self) { try addFile(rows: Int(staged) + 1, copyRowsFrom: file) }
+        try addFile(rows: Int(staged), copyRowsFrom: file)
+        #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_row") == 2 * staged)
+        _ = try db.execute("DELETE FROM report_file WHERE report_key = 'google:earnings:test'")
+        #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_row") == staged)
+    }
+
     @Test(arguments: [3, 7, 11] as [UInt64]) func aWorldsEarningsStageAsTheWholeFileImportStagedThem(_ seed: UInt64) throws {
         let harness = try ImportHarness("earnings_staged_world_\(seed)")
         let world = try World.generate(WorldOptions(seed: seed, subscriptions: 600, months: 3))

@@ -77,6 +77,8 @@ import Archive
         ("ge-text-after-quote.csv", .ge, 3, 2, "text after a closing quote"),
         ("ge-non-numeric-rate.csv", .ge, 3, 17, "'Currency Conversion Rate': '0,14937' is not a number"),
         ("ge-header-only-semicolons.csv", .ge, 1, 1, "unexpected column 'Desc…"),
+        ("ge-cell-too-long.csv", .ge, 3, 7, "cell longer than 4096 bytes (the limit for this report)"),
+        ("ge-line-too-long.csv", .ge, 3, 25, "line longer than 65536 bytes (the limit for this report)"),
         ("afr-long-cell.txt", .afr, 2, 13, "cell longer than 4096 bytes"),
         ("sub-long-line.txt", .sub, 3, 20, "line longer than 65536 bytes"),
         ("ss-long-cell.txt", .ss, 2, 5, "cell longer than 4096 bytes"),
