@@ -4,7 +4,7 @@ public enum ReportReuse: Sendable, Equatable {
     /// The rows come in order of the named month column (`YYYY-MM`), and a month's rows read nothing but the run's
     /// snapshots, contributions, movements and subscriber states (`report_run_*`) up to that month, `fx_rate` up to it
     /// and `plan`; and with the first reported month moved later, a month's rows do not change. Such a month's rows are a function of
-    /// `report_month_inputs` (migrations 0027, 0033), so they are reused while its digest and the SQL are unchanged.
+    /// `report_month_inputs` (migrations 0027, 0030), so they are reused while its digest and the SQL are unchanged.
     case monthEnd(column: String)
 
     /// The month column.

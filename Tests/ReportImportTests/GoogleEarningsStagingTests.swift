@@ -52,7 +52,7 @@ import WorldGen
         #expect(digest == "df4b61baaa01d9ddc95f0b476d214237", "\(digest)")
     }
 
-    /// Migration 0030's per-file checks, which replace the per-row foreign key: a Google earnings file whose staged rows
+    /// Migration 0029's per-file checks, which replace the per-row foreign key: a Google earnings file whose staged rows
     /// are not exactly its `row_count` (rows under another id, or none) cannot commit, and deleting a file deletes its rows.
     @Test func aFileMustHoldExactlyItsRowsAndTakesThemAlongWhenDeleted() throws {
         let harness = try ImportHarness("earnings_rows_per_file")

@@ -64,7 +64,7 @@ import Testing
         try expectIncrementalEqualsFull(harness, sql: sql, name: "rate", reusedThrough: corrected)
 
         // A late auto-renew switch (CANCELED) in a closed month: the subscriber's state at that month's end turns from
-        // paying to cancelled but paid through, its MRR does not change. The month digest covers the states (0033; 0027's
+        // paying to cancelled but paid through, its MRR does not change. The month digest covers the states (0030; 0027's
         // did not see them, and subscribers reused its stale months), so the stored reports recompute from that month.
         let cancelled = try #require(database.query("""
             INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, raw_payload)

@@ -36,4 +36,4 @@ WINDOW w AS (ORDER BY s.n)
 $fn$;
 
 COMMENT ON FUNCTION report_month_inputs(timestamptz, timestamptz, timestamptz, text) IS
-    'Per snapshot month, a digest of everything the month-end reports read up to it (snapshots, contributions, subscriber states, fx_rate, plan); build-reports reuses stored rows while it is unchanged (migrations 0027, 0033).';
+    'Per snapshot month, a digest of everything the month-end reports read up to it (snapshots, contributions, subscriber states, fx_rate, plan); build-reports reuses stored rows while it is unchanged (migrations 0027, 0030).';
