@@ -119,7 +119,9 @@ public struct BinaryCopyWriter {
         if used + count > buffer.count { buffer.append(contentsOf: repeatElement(0, count: Swift.max(count, buffer.count))) }
         guard let source = bytes.baseAddress, count > 0 else { return }
         let at = used
-        buffer.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: at).copyMemory(from: source, byteCount: count) }
+        buffer.withUnsafeMutableBytes { target in
+            target.baseAddress.map { $0.advanced(by: at).copyMemory(from: source, byteCount: count) }
+        }
         used += count
     }
 }

@@ -118,7 +118,9 @@ struct GoogleEarningsFastRow {
             time.remember(record, timeCell, as: clock)
         }
         if !rate.holds(record, rateCell) {
-            let parsed = rateCell.isEmpty ? nil : try? ExactDecimal.parse(Self.substring(record, rateCell)).get()
+            // An unreadable rate is nil here: the row then takes the whole-row reader, which names the defect.
+            var parsed: ExactDecimal?
+            if !rateCell.isEmpty, case .success(let value) = ExactDecimal.parse(Self.substring(record, rateCell)) { parsed = value }
             rate.remember(record, rateCell, as: parsed)
         }
         guard let day = date.value, let clock = time.value, let epoch = clock.utcSeconds(on: day), let exchange = rate.value,
