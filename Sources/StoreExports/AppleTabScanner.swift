@@ -22,13 +22,6 @@ public struct AppleTabScanner<Row> {
         case readAsRow
     }
 
-    /// The order of the checks: of two defects the one of the lower rank is reported, of one rank the earlier.
-    enum Refusal: Int, Comparable {
-        case encoding, structure, blank, field
-
-        static func < (a: Refusal, b: Refusal) -> Bool { a.rawValue < b.rawValue }
-    }
-
     /// The file name for errors (`archive.gz`, `archive.zip/member.txt`).
     public let file: String
     private let specs: [ColumnSpec]
@@ -41,12 +34,9 @@ public struct AppleTabScanner<Row> {
     /// The line the next record starts on.
     private var line = 1
     private var started = false
-    private var sawText = false
-    /// A first record made only of blanks: the header error is raised only if text follows (else: empty file).
-    private var blankHeader: (bytes: [UInt8], line: Int)?
     /// Characters of an over-long line already checked and dropped (nil when the line is not over-long).
     private var dropped: Int?
-    private var refusal: (error: StoreReportError, rank: Refusal)?
+    private var defects: StreamDefects
     /// Rows handed on.
     public private(set) var rows = 0
 
@@ -55,6 +45,7 @@ public struct AppleTabScanner<Row> {
         self.specs = specs
         self.blankLines = blankLines
         self.readRow = row
+        defects = StreamDefects(file: file)
     }
 
     /// Where the bytes fed so far end: the last line and the column after its last character (for a container
@@ -69,7 +60,7 @@ public struct AppleTabScanner<Row> {
     /// Reads the lines completed by `chunk`; `emit` receives each row until the first defect, which is held and
     /// thrown by `finish`.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Row) throws -> Void) throws {
-        if refusal?.rank == .encoding { return }
+        if defects.rank == .encoding { return }
         if !started {
             pending.append(contentsOf: chunk)
             guard pending.count >= 3 else { return }
@@ -90,7 +81,7 @@ public struct AppleTabScanner<Row> {
                 try carried.withUnsafeBytes { try record($0, emit) }
             }
             start = newline + 1
-            if refusal?.rank == .encoding { return }
+            if defects.rank == .encoding { return }
         }
         if start < count {
             pending.append(contentsOf: chunk[start...])
@@ -105,39 +96,21 @@ public struct AppleTabScanner<Row> {
             guard !pending.isEmpty else { throw StoreReportError(file: file, line: 1, column: 1, reason: "empty file") }
             try begin(emit)
         }
-        if !pending.isEmpty || dropped != nil, refusal?.rank != .encoding {
+        if !pending.isEmpty || dropped != nil, defects.rank != .encoding {
             let carried = pending
             pending = []
             try carried.withUnsafeBytes { try record($0, emit) }
         }
-        if let refusal, refusal.rank == .encoding { throw refusal.error }
-        guard sawText else { throw StoreReportError(file: file, line: 1, column: 1, reason: "empty file (no text)") }
-        if let blankHeader { try header(blankHeader.bytes, line: blankHeader.line) }
-        if let refusal { throw refusal.error }
-        guard layout != nil else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
-    }
-
-    /// Holds `error` unless a defect reported before it is held already.
-    private mutating func refuse(_ error: Error, _ rank: Refusal) throws {
-        guard let error = error as? StoreReportError else { throw error }
-        if let held = refusal, held.rank <= rank { return }
-        refusal = (error, rank)
+        let defects = defects
+        try defects.finish(header: { try header($0, line: $1) }, hasHeader: { layout != nil })
     }
 
     /// Checks the first bytes (UTF-16, a UTF-8 byte-order mark) and reads what has been held back for them.
     private mutating func begin(_ emit: (Row) throws -> Void) throws {
         started = true
-        if pending.starts(with: [0xFF, 0xFE]) || pending.starts(with: [0xFE, 0xFF]) {
-            try refuse(StoreReportError(file: file, line: 1, column: 1,
-                                        reason: "UTF-16 text (byte-order mark \(pending[0] == 0xFF ? "FF FE" : "FE FF")); expected UTF-8"),
-                       .encoding)
-            pending = []
-            sawText = true
-            return
-        }
-        if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
-        let carried = pending
+        let first = pending
         pending = []
+        guard let carried = try defects.start(first) else { return }
         try carried.withUnsafeBytes { try feed($0, emit) }
     }
 
@@ -147,14 +120,14 @@ public struct AppleTabScanner<Row> {
         let cut = pending.lastIndex { $0 & 0xC0 != 0x80 } ?? pending.count
         let checked = Array(pending[..<cut])
         try checkEncoding(checked)
-        if refusal?.rank == .encoding { return }
+        if defects.rank == .encoding { return }
         if dropped == nil {
-            sawText = true
+            defects.sawText = true
             do {
                 _ = try DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, firstLine: line, limits: limits)
                     .records(pending[...], file: file)
             } catch {
-                try refuse(error, .structure)
+                try defects.refuse(error, .structure)
             }
         }
         dropped = (dropped ?? 0) + checked.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
@@ -170,7 +143,7 @@ public struct AppleTabScanner<Row> {
             try ReportText.validate(bytes[...], file: file)
         } catch let error as StoreReportError {
             let column = error.line == 1 ? error.column + (dropped ?? 0) : error.column
-            try refuse(StoreReportError(file: file, line: line + error.line - 1, column: column, reason: error.reason), .encoding)
+            try defects.refuse(StoreReportError(file: file, line: line + error.line - 1, column: column, reason: error.reason), .encoding)
         }
     }
 
@@ -188,21 +161,11 @@ public struct AppleTabScanner<Row> {
             dropped = nil
             return
         }
-        if refusal?.rank == .encoding { return }
-        if !blank { sawText = true }
-        // After a defect of the header or the splitting, only the encoding is still read (it is reported first).
-        if let refusal, refusal.rank <= .structure { return }
+        // After a defect of the encoding, the header or the splitting, only the encoding is still read.
+        guard defects.keepsReading(blank: blank) else { return }
         guard layout != nil else {
-            if blankHeader == nil, blank {
-                blankHeader = (Array(bytes), recordLine)
-                return
-            }
-            do {
-                if let blankHeader, !blank { try header(blankHeader.bytes, line: blankHeader.line) }
-                if blankHeader == nil { try header(Array(bytes), line: recordLine) }
-            } catch {
-                try refuse(error, .structure)
-            }
+            guard let first = defects.headerRecord(bytes, line: recordLine, blank: blank) else { return }
+            do { try header(first.bytes, line: first.line) } catch { try defects.refuse(error, .structure) }
             return
         }
         try readRows(bytes, line: recordLine, emit)
@@ -214,7 +177,7 @@ public struct AppleTabScanner<Row> {
             .records(bytes[...], file: file)
         guard let record = records.first else { throw StoreReportError(file: file, line: line, column: 1, reason: "no header row") }
         layout = try HeaderLayout(header: record, specs: specs, file: file)
-        blankHeader = nil
+        defects.blankHeader = nil
     }
 
     /// The line split and read by the report's row reader.
@@ -225,18 +188,18 @@ public struct AppleTabScanner<Row> {
             records = try DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, firstLine: line, limits: limits)
                 .records(Array(bytes)[...], file: file)
         } catch {
-            return try refuse(error, .structure)
+            return try defects.refuse(error, .structure)
         }
         for record in records {
             if blankLines != .readAsRow, record.isBlank, record.fields.count == 1 {
                 let blank = StoreReportError(file: file, line: record.line, column: 1, reason: "blank line inside the report")
-                try refuse(blank, blankLines == .refusedFirst ? .blank : .field)
+                try defects.refuse(blank, blankLines == .refusedFirst ? .blank : .field)
                 return
             }
             // After a defect of a row, only the encoding, the splitting and (where they rank first) blank lines are read.
-            guard refusal == nil else { return }
+            guard defects.rank == nil else { return }
             let row: Row
-            do { row = try readRow(try RowCells(record, layout, file: file)) } catch { return try refuse(error, .field) }
+            do { row = try readRow(try RowCells(record, layout, file: file)) } catch { return try defects.refuse(error, .field) }
             rows += 1
             try emit(row)
         }

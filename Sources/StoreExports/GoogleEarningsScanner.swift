@@ -9,7 +9,7 @@ import Darwin
 /// record and row readers, so a row is accepted or rejected exactly as the whole-file parser does, with the same
 /// file, line, column and reason. The whole-file parser checks the encoding of the whole file first, then the
 /// splitting of every record, then the rows' fields; so every defect is held until `finishRows`, which throws the
-/// one the whole-file parser throws (see `Refusal`), and a damaged archive around the file is still reported first.
+/// one the whole-file parser throws (see `StreamDefects`), and a damaged archive around the file is still reported first.
 public struct GoogleEarningsScanner {
     /// The file name for errors (`archive.zip/member.csv`).
     public let file: String
@@ -21,9 +21,6 @@ public struct GoogleEarningsScanner {
     /// The line the next record starts on.
     private var line = 1
     private var started = false
-    private var sawText = false
-    /// A first record made only of blanks: the header error is raised only if text follows (else: empty file).
-    private var blankHeader: (bytes: [UInt8], line: Int)?
     /// Rows emitted.
     public private(set) var rows = 0
     /// The reader of common records, once the header is known.
@@ -31,20 +28,14 @@ public struct GoogleEarningsScanner {
     /// Set while the rest of a record longer than the line limit goes by unkept: where its next byte is, and the
     /// start of a UTF-8 sequence a chunk ended in (its encoding is still checked).
     private var skipping: (line: Int, column: Int, carry: [UInt8])?
-    /// The defect the whole-file parser would report, of those met so far.
-    private var refusal: (error: StoreReportError, rank: Refusal)?
-
-    /// What the whole-file parser checks first: the encoding of the whole file, then the splitting of every record
-    /// (header and quoting), then the rows' fields. Of two defects of one rank the earlier in the file is reported.
-    enum Refusal: Int, Comparable {
-        case encoding, structure, field
-
-        static func < (a: Refusal, b: Refusal) -> Bool { a.rawValue < b.rawValue }
-    }
+    /// The defects met so far: the whole-file parser checks the encoding of the whole file first, then the splitting
+    /// of every record (header and quoting), then the rows' fields; of two defects of one rank the earlier is reported.
+    private var defects: StreamDefects
 
     /// A scanner of the file named `file`.
     public init(file: String) {
         self.file = file
+        defects = StreamDefects(file: file)
     }
 
     /// Where the bytes fed so far end: the last line and the column after its last character (for a container
@@ -72,7 +63,7 @@ public struct GoogleEarningsScanner {
     /// Reads the records completed by `chunk`; `consume` receives each row's cells (lent) until the first defect,
     /// which is held and thrown by `finish`.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (GoogleEarningsCells) throws -> Void) throws {
-        if refusal?.rank == .encoding { return }
+        if defects.rank == .encoding { return }
         if !started {
             pending.append(contentsOf: chunk)
             guard pending.count >= 3 else { return }
@@ -134,7 +125,7 @@ public struct GoogleEarningsScanner {
         do {
             _ = try GoogleEarningsParser.reader(firstLine: line).records(pending[...], file: file)
         } catch {
-            try refuse(error, .structure)
+            try defects.refuse(error, .structure)
         }
         skipping = (line, 1, [])
         let held = pending
@@ -153,11 +144,11 @@ public struct GoogleEarningsScanner {
             let length = text[lead] >= 0xF0 ? 4 : text[lead] >= 0xE0 ? 3 : text[lead] >= 0xC0 ? 2 : 1
             if lead + length > text.count { cut = lead }
         }
-        if refusal?.rank != .encoding {
+        if defects.rank != .encoding {
             do {
                 try ReportText.validate(text[..<cut], file: file)
             } catch let error as StoreReportError {
-                try refuse(StoreReportError(file: file, line: state.line + error.line - 1,
+                try defects.refuse(StoreReportError(file: file, line: state.line + error.line - 1,
                                             column: error.line == 1 ? state.column + error.column - 1 : error.column,
                                             reason: error.reason), .encoding)
             }
@@ -177,39 +168,21 @@ public struct GoogleEarningsScanner {
             guard !pending.isEmpty else { throw StoreReportError(file: file, line: 1, column: 1, reason: "empty file") }
             try begin(emit)
         }
-        if !pending.isEmpty, refusal?.rank != .encoding {
+        if !pending.isEmpty, defects.rank != .encoding {
             let carried = pending
             pending = []
             try carried.withUnsafeBytes { try record($0, emit) }
         }
-        if let refusal, refusal.rank == .encoding { throw refusal.error }
-        guard sawText else { throw StoreReportError(file: file, line: 1, column: 1, reason: "empty file (no text)") }
-        if let blankHeader { try header(blankHeader.bytes, line: blankHeader.line) }
-        if let refusal { throw refusal.error }
-        guard layout != nil else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
-    }
-
-    /// Holds `error` unless a defect the whole-file parser reports before it is held already.
-    private mutating func refuse(_ error: Error, _ rank: Refusal) throws {
-        guard let error = error as? StoreReportError else { throw error }
-        if let held = refusal, held.rank <= rank { return }
-        refusal = (error, rank)
+        let defects = defects
+        try defects.finish(header: { try header($0, line: $1) }, hasHeader: { layout != nil })
     }
 
     /// Checks the first bytes (UTF-16, a UTF-8 byte-order mark) and reads what has been held back for them.
     private mutating func begin(_ emit: (GoogleEarningsCells) throws -> Void) throws {
         started = true
-        if pending.starts(with: [0xFF, 0xFE]) || pending.starts(with: [0xFE, 0xFF]) {
-            try refuse(StoreReportError(file: file, line: 1, column: 1,
-                                        reason: "UTF-16 text (byte-order mark \(pending[0] == 0xFF ? "FF FE" : "FE FF")); expected UTF-8"),
-                       .encoding)
-            pending = []
-            sawText = true
-            return
-        }
-        if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
-        let carried = pending
+        let first = pending
         pending = []
+        guard let carried = try defects.start(first) else { return }
         try carried.withUnsafeBytes { try feed($0, emit) }
     }
 
@@ -227,22 +200,13 @@ public struct GoogleEarningsScanner {
         let blank = !bytes.contains { $0 != 0x0A && $0 != 0x0D && $0 != 0x20 && $0 != 0x09 }
         line += newlines
         if !ReportText.isValid(bytes) {
-            do { try validate(bytes, line: recordLine) } catch { try refuse(error, .encoding); return }
+            do { try validate(bytes, line: recordLine) } catch { try defects.refuse(error, .encoding); return }
         }
-        if !blank { sawText = true }
-        // After a defect of the header or the quoting, only the encoding is still read (it is reported first).
-        if let refusal, refusal.rank <= .structure { return }
+        // After a defect of the encoding, the header or the quoting, only the encoding is still read.
+        guard defects.keepsReading(blank: blank) else { return }
         guard layout != nil else {
-            if blankHeader == nil, blank {
-                blankHeader = (Array(bytes), recordLine)
-                return
-            }
-            do {
-                if let blankHeader, !blank { try header(blankHeader.bytes, line: blankHeader.line) }
-                if blankHeader == nil { try header(Array(bytes), line: recordLine) }
-            } catch {
-                try refuse(error, .structure)
-            }
+            guard let first = defects.headerRecord(bytes, line: recordLine, blank: blank) else { return }
+            do { try header(first.bytes, line: first.line) } catch { try defects.refuse(error, .structure) }
             return
         }
         try readRows(bytes, line: recordLine, emit)
@@ -255,13 +219,13 @@ public struct GoogleEarningsScanner {
         let layout = try HeaderLayout(header: record, specs: GoogleEarningsParser.columns, file: file)
         self.layout = layout
         fast = GoogleEarningsFastRow(layout: layout)
-        blankHeader = nil
+        defects.blankHeader = nil
     }
 
     /// The record read by the whole-file parser's readers (exact acceptance and messages).
     private mutating func readRows(_ bytes: UnsafeRawBufferPointer, line: Int, _ emit: (GoogleEarningsCells) throws -> Void) throws {
         guard let layout else { return }
-        if refusal == nil, bytes.count <= GoogleEarningsParser.limits.cellBytes, var reader = fast {
+        if defects.rank == nil, bytes.count <= GoogleEarningsParser.limits.cellBytes, var reader = fast {
             fast = nil  // the reader's buffers stay unshared while it reads
             defer { fast = reader }
             if try reader.read(bytes, line: line, { cells in
@@ -273,13 +237,13 @@ public struct GoogleEarningsScanner {
         do {
             records = try GoogleEarningsParser.reader(firstLine: line).records(Array(bytes)[...], file: file)
         } catch {
-            return try refuse(error, .structure)
+            return try defects.refuse(error, .structure)
         }
         // After a defect of a row's fields, only the encoding and the quoting are still read.
-        guard refusal == nil else { return }
+        guard defects.rank == nil else { return }
         for record in records {
             let row: GoogleEarningsRow
-            do { row = try GoogleEarningsParser.row(RowCells(record, layout, file: file)) } catch { return try refuse(error, .field) }
+            do { row = try GoogleEarningsParser.row(RowCells(record, layout, file: file)) } catch { return try defects.refuse(error, .field) }
             rows += 1
             try GoogleEarningsCells.lending(row, emit)
         }
