@@ -5,12 +5,12 @@ import Foundation
 /// the same items, in the same order, as `GoogleCategorizer.items` gives for the same units as dictionaries. Each
 /// unit becomes a `UnitSide` only for the moment it is categorised.
 extension GoogleCategorizer {
-    /// Orders per chunk of the items' writing (two threads take the chunks as they come free).
+    /// Orders per chunk of the items' writing (`inOrder` produces the chunks on the machine's cores).
     static let itemChunk = 2_048
     /// Chunks produced at once (`inOrder`): what is held between producing and consuming.
     static let chunksAtOnce = 4
 
-    /// Produces chunks `0..<count` on two threads (`DispatchQueue.concurrentPerform`, `chunksAtOnce` at a time) and
+    /// Produces chunks `0..<count` on the machine's cores (`DispatchQueue.concurrentPerform`, `chunksAtOnce` at a time) and
     /// hands each output to `consume` on the calling thread, in chunk order.
     static func inOrder<Output>(count: Int, produce: (Int) -> Output, consume: (Output) throws -> Void) rethrows {
         try withoutActuallyEscaping(produce) { produce in
@@ -60,7 +60,7 @@ extension GoogleCategorizer {
     /// totals and stored row — or, without a sink, to `body`. The report side of `period` is `report`; the
     /// neighbouring periods' report sides are `staged` (by period label), and every period's database side is in
     /// `database`. Both sides number their orders in the same `SharedOrders`. The sorted orders are cut into chunks
-    /// of `chunkSize` that two threads categorise and format (`inOrder`); lines are numbered from per-chunk
+    /// of `chunkSize` that the cores categorise and format (`inOrder`); lines are numbered from per-chunk
     /// counts, and the sink takes the chunks in order. A plain match (`isPlainMatch`) is formatted straight from the
     /// compact units and becomes an item only for the first unit of its summed stored row (or without a sink).
     func forEachItem(report: CompactReport, database: CompactDatabase, staged: [String: [UnitKey: UnitSide]],
