@@ -114,8 +114,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
 
         // Reconciliation and month-end close (issue 14): staged reports against billing_transaction.
-        // Low-level memory helpers of the compact engine (interning, block arrays, in-place sort, ordered chunks): import
-        // nothing of ours (PackageGraphTests); each measured alone against the standard library (bench-compact-memory).
+        // Low-level memory helpers of the compact engine (interning, block arrays): import nothing of ours
+        // (PackageGraphTests); each kept because it beats the standard library alone (bench-compact-memory).
         .target(name: "CompactMemory"),
         .testTarget(name: "CompactMemoryTests", dependencies: ["CompactMemory"]),
         .executableTarget(name: "bench-compact-memory", dependencies: ["CompactMemory"], path: "Benchmarks/compact-memory"),

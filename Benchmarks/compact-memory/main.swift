@@ -1,4 +1,4 @@
-// Each CompactMemory helper measured alone against what the standard library (and Dispatch) offer for the same
+// Each CompactMemory helper measured alone against what the standard library offers for the same
 // work, at the size of a month-end file: wall time, the median of 5 runs. Prints markdown rows for
 // Benchmarks/results.md. (Peak memory is not measured here: VmHWM does not reset reliably in-process; the
 // end-to-end runs measure it.)
@@ -92,84 +92,6 @@ row("ByteInterner", "number \(count) order IDs (bytes), read each back, find eac
             sum &+= Int(numbers[String(decoding: UnsafeRawBufferPointer(rebasing: raw[range]), as: UTF8.self)] ?? 0)
         }
     }
-    return sum
-})
-
-// 3. InPlaceSort against Array.sort: `count` 16-byte entries (a 12-byte prefix as two words and a number).
-struct Entry { var high: UInt64, low: UInt32, index: Int32 }
-let entries = (0..<count).map { Entry(high: UInt64.random(in: 0..<UInt64(count / 4 + 1), using: &generator), low: UInt32.random(in: 0...UInt32.max, using: &generator), index: Int32($0)) }
-let less = { (a: Entry, b: Entry) -> Bool in a.high != b.high ? a.high < b.high : (a.low != b.low ? a.low < b.low : a.index < b.index) }
-let sortedCopy = { () -> [Entry] in var copy = entries; copy.reserveCapacity(count); return copy }
-row("InPlaceSort", "sort \(count) 16-byte entries, one thread", ours: measure {
-    var copy = sortedCopy()
-    InPlaceSort.sort(&copy, by: less)
-    return Int(copy[count / 2].index)
-}, "Array.sort(by:)", measure {
-    var copy = sortedCopy()
-    copy.sort(by: less)
-    return Int(copy[count / 2].index)
-})
-row("InPlaceSort", "sort \(count) 16-byte entries, two threads", ours: measure {
-    var copy = sortedCopy()
-    InPlaceSort.sort(&copy, twoThreads: true, by: less)
-    return Int(copy[count / 2].index)
-}, "Array.sort(by:)", measure {
-    var copy = sortedCopy()
-    copy.sort(by: less)
-    return Int(copy[count / 2].index)
-})
-
-// 4. LineScratch against [UInt8]: `count` CSV-like lines of 12 text pieces and 6 numbers.
-let pieces: [[UInt8]] = ["matched", "charge", "GPA.3312-1234-0001-12345..3", "pro_monthly", "US", "USD", "false",
-                         "GOOGLE:abcd…wxyz:GPA.3312-1234-0001-12345..3", ",", "refund", "DE", "EUR"].map { Array($0.utf8) }
-row("LineScratch", "\(count) lines of 12 texts and 6 numbers", ours: measure {
-    let line = LineScratch(capacity: 1 << 16)
-    var total = 0
-    for index in 0..<count {
-        for piece in pieces { line.append(piece) }
-        for number in 0..<6 { line.appendNumber(Int64(index &* 7_919 &+ number) - 500_000) }
-        line.append(0x0A)
-        if line.count > 1 << 16 { total += line.count; line.clear() }
-    }
-    return total + line.count
-}, "[UInt8] + String(number)", measure {
-    var line: [UInt8] = []
-    line.reserveCapacity(1 << 17)
-    var total = 0
-    for index in 0..<count {
-        for piece in pieces { line.append(contentsOf: piece) }
-        for number in 0..<6 { line.append(contentsOf: String(Int64(index &* 7_919 &+ number) - 500_000).utf8) }
-        line.append(0x0A)
-        if line.count > 1 << 16 { total += line.count; line.removeAll(keepingCapacity: true) }
-    }
-    return total + line.count
-})
-
-// 5. OrderedChunks against DispatchQueue.concurrentPerform: `count / 2048` chunks of work (a hash over 2,048
-// values), consumed in order on the calling thread.
-let chunks = max(2, count / 2_048)
-func work(_ chunk: Int) -> Int {
-    var hash = chunk
-    for value in 0..<2_048 { hash = (hash ^ value) &* 0x1E37_79B9_7F4A_7C15 >> 3 }
-    for _ in 0..<400 { for value in 0..<512 { hash = (hash ^ value) &* 0x7F51_AFD7_ED55_8CCD >> 5 } }
-    return hash
-}
-/// Each chunk's output, written by whichever thread produced it (one slot each).
-final class Outputs: @unchecked Sendable {
-    let values: UnsafeMutableBufferPointer<Int>
-    init(_ count: Int) { values = .allocate(capacity: count); values.initialize(repeating: 0) }
-    deinit { values.deallocate() }
-    func set(_ chunk: Int, _ value: Int) { values[chunk] = value }
-}
-row("OrderedChunks", "\(chunks) chunks produced on two threads, consumed in order", ours: measure {
-    var sum = 0
-    try? OrderedChunks<Int>.run(count: chunks, produce: work, consume: { sum &+= $0 })
-    return sum
-}, "concurrentPerform, then in order", measure {
-    let outputs = Outputs(chunks)
-    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in outputs.set(chunk, work(chunk)) }
-    var sum = 0
-    for chunk in 0..<chunks { sum &+= outputs.values[chunk] }
     return sum
 })
 

@@ -1,16 +1,52 @@
 import CompactMemory
+import Foundation
 
 /// The items of a Google month read from its zip, from the compact sides (`CompactReport`, `CompactDatabase`):
 /// the same items, in the same order, as `GoogleCategorizer.items` gives for the same units as dictionaries. Each
 /// unit becomes a `UnitSide` only for the moment it is categorised.
 extension GoogleCategorizer {
-    /// Orders per chunk of the items' writing (two threads take the chunks as they come free).
+    /// Orders per chunk of the items' writing (`inOrder` produces the chunks on the machine's cores).
     static let itemChunk = 2_048
+    /// Chunks produced at once (`inOrder`): what is held between producing and consuming.
+    static let chunksAtOnce = 4
+
+    /// Produces chunks `0..<count` on the machine's cores (`DispatchQueue.concurrentPerform`, `chunksAtOnce` at a time) and
+    /// hands each output to `consume` on the calling thread, in chunk order.
+    static func inOrder<Output>(count: Int, produce: (Int) -> Output, consume: (Output) throws -> Void) rethrows {
+        try withoutActuallyEscaping(produce) { produce in
+            var start = 0
+            while start < count {
+                let window = ChunkWindow(start: start, count: min(chunksAtOnce, count - start), produce: produce)
+                DispatchQueue.concurrentPerform(iterations: window.count) { window.produce(offset: $0) }
+                for output in window.outputs { try consume(output!) }
+                start += window.count
+            }
+        }
+    }
+
+    /// The outputs of `count` chunks from `start`, each produced on whichever thread takes it.
+    final class ChunkWindow<Output>: @unchecked Sendable {
+        let start: Int, count: Int
+        let make: (Int) -> Output
+        private let lock = NSLock()
+        private(set) var outputs: [Output?]
+
+        init(start: Int, count: Int, produce: @escaping (Int) -> Output) {
+            (self.start, self.count, make) = (start, count, produce)
+            outputs = Array(repeating: nil, count: count)
+        }
+
+        /// Produces chunk `start + offset` and keeps its output.
+        func produce(offset: Int) {
+            let output = make(start + offset)
+            lock.withLock { outputs[offset] = output }
+        }
+    }
 
     /// The lines of one chunk of orders: the CSV bytes (with a sink), and per unit in order either a plain match
     /// (`CompactMatch`, its item built only if needed) or the item categorised.
     struct ChunkLines {
-        var bytes = LineScratch(capacity: 1 << 16)
+        var bytes: [UInt8] = []
         var lines = 0
         /// Per unit in order: true for a plain match (the next of `matches`), false for an item (the next of `items`).
         var kinds: [Bool] = []
@@ -24,7 +60,7 @@ extension GoogleCategorizer {
     /// totals and stored row — or, without a sink, to `body`. The report side of `period` is `report`; the
     /// neighbouring periods' report sides are `staged` (by period label), and every period's database side is in
     /// `database`. Both sides number their orders in the same `SharedOrders`. The sorted orders are cut into chunks
-    /// of `chunkSize` that two threads categorise and format (`OrderedChunks`); lines are numbered from per-chunk
+    /// of `chunkSize` that the cores categorise and format (`inOrder`); lines are numbered from per-chunk
     /// counts, and the sink takes the chunks in order. A plain match (`isPlainMatch`) is formatted straight from the
     /// compact units and becomes an item only for the first unit of its summed stored row (or without a sink).
     func forEachItem(report: CompactReport, database: CompactDatabase, staged: [String: [UnitKey: UnitSide]],
@@ -45,7 +81,7 @@ extension GoogleCategorizer {
         }
         // Lines before each chunk.
         var before = [0]
-        try OrderedChunks<Int>.run(count: chunks, produce: { chunk in
+        try Self.inOrder(count: chunks, produce: { chunk in
             range(chunk).reduce(0) { count, index in count + (present(entries[index].index, 0) ? 1 : 0) + (present(entries[index].index, 1) ? 1 : 0) }
         }, consume: { before.append(before[before.count - 1] + $0) })
         func reportSide(_ label: String, _ key: UnitKey) -> UnitSide? {
@@ -68,8 +104,8 @@ extension GoogleCategorizer {
             let units = before[chunk + 1] - before[chunk]
             out.kinds.reserveCapacity(units)
             out.matches.reserveCapacity(units)
-            if format { out.bytes.reserve(units * 256) }
-            let keysScratch = LineScratch()
+            if format { out.bytes.reserveCapacity(units * 256) }
+            var detail: [UInt8] = []
             var line = firstLine + before[chunk]
             let batch = UnitBatch()
             let orderRange = range(chunk)
@@ -90,7 +126,7 @@ extension GoogleCategorizer {
                             let match = CompactMatch(order: order, side: side, report: r, database: d)
                             if format {
                                 ReconciliationCSV.appendMatched(match, line: line, orders: orders, report: report.texts,
-                                                                database: database.texts, detail: keysScratch, to: out.bytes)
+                                                                database: database.texts, detail: &detail, to: &out.bytes)
                             }
                             out.kinds.append(true)
                             out.matches.append(match)
@@ -127,8 +163,8 @@ extension GoogleCategorizer {
                              database: database.texts.side(match.database, order: key.order), category: .matched, detail: "")
         }
         var rows: [CompactMatch.SumKey: Int] = [:]
-        try OrderedChunks<ChunkLines>.run(count: chunks, produce: produce) { out in
-            if let sink { try sink.csv.addFormatted(out.bytes.array, lines: out.lines) }
+        try Self.inOrder(count: chunks, produce: produce) { out in
+            if let sink { try sink.csv.addFormatted(out.bytes, lines: out.lines) }
             var nextMatch = 0, nextItem = 0
             for isMatch in out.kinds {
                 guard isMatch else {
@@ -164,7 +200,7 @@ extension GoogleCategorizer {
         for index in 0..<Int32(orders.count) {
             orders.withBytes(index) { bytes in entries.append(ByteOrder.Entry(bytes, index: index)) }
         }
-        InPlaceSort.sort(&entries, twoThreads: true) { a, b in
+        entries.sort { a, b in
             if a.high != b.high { return a.high < b.high }
             if a.low != b.low { return a.low < b.low }
             return orders.less(a.index, b.index)

@@ -59,23 +59,23 @@ extension ReconciliationCSV {
     /// interners and the key arena, numbers formatted in place, straight into `line` (the chunk's bytes); the
     /// detail (the database keys) is built in `detail` first, to be quoted as a whole if it must.
     static func appendMatched(_ match: CompactMatch, line number: Int, orders: ByteInterner, report: UnitTexts, database: UnitTexts,
-                              detail: LineScratch, to line: LineScratch) {
+                              detail: inout [UInt8], to line: inout [UInt8]) {
         let r = match.report, d = match.database
         let order = orders.arena.bytes(match.order)
-        line.appendNumber(Int64(number))
-        line.append(match.side == 0 ? matchedCharge : matchedRefund)
-        line.appendField(order)
+        appendNumber(Int64(number), to: &line)
+        line.append(contentsOf: match.side == 0 ? matchedCharge : matchedRefund)
+        appendField(order, to: &line)
         line.append(0x2C)
-        line.appendField(report.products.arena.bytes(r.product))
+        appendField(report.products.arena.bytes(r.product), to: &line)
         line.append(0x2C)
-        line.appendField(report.countries.arena.bytes(r.country))
+        appendField(report.countries.arena.bytes(r.country), to: &line)
         line.append(0x2C)
-        line.appendField(report.currencies.arena.bytes(r.currency))
+        appendField(report.currencies.arena.bytes(r.currency), to: &line)
         line.append(0x2C)
-        line.appendField(database.currencies.arena.bytes(d.currency))
+        appendField(database.currencies.arena.bytes(d.currency), to: &line)
         func amount(_ value: Int64) {
             line.append(0x2C)
-            line.appendNumber(value)
+            appendNumber(value, to: &line)
         }
         amount(Int64(r.count))
         amount(Int64(d.count))
@@ -85,7 +85,7 @@ extension ReconciliationCSV {
         amount(r.fee)
         amount(r.tax)
         amount(r.gross + r.fee + r.tax)
-        line.append(noAdjustment)
+        line.append(contentsOf: noAdjustment)
         // The detail: the database keys, each with its order when stored without it, space-separated, empty ones left
         // out; written straight into the line unless a piece needs the field quoted, then built first and quoted.
         let keys = d.firstKey >= 0 ? d.firstKey..<(d.firstKey + d.count) : 0..<0
@@ -108,11 +108,11 @@ extension ReconciliationCSV {
         var quoted = false
         forEachPiece { if needsQuotes($0) { quoted = true } }
         if quoted {
-            detail.clear()
-            forEachPiece { detail.append($0) }
-            line.appendField(detail.bytes)
+            detail.removeAll(keepingCapacity: true)
+            forEachPiece { detail.append(contentsOf: $0) }
+            detail.withUnsafeBytes { appendField($0, to: &line) }
         } else {
-            forEachPiece { line.append($0) }
+            forEachPiece { line.append(contentsOf: $0) }
         }
         line.append(0x0A)
     }

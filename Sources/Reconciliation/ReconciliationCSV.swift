@@ -1,4 +1,3 @@
-import CompactMemory
 import Foundation
 
 /// The CSV files of a run: every item, and the totals per currency and category. Deterministic: the same items
@@ -24,52 +23,67 @@ public enum ReconciliationCSV {
     }
 
     /// Appends one item's line (`line` counts items from 1).
-    static func append<Sink: CSVByteSink>(_ item: ReconciliationItem, line: Int, to bytes: inout Sink) {
+    static func append(_ item: ReconciliationItem, line: Int, to bytes: inout [UInt8]) {
         appendNumber(Int64(line), to: &bytes)
         for field in [item.category.rawValue, item.side, item.grainKey, item.productId, item.country, item.currency,
                       item.databaseCurrency ?? ""] {
-            bytes.appendByte(0x2C)
+            bytes.append(0x2C)
             append(field, to: &bytes)
         }
         for number in [item.reportUnits, item.databaseUnits, item.reportGross, item.databaseGross, item.variance, item.storeFee,
                        item.tax, item.net] {
-            bytes.appendByte(0x2C)
+            bytes.append(0x2C)
             appendNumber(number, to: &bytes)
         }
         for field in [item.priorPeriodAdjustment ? "true" : "false", item.adjustmentPeriod ?? "", item.detail] {
-            bytes.appendByte(0x2C)
+            bytes.append(0x2C)
             append(field, to: &bytes)
         }
-        bytes.appendByte(0x0A)
+        bytes.append(0x0A)
     }
 
-    /// Appends `number` in decimal, as `String(number)` spells it, without building the string.
-    static func appendNumber<Sink: CSVByteSink>(_ number: Int64, to bytes: inout Sink) {
+    /// Appends `number` in decimal, as `String(number)` spells it, without building the string: the digits counted
+    /// first, then written from the last.
+    static func appendNumber(_ number: Int64, to bytes: inout [UInt8]) {
+        var magnitude = number.magnitude
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 19, magnitude >= bound {
+            digits += 1
+            bound &*= 10
+        }
+        let length = digits + (number < 0 ? 1 : 0)
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &scratch) { raw in
-            guard let start = raw.baseAddress else { return }
-            bytes.appendBytes(UnsafeRawBufferPointer(start: start, count: LineScratch.writeDecimal(number, at: start)))
+            var at = length
+            repeat {
+                at -= 1
+                raw[at] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+                magnitude /= 10
+            } while magnitude > 0
+            if number < 0 { raw[0] = 0x2D }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<length]))
         }
     }
 
     /// Appends `field`, quoted when it holds a comma, quote or line break.
-    static func append<Sink: CSVByteSink>(_ field: String, to bytes: inout Sink) {
+    static func append(_ field: String, to bytes: inout [UInt8]) {
         var field = field
         field.withUTF8 { appendField(UnsafeRawBufferPointer($0), to: &bytes) }
     }
 
     /// Appends the UTF-8 bytes of a field, quoted when they hold a comma, quote or line break.
-    static func appendField<Sink: CSVByteSink>(_ utf8: UnsafeRawBufferPointer, to bytes: inout Sink) {
+    static func appendField(_ utf8: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
         guard needsQuotes(utf8) else {
-            bytes.appendBytes(utf8)
+            bytes.append(contentsOf: utf8)
             return
         }
-        bytes.appendByte(0x22)
+        bytes.append(0x22)
         for byte in utf8 {
-            if byte == 0x22 { bytes.appendByte(0x22) }
-            bytes.appendByte(byte)
+            if byte == 0x22 { bytes.append(0x22) }
+            bytes.append(byte)
         }
-        bytes.appendByte(0x22)
+        bytes.append(0x22)
     }
 
     /// Whether `utf8` holds a comma, quote or line break: eight bytes at a time (a byte's high bit is set where it
@@ -109,31 +123,5 @@ public enum ReconciliationCSV {
             }
         }
         return Array(text.utf8)
-    }
-}
-
-/// Where the items CSV's fields are appended: the file's buffer (`[UInt8]`) or a line being built (`LineScratch`).
-/// `ReconciliationCSV.appendField` and `appendNumber` write to either, so a field is spelled one way only.
-protocol CSVByteSink {
-    /// Appends one byte.
-    mutating func appendByte(_ byte: UInt8)
-    /// Appends bytes as they are.
-    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer)
-}
-
-extension Array: CSVByteSink where Element == UInt8 {
-    mutating func appendByte(_ byte: UInt8) { append(byte) }
-    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
-}
-
-extension LineScratch: CSVByteSink {
-    func appendByte(_ byte: UInt8) { append(byte) }
-    func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(bytes) }
-
-    /// Appends a field's UTF-8 bytes, quoted when they hold a comma, quote or line break
-    /// (`ReconciliationCSV.appendField`).
-    func appendField(_ utf8: UnsafeRawBufferPointer) {
-        var line = self
-        ReconciliationCSV.appendField(utf8, to: &line)
     }
 }
