@@ -745,7 +745,7 @@ def report_trial_conversion(con, out):
     ev AS (SELECT month,
                   sum(quantity) FILTER (WHERE event IN ('Start Free Trial', 'Start Introductory Offer') AND offer = 'Free Trial') AS apple_t,
                   sum(quantity) FILTER (WHERE event = 'Paid Subscription from Free Trial'
-                      OR (event = 'Paid Subscription from Introductory Offer' AND offer IN ('Free Trial', ''))) AS apple_c
+                      OR (event = 'Paid Subscription from Introductory Offer' AND coalesce(offer, '') IN ('Free Trial', ''))) AS apple_c
            FROM ev_raw, params p WHERE month_index(month) BETWEEN p.first_i AND p.last_i GROUP BY month)
     SELECT 'apple_events', e.month, 'APPLE', NULL, NULL, ot, NULL, NULL, oc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            coalesce(apple_t, 0), coalesce(apple_c, 0), ot - coalesce(apple_t, 0), oc - coalesce(apple_c, 0)
