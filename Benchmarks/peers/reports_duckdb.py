@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""DuckDB peer of build-reports: every report (mrr, mrr_bridge, mrr_movements, refunds, grace_hold_recovery,
-entitlement_leakage, price_change_churn) in DuckDB SQL, from Reports/README.md.
+"""DuckDB peer of build-reports: every report but reconciliation (mrr, mrr_bridge, mrr_movements, refunds,
+grace_hold_recovery, entitlement_leakage, price_change_churn, subscribers, kpis, trial_conversion, plan_change_mix,
+cohorts) in DuckDB SQL, from Reports/README.md.
 
 Written from the definitions in Reports/README.md (not from Reports/*.sql), like the pandas peer reports_peer.py. The
 tables the reports read are exported from PostgreSQL with `psql \\copy (…) TO STDOUT` (CSV), each into a pipe that
@@ -60,6 +61,7 @@ TYPES = {
     "fx": {"month": "VARCHAR", "from_currency": "VARCHAR", "to_currency": "VARCHAR", "rate": "VARCHAR"},
     "pc": {"provider": "VARCHAR", "product_id": "VARCHAR", "region_code": "VARCHAR", "currency_code": "VARCHAR",
            "old_micros": "BIGINT", "new_micros": "BIGINT", "mode": "VARCHAR", "announced": "BIGINT", "created": "BIGINT"},
+    "ev": {"month": "VARCHAR", "event": "VARCHAR", "offer": "VARCHAR", "quantity": "BIGINT"},
     "ent": {"sub": "VARCHAR", "account": "VARCHAR", "plan_id": "VARCHAR", "valid_from": "BIGINT", "valid_until": "BIGINT",
             "ended": "BIGINT", "recorded": "BIGINT"},
 }
@@ -252,7 +254,7 @@ def report_bridge(con, out):
     columns = ", ".join(f"money({n}, currency) AS {n}, {n} AS {n}_micros" for n in names)
     counted = ", ".join(f"{n}_count" for n in names)
     fx = "e - s - new - expansion + contraction + churn - reactivation"
-    con.execute(f"""COPY (
+    con.execute(f"""CREATE TABLE bridge AS
         WITH ends AS (SELECT mi, provider, currency, sum(tw) AS tw, count(DISTINCT account) AS accounts FROM contrib GROUP BY ALL),
         moves AS (SELECT mi, provider, currency, {sums} FROM mv GROUP BY ALL),
         cell AS (SELECT mi, provider, currency FROM ends UNION SELECT mi, provider, currency FROM moves
@@ -278,6 +280,8 @@ def report_bridge(con, out):
             LEFT JOIN paying_rep py ON py.mi = k.mi AND py.provider = k.provider
             GROUP BY k.mi, k.provider, pr.e, er.e),
         bridge AS (SELECT * FROM local UNION ALL SELECT * FROM reporting)
+        SELECT * FROM bridge""")
+    con.execute(f"""COPY (
         SELECT n.month, b.provider, b.view, b.currency, money(s, currency) AS start_mrr, s AS start_mrr_micros,
                money({fx}, currency) AS fx, {fx} AS fx_micros, {columns}, money(e, currency) AS mrr, e AS mrr_micros,
                {counted}, paying AS paying_accounts_count
@@ -566,6 +570,252 @@ def report_price_change(con, out):
     ) TO '{out}/price_change_churn.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
 
 
+def subscriber_states(con):
+    """Each counted subscription's state and product at every snapshot (Reports/README.md, "Subscribers"): the latest
+    MRR state row, the latest charge's product and the auto-renew switch (CANCELED off; a charge or RESTARTED on)."""
+    con.execute("""
+    CREATE TABLE ctx AS SELECT t.*, c.account FROM tx t JOIN counted c USING (sub);
+    CREATE TABLE ranked AS SELECT t.*,
+        CASE WHEN t.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                  AND t.amount IS NOT NULL AND t.period_end IS NOT NULL THEN 0
+             WHEN t.event_type = 'ENTERED_GRACE_PERIOD' THEN 1
+             WHEN t.event_type IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
+             WHEN t.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3
+             WHEN t.event_type IN ('CANCELED', 'RESTARTED') THEN 4 END AS rnk
+        FROM ctx t;
+    DELETE FROM ranked WHERE rnk IS NULL;
+    CREATE TABLE st_row AS SELECT sub, eff, provider, rnk, event_type, amount, period_end,
+        CASE WHEN expires > eff THEN expires END AS grace_end FROM ranked WHERE rnk <= 3
+        QUALIFY row_number() OVER (PARTITION BY sub, eff ORDER BY rnk DESC, tkey DESC) = 1;
+    CREATE TABLE product_at AS SELECT sub, eff, product_id FROM ranked WHERE rnk = 0
+        QUALIFY row_number() OVER (PARTITION BY sub, eff ORDER BY tkey DESC) = 1;
+    CREATE TABLE switch_at AS SELECT sub, eff, event_type = 'CANCELED' AS off FROM ranked WHERE rnk IN (0, 4)
+        QUALIFY row_number() OVER (PARTITION BY sub, eff ORDER BY rnk DESC, tkey DESC) = 1;
+    CREATE TABLE sub_snap AS SELECT s.sub, n.mi, n.month, n.at_us FROM (SELECT DISTINCT sub FROM st_row) s, snap n;
+    CREATE TABLE sstate AS SELECT x.mi, x.month, x.sub, r.provider, pa.product_id,
+        CASE WHEN r.rnk = 0 AND x.at_us < r.period_end AND r.amount = 0 THEN 'trialing'
+             WHEN r.rnk = 0 AND x.at_us < r.period_end AND coalesce(sw.off, false) THEN 'cancelled_paid_through'
+             WHEN r.rnk = 0 AND x.at_us < r.period_end THEN 'paying'
+             WHEN r.rnk = 1 AND (r.grace_end IS NULL OR x.at_us < r.grace_end) THEN 'grace'
+             WHEN r.rnk = 1 THEN 'billing_retry'
+             WHEN r.rnk = 2 AND r.event_type = 'PAUSED' THEN 'paused'
+             WHEN r.rnk = 2 THEN 'billing_retry' END AS state
+        FROM sub_snap x ASOF JOIN st_row r ON r.sub = x.sub AND x.at_us >= r.eff
+        ASOF LEFT JOIN product_at pa ON pa.sub = x.sub AND x.at_us >= pa.eff
+        ASOF LEFT JOIN switch_at sw ON sw.sub = x.sub AND x.at_us >= sw.eff;
+    DELETE FROM sstate WHERE state IS NULL;
+    """)
+
+
+STATES = ["trialing", "paying", "grace", "billing_retry", "paused", "cancelled_paid_through"]
+
+
+def report_subscribers(con, out):
+    counts = ", ".join(f"count(*) FILTER (WHERE state = '{x}') AS {x}_count" for x in STATES)
+    names = ", ".join(f"coalesce(c.{x}_count, 0) AS {x}_count" for x in STATES)
+    active = " + ".join(f"coalesce(c.{x}_count, 0)" for x in STATES)
+    con.execute(f"""
+    CREATE TABLE subs_cell AS
+    WITH keyed AS (SELECT mi, sub, provider, coalesce(product_id, '') AS product, state FROM sstate),
+    cur AS (SELECT k.*, p.sub IS NULL AS is_start FROM keyed k
+            LEFT JOIN keyed p ON p.sub = k.sub AND p.product = k.product AND p.mi = k.mi - 1),
+    ended AS (SELECT p.mi + 1 AS mi, p.provider, p.product, count(*) AS ends FROM keyed p
+              LEFT JOIN keyed k ON k.sub = p.sub AND k.product = p.product AND k.mi = p.mi + 1
+              WHERE k.sub IS NULL AND p.mi + 1 <= (SELECT max(mi) FROM snap) GROUP BY ALL),
+    c AS (SELECT mi, provider, product, {counts}, count(*) FILTER (WHERE is_start) AS starts FROM cur GROUP BY ALL)
+    SELECT mi, provider, product, {names}, {active} AS active_count, coalesce(c.starts, 0) AS starts_count,
+           coalesce(e.ends, 0) AS ends_count
+    FROM c FULL JOIN ended e USING (mi, provider, product);
+    COPY (
+        SELECT n.month, s.provider, nullif(s.product, '') AS product_id, {", ".join(x + "_count" for x in STATES)},
+               active_count, starts_count, ends_count, starts_count - ends_count AS net_change_count
+        FROM subs_cell s JOIN snap n USING (mi) WHERE n.reported ORDER BY n.month, s.provider, s.product
+    ) TO '{out}/subscribers.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+def report_kpis(con, out):
+    """Each KPI from its report's cells (Reports/README.md, "KPIs"): the bridge's reporting rows, the subscribers'
+    active counts, the month's paid charges and its refunds and chargebacks by refund month."""
+    moves = ["new", "expansion", "reactivation", "contraction", "churn"]
+    money_cols = ["mrr", "arr", "net_new_mrr", "start_mrr"] + moves
+    con.execute(f"""COPY (
+        WITH b AS (SELECT mi, provider, e AS mrr, s AS start_mrr, {", ".join(moves)}, churn_count AS churned, paying
+                   FROM bridge WHERE view = 'reporting'),
+        act AS (SELECT mi, provider, sum(active_count) AS active FROM subs_cell GROUP BY ALL),
+        rows AS (
+            SELECT * FROM b UNION ALL
+            SELECT a.mi, a.provider, 0, 0, 0, 0, 0, 0, 0, 0, 0 FROM act a
+            WHERE a.active > 0 AND NOT EXISTS (SELECT 1 FROM b WHERE b.mi = a.mi AND b.provider = a.provider)),
+        paying AS (SELECT mi, provider, count(DISTINCT account) AS n FROM contrib GROUP BY ALL),
+        counted_tx AS (SELECT t.* FROM tx t JOIN counted c USING (sub)),
+        paid AS (SELECT month_of(eff) AS month, provider, count(*) AS n FROM counted_tx
+                 WHERE event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND amount > 0
+                 GROUP BY ALL),
+        refunded AS (SELECT month_of(eff) AS month, provider,
+                            count(DISTINCT coalesce(refunded_key, tkey)) FILTER (WHERE refund_kind = 'REFUND') AS refunded,
+                            count(DISTINCT coalesce(refunded_key, tkey)) FILTER (WHERE refund_kind = 'CHARGEBACK') AS chargebacks
+                     FROM counted_tx WHERE event_type = 'REFUNDED' AND refund_kind IN ('REFUND', 'CHARGEBACK') GROUP BY ALL),
+        cells AS (
+            SELECT r.*, n.month, coalesce(py.n, 0) AS start_paying, coalesce(a.active, 0) AS active,
+                   coalesce(pd.n, 0) AS paid, coalesce(rf.refunded, 0) AS refunded, coalesce(rf.chargebacks, 0) AS chargebacks
+            FROM rows r JOIN snap n USING (mi) LEFT JOIN paying py ON py.mi = r.mi - 1 AND py.provider = r.provider
+            LEFT JOIN act a ON a.mi = r.mi AND a.provider = r.provider
+            LEFT JOIN paid pd ON pd.month = n.month AND pd.provider = r.provider
+            LEFT JOIN refunded rf ON rf.month = n.month AND rf.provider = r.provider
+            WHERE n.reported),
+        k AS (
+            SELECT month, provider, mrr, start_mrr, {", ".join(moves)}, paying, start_paying, churned, active, paid, refunded,
+                   chargebacks FROM cells
+            UNION ALL
+            SELECT month, 'ALL', sum(mrr), sum(start_mrr), {", ".join(f"sum({m})" for m in moves)}, sum(paying),
+                   sum(start_paying), sum(churned), sum(active), sum(paid), sum(refunded), sum(chargebacks)
+            FROM cells GROUP BY month),
+        f AS (SELECT k.*, 12 * mrr AS arr, new + expansion + reactivation - contraction - churn AS net_new_mrr,
+                     contraction + churn AS lost FROM k)
+        SELECT f.month, f.provider, p.reporting AS currency,
+               CASE WHEN month_index(f.month) = month_index(month_of(p.as_of))
+                         AND p.as_of < month_start_us(month_index(f.month) + 1) - 1000 THEN 'true' ELSE 'false' END AS is_partial,
+               {", ".join(f"money({c}, p.reporting) AS {c}, {c} AS {c}_micros" for c in money_cols)},
+               paying AS paying_accounts_count, start_paying AS start_paying_accounts_count,
+               churned AS churned_accounts_count, active AS active_count,
+               CASE WHEN paying > 0 THEN money(div_even(mrr::HUGEINT, paying), p.reporting) END AS arppu,
+               CASE WHEN paying > 0 THEN div_even(mrr::HUGEINT, paying) END AS arppu_micros,
+               CASE WHEN active > 0 THEN money(div_even(mrr::HUGEINT, active), p.reporting) END AS arpu,
+               CASE WHEN active > 0 THEN div_even(mrr::HUGEINT, active) END AS arpu_micros,
+               ratio6(churned, start_paying) AS logo_churn_rate, ratio6(lost, start_mrr) AS revenue_churn_rate,
+               ratio6(start_mrr + expansion - lost, start_mrr) AS nrr_rate,
+               CASE WHEN lost = 0 THEN NULL ELSE decimal_text(div_away((new + expansion + reactivation)::HUGEINT * 10000, lost), 4) END
+                   AS quick_ratio,
+               paid AS paid_transactions_count, refunded AS refunded_transactions_count, chargebacks AS chargebacks_count,
+               ratio6(refunded, paid) AS refund_rate, ratio6(chargebacks, paid) AS chargeback_rate
+        FROM f, params p ORDER BY f.month, f.provider = 'ALL', f.provider
+    ) TO '{out}/kpis.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+WILSON = {"lo": "-", "hi": "+"}
+
+
+def report_trial_conversion(con, out):
+    """Trials (a first charge of 0) and what became of them by the as-of instant (Reports/README.md, "Trial
+    conversion"); the Apple Subscription Event report's counts beside ours by US Pacific month."""
+    bound = {k: f"""(x + 1.920729) / (n + 3.841459) {op} 1.959964 * sqrt(x * (n - x) / n + 0.960365) / (n + 3.841459)"""
+             for k, op in WILSON.items()}
+    con.execute(f"""
+    CREATE TABLE trial AS
+    WITH first_charge AS (SELECT * FROM ranked WHERE rnk = 0
+                          QUALIFY row_number() OVER (PARTITION BY sub ORDER BY eff, rnk, tkey) = 1),
+    t AS (SELECT f.sub, f.provider, f.product_id, f.country, f.eff AS started, LEAST(f.period_end, p.as_of) AS window_end
+          FROM first_charge f, params p WHERE f.amount = 0),
+    per AS (SELECT r.sub, min(r.eff) FILTER (WHERE r.rnk = 0 AND r.amount > 0) AS converted_at,
+                   min(r.eff) FILTER (WHERE r.rnk = 1 OR r.event_type = 'ENTERED_ON_HOLD') AS failed_at,
+                   min(r.eff) FILTER (WHERE r.rnk = 3) AS ended_at,
+                   max(r.eff) FILTER (WHERE r.event_type = 'CANCELED' AND r.eff <= t.window_end) AS off_at,
+                   max(r.eff) FILTER (WHERE r.event_type = 'RESTARTED' AND r.rnk = 4 AND r.eff <= t.window_end) AS on_at
+            FROM ranked r JOIN t USING (sub) GROUP BY r.sub)
+    SELECT t.*, per.converted_at, month_of(t.started) AS month,
+        CASE WHEN converted_at IS NOT NULL AND failed_at < converted_at THEN 'converted_after_retry'
+             WHEN converted_at IS NOT NULL THEN 'converted_in_trial'
+             WHEN off_at IS NOT NULL AND (on_at IS NULL OR off_at > on_at) THEN 'cancelled'
+             WHEN ended_at IS NOT NULL THEN 'failed' ELSE 'open' END AS outcome
+    FROM t JOIN per USING (sub);
+    CREATE TABLE trial_rows AS
+    WITH g AS (
+        SELECT month, provider, product_id, country, count(*) AS trials,
+               count(*) FILTER (WHERE outcome = 'converted_in_trial') AS a,
+               count(*) FILTER (WHERE outcome = 'converted_after_retry') AS b,
+               count(*) FILTER (WHERE outcome = 'cancelled') AS ca, count(*) FILTER (WHERE outcome = 'failed') AS fa,
+               count(*) FILTER (WHERE outcome = 'open') AS op,
+               list_sort(list(converted_at - started) FILTER (WHERE converted_at IS NOT NULL)) AS d
+        FROM trial, params p WHERE month_index(month) BETWEEN p.first_i AND p.last_i GROUP BY ALL),
+    w AS (SELECT g.*, (a + b)::DOUBLE AS x, (a + b + ca + fa)::DOUBLE AS n FROM g)
+    SELECT 'cohort' AS view, month, provider, product_id, country, trials AS trials_count, a AS converted_in_trial_count,
+           b AS converted_after_retry_count, a + b AS converted_count, ca AS cancelled_count, fa AS failed_count,
+           op AS open_count, ratio6(a + b, a + b + ca + fa) AS conversion_rate,
+           CASE WHEN n > 0 THEN printf('%.6f', round(greatest(0, {bound['lo']}), 6)) END AS conversion_ci_low_rate,
+           CASE WHEN n > 0 THEN printf('%.6f', round(least(1, {bound['hi']}), 6)) END AS conversion_ci_high_rate,
+           CASE WHEN len(d) > 0 THEN days4(d[(len(d) + 1) // 2]) END AS median_conversion_days,
+           CASE WHEN len(d) > 0 THEN days4(d[(9 * len(d) + 9) // 10]) END AS p90_conversion_days,
+           NULL::BIGINT AS apple_trials_count, NULL::BIGINT AS apple_converted_count,
+           NULL::BIGINT AS trials_difference_count, NULL::BIGINT AS converted_difference_count
+    FROM w;
+    INSERT INTO trial_rows
+    WITH pac AS (SELECT strftime(timezone('America/Los_Angeles', make_timestamptz(started)), '%Y-%m') AS sm,
+                        strftime(timezone('America/Los_Angeles', make_timestamptz(converted_at)), '%Y-%m') AS cm
+                 FROM trial WHERE provider = 'APPLE'),
+    ev AS (SELECT month,
+                  sum(quantity) FILTER (WHERE event IN ('Start Free Trial', 'Start Introductory Offer') AND offer = 'Free Trial') AS apple_t,
+                  sum(quantity) FILTER (WHERE event = 'Paid Subscription from Free Trial'
+                      OR (event = 'Paid Subscription from Introductory Offer' AND coalesce(offer, '') IN ('Free Trial', ''))) AS apple_c
+           FROM ev_raw, params p WHERE month_index(month) BETWEEN p.first_i AND p.last_i GROUP BY month)
+    SELECT 'apple_events', e.month, 'APPLE', NULL, NULL, ot, NULL, NULL, oc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+           coalesce(apple_t, 0), coalesce(apple_c, 0), ot - coalesce(apple_t, 0), oc - coalesce(apple_c, 0)
+    FROM (SELECT e.*, (SELECT count(*) FROM pac WHERE sm = e.month) AS ot,
+                 (SELECT count(*) FROM pac WHERE cm = e.month) AS oc FROM ev e) e;
+    COPY (SELECT * FROM trial_rows ORDER BY view DESC, month, provider, product_id NULLS FIRST, country NULLS FIRST)
+    TO '{out}/trial_conversion.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+def report_plan_change_mix(con, out):
+    """Charges whose product or billing period differ from the subscription's previous charge (Reports/README.md,
+    "Plan-change mix"), typed and summed in twelfths of a micro."""
+    con.execute(f"""COPY (
+        WITH ch AS (
+            SELECT r.*, coalesce(r.amount * f.f, 0) AS value,
+                   lag(product_id) OVER w AS from_product, lag(billing_period) OVER w AS from_period,
+                   lag(coalesce(r.amount * f.f, 0)) OVER w AS from_value, row_number() OVER w AS n
+            FROM ranked r LEFT JOIN factor f USING (billing_period) WHERE r.rnk = 0
+            WINDOW w AS (PARTITION BY sub ORDER BY eff, tkey)),
+        change AS (
+            SELECT month_of(eff) AS month, provider,
+                   CASE WHEN billing_period IS DISTINCT FROM from_period THEN 'period_change'
+                        WHEN value > from_value THEN 'upgrade' WHEN value < from_value THEN 'downgrade'
+                        ELSE 'crossgrade' END AS change_type,
+                   from_product, product_id, from_period, billing_period, currency, value, from_value
+            FROM ch, params p WHERE n > 1 AND (product_id IS DISTINCT FROM from_product OR billing_period IS DISTINCT FROM from_period)
+              AND month_index(month_of(eff)) BETWEEN p.first_i AND p.last_i),
+        g AS (SELECT month, provider, change_type, from_product, product_id, from_period, billing_period, currency,
+                     count(*) AS n, div_even(sum(from_value), 12) AS f, div_even(sum(value), 12) AS t,
+                     div_even(sum(value - from_value), 12) AS m FROM change GROUP BY ALL)
+        SELECT month, provider, change_type, from_product AS from_product_id, product_id AS to_product_id,
+               from_period AS from_billing_period, billing_period AS to_billing_period, currency, n AS changes_count,
+               money(f, currency) AS from_mrr, f AS from_mrr_micros, money(t, currency) AS to_mrr, t AS to_mrr_micros,
+               money(m, currency) AS mrr_moved, m AS mrr_moved_micros
+        FROM g ORDER BY 1, 2, 3, 4 NULLS FIRST, 5 NULLS FIRST, 6 NULLS FIRST, 7 NULLS FIRST, 8
+    ) TO '{out}/plan_change_mix.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
+def report_cohorts(con, out):
+    """Customers (account, provider, currency) by the month of their first paid charge: retained at each month's
+    snapshot, realised net revenue, retention and LTV to date (Reports/README.md, "Cohorts")."""
+    con.execute(f"""COPY (
+        WITH money_row AS (
+            SELECT account, provider, currency, month_of(eff) AS month, amount,
+                   event_type <> 'REFUNDED' AS paid FROM ctx
+            WHERE (event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND amount > 0)
+               OR (event_type = 'REFUNDED' AND refund_kind IN ('REFUND', 'CHARGEBACK') AND amount IS NOT NULL)),
+        customer AS (SELECT account, provider, currency, min(month) AS start FROM money_row WHERE paid GROUP BY ALL),
+        size AS (SELECT start, provider, currency, count(*) AS n FROM customer, params p
+                 WHERE month_index(start) BETWEEN p.first_i AND p.last_i GROUP BY ALL),
+        net AS (SELECT c.start, m.provider, m.currency, m.month, sum(m.amount) AS v
+                FROM money_row m JOIN customer c USING (account, provider, currency) GROUP BY ALL),
+        kept AS (SELECT c.start, x.provider, x.currency, x.month, count(*) AS r
+                 FROM (SELECT DISTINCT month, account, provider, currency FROM contrib) x
+                 JOIN customer c USING (account, provider, currency) GROUP BY ALL),
+        grid AS (SELECT s.*, i - month_index(s.start) AS k, month_text(i) AS month
+                 FROM size s, params p, range(month_index(s.start), p.last_i + 1) r(i)),
+        cell AS (SELECT g.*, coalesce(k2.r, 0) AS r, coalesce(nt.v, 0) AS v FROM grid g
+                 LEFT JOIN kept k2 USING (start, provider, currency, month) LEFT JOIN net nt USING (start, provider, currency, month)),
+        cum AS (SELECT c.*, sum(v) OVER w AS total, first_value(v) OVER w AS first_v FROM cell c
+                WINDOW w AS (PARTITION BY start, provider, currency ORDER BY k ROWS UNBOUNDED PRECEDING))
+        SELECT start AS cohort_month, provider, currency, k AS months_since_start, month, n AS cohort_subscribers,
+               r AS retained_subscribers, ratio6(r, n) AS subscriber_retention_rate, money(v, currency) AS net_revenue,
+               v AS net_revenue_micros, money(total, currency) AS cumulative_net_revenue, total AS cumulative_net_revenue_micros,
+               CASE WHEN first_v > 0 THEN ratio6(v, first_v) END AS revenue_retention_rate,
+               money(div_even(total::HUGEINT, n), currency) AS ltv, div_even(total::HUGEINT, n) AS ltv_micros
+        FROM cum ORDER BY 1, 2, 3, 4
+    ) TO '{out}/cohorts.csv' (HEADER, DELIMITER ',', NEW_LINE '\\r\\n')""")
+
+
 def main():
     parser = argparse.ArgumentParser()
     for option in ("dsn", "as-of", "from", "to", "currency", "basis", "out"):
@@ -574,6 +824,10 @@ def main():
     a = parser.parse_args()
     a.last = a.to
     os.makedirs(a.out, exist_ok=True)
+    EXPORTS["ev"] = f"""SELECT to_char(e.event_date, 'YYYY-MM') AS month, e.event, coalesce(e.subscription_offer_type, '') AS offer,
+                            e.quantity FROM apple_subscription_event_row e JOIN report_file f ON f.id = e.report_file_id
+                        WHERE f.replaced_by IS NULL AND ('{a.basis}' = 'corrected' OR f.imported_at <= '{a.as_of}')
+                          AND e.event_date <= ('{a.as_of}'::timestamptz AT TIME ZONE 'America/Los_Angeles')::date"""
     con = duckdb.connect()
     con.execute(f"SET threads TO {a.threads}")
     con.execute("SET preserve_insertion_order = false")
@@ -593,6 +847,12 @@ def main():
     report_grace(con, a.out)
     report_leakage(con, a.out)
     report_price_change(con, a.out)
+    subscriber_states(con)
+    report_subscribers(con, a.out)
+    report_kpis(con, a.out)
+    report_trial_conversion(con, a.out)
+    report_plan_change_mix(con, a.out)
+    report_cohorts(con, a.out)
 
 
 if __name__ == "__main__":

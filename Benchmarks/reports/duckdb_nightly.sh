@@ -23,7 +23,7 @@ mkdir -p "$out"
 venv="Benchmarks/out/venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -c 'import duckdb' 2>/dev/null || "$venv/bin/pip" install --quiet duckdb
-duck_reports=mrr,mrr_bridge,mrr_movements,refunds,grace_hold_recovery,entitlement_leakage,price_change_churn
+duck_reports=mrr,mrr_bridge,mrr_movements,refunds,grace_hold_recovery,entitlement_leakage,price_change_churn,subscribers,kpis,trial_conversion,plan_change_mix,cohorts
 last=$(date -u -d "${AS_OF%%T*}" +%Y-%m)
 first=$(date -u -d "${AS_OF%%T*} -$((REPORT_MONTHS - 1)) months" +%Y-%m)
 previous=$(date -u -d "${AS_OF%%T*} -1 day" +%Y-%m-%dT%H:%M:%SZ)
@@ -34,8 +34,7 @@ subs=$(psql -qtA -c "SELECT count(*) FROM subscription"); history=$(psql -qtA -c
 # build-reports' own seconds for the reports the peer writes (and the shared tables they need), from a job summary
 four() { "$venv/bin/python" -c 'import json, sys
 n = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
-print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ("shared_tables", "mrr", "mrr_bridge", "mrr_movements", "refunds",
-                                                              "grace_hold_recovery", "entitlement_leakage", "price_change_churn")))' "$1"; }
+print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ["shared_tables"] + sys.argv[2].split(",")))' "$1" "$duck_reports"; }
 rm -rf "$out"/prev "$out"/nightly-* "$out"/full-* "$out"/duckdb-*
 case " $RUNS " in *" nightly "*) read -r _ _ _ _ <<<"$(measure prev "$bin/build-reports" --as-of "$previous" "${common[@]}" --out "$out/prev")" ;; esac
 rows=""
