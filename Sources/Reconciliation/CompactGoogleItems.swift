@@ -18,7 +18,8 @@ extension GoogleCategorizer {
             while start < count {
                 let window = ChunkWindow(start: start, count: min(chunksAtOnce, count - start), produce: produce)
                 DispatchQueue.concurrentPerform(iterations: window.count) { window.produce(offset: $0) }
-                for output in window.outputs { try consume(output!) }
+                // concurrentPerform returns once every offset ran, so every output is there.
+                for case let output? in window.outputs { try consume(output) }
                 start += window.count
             }
         }
