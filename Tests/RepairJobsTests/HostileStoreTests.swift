@@ -154,8 +154,9 @@ import WorldGen
         // of the period it granted; the clean run, which only ever saw the latest state, has none for that period. Such
         // a row is history, not a wrong write, when the clean run's own charges hold that period.
         let earlierPeriods = Self.chargedPeriods(expected)
+        let cleanIntervals = Set(expected.rows["entitlement_interval"] ?? [])
         let differences = rerun.mappingRows(of: "entitlement_interval") { row in
-            earlierPeriods.contains(Self.intervalPeriod(row)) && !(expected.rows["entitlement_interval"] ?? []).contains(row) ? nil : row
+            earlierPeriods.contains(Self.intervalPeriod(row)) && !cleanIntervals.contains(row) ? nil : row
         }.differences(from: expected)
         // Strict: expire-lapsed no longer expires a subscription whose stored notification failed to replay under the
         // faults (the rerun replays it; a derived expiry could not be taken back), see docs/RELIABILITY.md.
