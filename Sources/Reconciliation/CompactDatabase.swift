@@ -4,7 +4,7 @@ import Postgres
 /// The database side of a Google month and its neighbours, compact, built from binary `COPY … TO STDOUT` rows arriving
 /// in any order: each order ID once in an interner, each unit a `CompactUnit` found by order number, period and
 /// side, its transaction keys in one arena. A unit of several rows is folded again in transaction-key order at the
-/// end, so every unit equals the one `GoogleSource.database` builds from rows in key order.
+/// end, so every unit is its rows folded in key order (`fold`).
 struct CompactDatabase {
     let periods: [ReconciliationPeriod]
     let orders: SharedOrders
@@ -123,7 +123,7 @@ struct CompactDatabase {
         placePending()
         for (slot, rows) in several {
             var side = UnitSide()
-            for row in rows.sorted(by: { $0.key < $1.key }) { GoogleSource.fold(row, into: &side) }
+            for row in rows.sorted(by: { $0.key < $1.key }) { Self.fold(row, into: &side) }
             units[Int(self[slot])] = texts.unit(side)
         }
         several = [:]
@@ -157,4 +157,32 @@ struct CompactDatabase {
     func has(order number: Int32, period: Int, side: Int) -> Bool {
         unitNumber(order: number, period: period, side: side) >= 0
     }
+}
+
+extension CompactDatabase {
+    /// Folds a database row into its unit (rows in transaction-key order: the unit keeps the first row's currency,
+    /// and the first non-empty product and country).
+    static func fold(_ row: GoogleDatabaseRow, into unit: inout UnitSide) {
+        unit.gross += row.amount
+        unit.count += 1
+        if unit.currency.isEmpty { unit.currency = row.currency }
+        if unit.productId.isEmpty { unit.productId = row.product }
+        if unit.country.isEmpty { unit.country = CountryCodes.alpha2(row.country) }
+        unit.at = min(unit.at, row.at)
+        unit.isTest = unit.isTest && row.isTest
+        unit.keys.append(row.key)
+    }
+}
+
+/// One billing_transaction row as the Google reconciliation reads it.
+struct GoogleDatabaseRow: Sendable {
+    var key: String
+    var order: String
+    var amount: Int64
+    var currency: String
+    var country: String
+    var product: String
+    var isTest: Bool
+    /// `effective_at`, UTC epoch seconds.
+    var at: Int64
 }

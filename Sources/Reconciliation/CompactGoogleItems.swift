@@ -58,17 +58,18 @@ extension GoogleCategorizer {
     }
 
     /// Hands each item of `period` in key order (order ID bytes, then charge before refund) to `sink` — its CSV line,
-    /// totals and stored row — or, without a sink, to `body`. The report side of `period` is `report`; the
-    /// neighbouring periods' report sides are `staged` (by period label), and every period's database side is in
-    /// `database`. Both sides number their orders in the same `SharedOrders`. The sorted orders are cut into chunks
+    /// totals and stored row — or, without a sink, to `body`. The report sides of `period` and its neighbours are
+    /// `reports` (by period label), and every period's database side is in `database`. Every side numbers its orders
+    /// in the same `SharedOrders`. The sorted orders are cut into chunks
     /// of `chunkSize` that the cores categorise and format (`inOrder`); lines are numbered from per-chunk
     /// counts, and the sink takes the chunks in order. A plain match (`isPlainMatch`) is formatted straight from the
     /// compact units and becomes an item only for the first unit of its summed stored row (or without a sink).
-    func forEachItem(report: CompactReport, database: CompactDatabase, staged: [String: [UnitKey: UnitSide]],
+    func forEachItem(reports: [String: CompactReport], database: CompactDatabase,
                      period: ReconciliationPeriod, sink: ReconciliationItemSink? = nil, chunkSize: Int = itemChunk,
                      _ body: (ReconciliationItem) throws -> Void) throws {
         let previous = (period.previous ?? period).label, next = (period.next ?? period).label
         guard let current = database.periodIndex(period.label) else { return }
+        let report = reports[period.label] ?? CompactReport(orders: database.orders)
         // The look-up table is not needed once both sides are read: an order is found again in the sorted numbers.
         report.orders.releaseTable()
         let orders = report.orders.interned
@@ -86,9 +87,8 @@ extension GoogleCategorizer {
             range(chunk).reduce(0) { count, index in count + (present(entries[index].index, 0) ? 1 : 0) + (present(entries[index].index, 1) ? 1 : 0) }
         }, consume: { before.append(before[before.count - 1] + $0) })
         func reportSide(_ label: String, _ key: UnitKey) -> UnitSide? {
-            guard label == period.label else { return staged[label]?[key] }
-            guard let number = sorted.find(key.order, in: orders) else { return nil }
-            return report.side(order: number, side: key.side == "charge" ? 0 : 1)
+            guard let side = reports[label], let number = sorted.find(key.order, in: orders) else { return nil }
+            return side.side(order: number, side: key.side == "charge" ? 0 : 1)
         }
         func databaseSide(_ label: String, _ key: UnitKey) -> UnitSide? {
             guard let index = database.periodIndex(label), let number = sorted.find(key.order, in: orders) else { return nil }

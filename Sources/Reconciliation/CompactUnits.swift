@@ -124,6 +124,11 @@ struct CompactReport {
         unitNumber(order: order, side: side) >= 0
     }
 
+    /// Whether the order `text` has a unit on `side` (while the orders' look-up table is kept).
+    func has(order text: String, side: Int) -> Bool {
+        orders.interned.find(text).map { has(order: $0, side: side) } ?? false
+    }
+
     /// The unit of order number `order` on `side`, as a `UnitSide`.
     func side(order: Int32, side: Int) -> UnitSide? {
         let unit = unitNumber(order: order, side: side)

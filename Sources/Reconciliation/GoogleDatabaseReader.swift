@@ -8,8 +8,7 @@ struct GoogleDatabaseCopy {
     /// Database rows recorded after this instant are left out.
     let knownAt: Date
 
-    /// `GoogleSource.database`'s statement as a binary COPY (no order: `CompactDatabase` restores key order where it
-    /// matters). `effective_at` goes as the server holds it, microseconds, and becomes epoch seconds as
+    /// The statement, a binary COPY (no order: `CompactDatabase` restores key order where it matters). `effective_at` goes as the server holds it, microseconds, and becomes epoch seconds as
     /// `extract(epoch …)::int8` would round them (`BinaryCopyReader.epochSeconds`): in binary the server formats
     /// nothing, no number, no timestamp, no escaped text, which takes about a quarter off its time at a million rows.
     /// A refund without its own country or product takes its charge's, looked up only then (a subquery on the unique

@@ -62,7 +62,7 @@ struct PriorPeriodAdjustments {
             case .google:
                 side = amount > 0 ? "charge" : "refund"
                 grain = order
-                carried = reports[own.period]?.google[UnitKey(order: order, side: side)] != nil
+                carried = reports[own.period]?.google?.has(order: order, side: side == "charge" ? 0 : 1) ?? false
             case .apple:
                 let cell = AppleCell(product: product, country: country, currency: currency, price: amount)
                 side = cell.side
@@ -83,14 +83,14 @@ struct PriorPeriodAdjustments {
 
     /// The report side of a closed period, as it is staged now.
     struct ReportSide {
-        var google: [UnitKey: UnitSide] = [:]
+        var google: CompactReport?
         var apple: [AppleCell: AppleCellSides] = [:]
 
         static func load(_ period: ReconciliationPeriod, database: PostgresConnection) throws -> ReportSide {
             var side = ReportSide()
             switch period.provider {
             case .google:
-                side.google = try GoogleSource(database: database, knownAt: Date()).report([period], only: nil).0[period.label] ?? [:]
+                side.google = try GoogleStagedSource(database: database, knownAt: Date()).report(period)
             case .apple:
                 side.apple = try AppleSource(database: database, knownAt: Date()).report([period], only: nil).0[period.label] ?? [:]
             }

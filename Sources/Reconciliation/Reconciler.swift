@@ -56,10 +56,8 @@ public struct Reconciler {
         switch period.provider {
         case .google:
             var staged: [ReconciliationItem] = []
-            if let run = try googleStaged(period, knownAt: knownAt, only: only, sink: nil, emit: { staged.append($0) }) {
-                return ReconciliationResult(period: period, knownAt: knownAt, items: staged, files: run.files)
-            }
-            (items, files) = try googleUnitByUnit(period, knownAt: knownAt, only: only)
+            let run = try googleStaged(period, knownAt: knownAt, only: only, sink: nil) { staged.append($0) }
+            return ReconciliationResult(period: period, knownAt: knownAt, items: staged, files: run.files)
         case .apple:
             let source = AppleSource(database: database, knownAt: knownAt, windowSeconds: categorizerWindow)
             let (cells, read) = try source.cells(periods, only: only)
@@ -71,51 +69,27 @@ public struct Reconciler {
         return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: files.sorted())
     }
 
-    /// A Google month's items (without the prior-period adjustments) built unit by unit as dictionaries, every side
-    /// read row by row (`GoogleSource`): a month with estimated-sales files only, and the reference the compact engine
-    /// is tested against.
-    func googleUnitByUnit(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>?) throws -> ([ReconciliationItem], [ReportFileRef]) {
-        let previous = period.previous ?? period
-        let next = period.next ?? period
-        let source = GoogleSource(database: database, knownAt: knownAt)
-        let (report, read) = try source.report([previous, period, next], only: only)
-        let databaseSide = try source.database([previous, period, next])
-        func sides(_ p: ReconciliationPeriod) -> GoogleCategorizer.Sides {
-            var s = GoogleCategorizer.Sides()
-            s.report = report[p.label] ?? [:]
-            s.database = databaseSide[p.label] ?? [:]
-            return s
-        }
-        let items = GoogleCategorizer(windowSeconds: categorizerWindow).items(
-            current: sides(period), previous: sides(previous), next: sides(next), start: period.start, end: period.end)
-        return (items, read)
-    }
-
     /// `reconcile(_:knownAt:only:)` into `sink` (the job's way): a Google month with staged earnings goes through the
     /// compact engine, its matched units written to the sink without an item each; other periods item by item.
     public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>? = nil,
                           into sink: ReconciliationItemSink) throws -> ReconciliationRun {
-        if let run = try googleStaged(period, knownAt: knownAt, only: only, sink: sink, emit: sink.add) { return run }
+        if period.provider == .google { return try googleStaged(period, knownAt: knownAt, only: only, sink: sink, emit: sink.add) }
         let result = try reconcile(period, knownAt: knownAt, only: only)
         for item in result.items { try sink.add(item) }
         return ReconciliationRun(result)
     }
 
-    /// A Google month whose earnings are staged, reconciled by the compact engine: the month's rows read with one
-    /// binary COPY (`GoogleStagedSource`), the neighbours' report sides from their staged files, then the items in
-    /// key order to `sink` / `emit`, then the prior-period adjustments. Nil for Apple and for a month without staged
-    /// earnings (estimated sales only): those go item by item.
+    /// A Google month reconciled by the compact engine: the report sides of the month and its neighbours read from
+    /// their staged files and the database side of all three, each with one binary COPY (`GoogleStagedSource`), then
+    /// the items in key order to `sink` / `emit`, then the prior-period adjustments.
     func googleStaged(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>?, sink: ReconciliationItemSink?,
                       itemChunk: Int = GoogleCategorizer.itemChunk,
-                      emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun? {
-        guard period.provider == .google, let previous = period.previous, let next = period.next else { return nil }
-        let earnings = try ReportFileRef.current(database, kinds: ["googleEarnings"], periods: [period.label], only: only)
-        guard !earnings.isEmpty else { return nil }
-        let read = try GoogleStagedSource(database: database, knownAt: knownAt).read(files: earnings, periods: [previous, period, next])
-        let (neighbours, staged) = try GoogleSource(database: database, knownAt: knownAt).report([previous, next], only: only)
+                      emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
+        let read = try GoogleStagedSource(database: database, knownAt: knownAt)
+            .read(period, previous: period.previous ?? period, next: period.next ?? period, only: only)
         try GoogleCategorizer(windowSeconds: categorizerWindow).forEachItem(
-            report: read.report, database: read.database, staged: neighbours, period: period, sink: sink, chunkSize: itemChunk, emit)
+            reports: read.reports, database: read.database, period: period, sink: sink, chunkSize: itemChunk, emit)
         for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
-        return ReconciliationRun(period: period, knownAt: knownAt, files: (earnings + staged).sorted())
+        return ReconciliationRun(period: period, knownAt: knownAt, files: read.files)
     }
 }

@@ -74,7 +74,7 @@ import Testing
         }
         return byUnit.mapValues { rows in
             var side = UnitSide()
-            for row in rows.sorted(by: { $0.key < $1.key }) { GoogleSource.fold(row, into: &side) }
+            for row in rows.sorted(by: { $0.key < $1.key }) { CompactDatabase.fold(row, into: &side) }
             return side
         }
     }
