@@ -96,10 +96,7 @@ struct CompactDatabase {
                 continue
             }
             let order = String(decoding: pendingOrders[pendingRanges[index]], as: UTF8.self)
-            let side = texts.side(row.unit, order: order)
-            addFurther(GoogleDatabaseRow(key: side.keys.first ?? "", order: order, amount: side.gross, currency: side.currency,
-                                         country: side.country, product: side.productId, isTest: side.isTest, at: side.at),
-                       slot: slot)
+            addFurther(databaseRow(row.unit, order: order), slot: slot)
         }
         pending.removeAll(keepingCapacity: true)
         pendingOrders.removeAll(keepingCapacity: true)
@@ -111,9 +108,7 @@ struct CompactDatabase {
         let index = Int(self[slot])
         if several[slot] == nil {
             // The unit's one row, rebuilt from the unit (its country is already alpha-2: `alpha2` keeps it).
-            let unit = texts.side(units[index], order: row.order)
-            several[slot] = [GoogleDatabaseRow(key: unit.keys.first ?? "", order: row.order, amount: unit.gross, currency: unit.currency,
-                                               country: unit.country, product: unit.productId, isTest: unit.isTest, at: unit.at)]
+            several[slot] = [databaseRow(units[index], order: row.order)]
         }
         several[slot, default: []].append(row)
     }
@@ -122,9 +117,7 @@ struct CompactDatabase {
     mutating func finish() {
         placePending()
         for (slot, rows) in several {
-            var side = UnitSide()
-            for row in rows.sorted(by: { $0.key < $1.key }) { Self.fold(row, into: &side) }
-            units[Int(self[slot])] = texts.unit(side)
+            units[Int(self[slot])] = Self.fold(rows.sorted(by: { $0.key < $1.key }), into: &texts)
         }
         several = [:]
     }
@@ -147,10 +140,17 @@ struct CompactDatabase {
         return unitOf.withUnsafeBufferPointer { tables in index < tables[period].count ? tables[period][index] : -1 }
     }
 
-    /// The unit of order number `number` (spelled `text`), in period `period`, on `side`, as a `UnitSide`.
-    func side(order number: Int32, text: String, period: Int, side: Int) -> UnitSide? {
+    /// The unit of order number `number` in period `period` on `side`.
+    func unit(order number: Int32, period: Int, side: Int) -> CompactUnit? {
         let unit = unitNumber(order: number, period: period, side: side)
-        return unit >= 0 ? texts.side(units[Int(unit)], order: text) : nil
+        return unit >= 0 ? units[Int(unit)] : nil
+    }
+
+    /// A one-row unit as its row (`order` is its order ID).
+    private func databaseRow(_ unit: CompactUnit, order: String) -> GoogleDatabaseRow {
+        GoogleDatabaseRow(key: texts.keys(of: unit, order: order).first ?? "", order: order, amount: unit.gross,
+                          currency: texts.currencies.string(unit.currency), country: texts.countries.string(unit.country),
+                          product: texts.products.string(unit.product), isTest: unit.isTest, at: unit.at)
     }
 
     /// Whether order number `order` has a unit in period `period` on `side`.
@@ -160,17 +160,24 @@ struct CompactDatabase {
 }
 
 extension CompactDatabase {
-    /// Folds a database row into its unit (rows in transaction-key order: the unit keeps the first row's currency,
-    /// and the first non-empty product and country).
-    static func fold(_ row: GoogleDatabaseRow, into unit: inout UnitSide) {
-        unit.gross += row.amount
-        unit.count += 1
-        if unit.currency.isEmpty { unit.currency = row.currency }
-        if unit.productId.isEmpty { unit.productId = row.product }
-        if unit.country.isEmpty { unit.country = CountryCodes.alpha2(row.country) }
-        unit.at = min(unit.at, row.at)
-        unit.isTest = unit.isTest && row.isTest
-        unit.keys.append(row.key)
+    /// The unit of `rows` (one order's, in transaction-key order), its texts numbered in `texts`: amounts and counts
+    /// add up, the first row's currency and the first non-empty product and country stay (a country as alpha-2), the
+    /// earliest instant, a test purchase only when every row is one, every key stored whole, one after another.
+    static func fold(_ rows: [GoogleDatabaseRow], into texts: inout UnitTexts) -> CompactUnit {
+        var unit = CompactUnit()
+        for row in rows {
+            unit.gross += row.amount
+            unit.count += 1
+            if unit.currency == 0 { unit.currency = texts.currencies.intern(row.currency) }
+            if unit.product == 0 { unit.product = texts.products.intern(row.product) }
+            if unit.country == 0 { unit.country = texts.countries.intern(CountryCodes.alpha2(row.country)) }
+            unit.at = min(unit.at, row.at)
+            unit.isTest = unit.isTest && row.isTest
+            var key = row.key
+            let number = key.withUTF8 { texts.keys.append(UnsafeRawBufferPointer($0)) }
+            if unit.firstKey < 0 { unit.firstKey = number }
+        }
+        return unit
     }
 }
 

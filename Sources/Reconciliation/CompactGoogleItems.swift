@@ -1,9 +1,8 @@
 import CompactMemory
 import Foundation
 
-/// The items of a Google month read from its zip, from the compact sides (`CompactReport`, `CompactDatabase`):
-/// the same items, in the same order, as `GoogleCategorizer.items` gives for the same units as dictionaries. Each
-/// unit becomes a `UnitSide` only for the moment it is categorised.
+/// The items of a Google month from the compact sides (`CompactReport`, `CompactDatabase`), in the order of the
+/// order IDs' bytes, charge before refund.
 extension GoogleCategorizer {
     /// Orders per chunk of the items' writing (`inOrder` produces the chunks on the machine's cores).
     static let itemChunk = 2_048
@@ -70,7 +69,7 @@ extension GoogleCategorizer {
         let previous = (period.previous ?? period).label, next = (period.next ?? period).label
         guard let current = database.periodIndex(period.label) else { return }
         let report = reports[period.label] ?? CompactReport(orders: database.orders)
-        // The look-up table is not needed once both sides are read: an order is found again in the sorted numbers.
+        // The look-up table is not needed once every side is read: every side numbers its orders in it.
         report.orders.releaseTable()
         let orders = report.orders.interned
         let sorted = Self.byteOrder(orders)
@@ -86,13 +85,15 @@ extension GoogleCategorizer {
         try Self.inOrder(count: chunks, produce: { chunk in
             range(chunk).reduce(0) { count, index in count + (present(entries[index].index, 0) ? 1 : 0) + (present(entries[index].index, 1) ? 1 : 0) }
         }, consume: { before.append(before[before.count - 1] + $0) })
-        func reportSide(_ label: String, _ key: UnitKey) -> UnitSide? {
-            guard let side = reports[label], let number = sorted.find(key.order, in: orders) else { return nil }
-            return side.side(order: number, side: key.side == "charge" ? 0 : 1)
-        }
-        func databaseSide(_ label: String, _ key: UnitKey) -> UnitSide? {
-            guard let index = database.periodIndex(label), let number = sorted.find(key.order, in: orders) else { return nil }
-            return database.side(order: number, text: key.order, period: index, side: key.side == "charge" ? 0 : 1)
+        // A neighbour's unit of the same order: every side numbers its orders in the same table.
+        let neighbourPeriods = (previous: database.periodIndex(previous), next: database.periodIndex(next))
+        func neighbourUnit(_ neighbour: Neighbour, order: Int32, side: Int) -> CompactUnit? {
+            switch neighbour {
+            case .previousReport: reports[previous]?.unit(order: order, side: side)
+            case .nextReport: reports[next]?.unit(order: order, side: side)
+            case .previousDatabase: neighbourPeriods.previous.flatMap { database.unit(order: order, period: $0, side: side) }
+            case .nextDatabase: neighbourPeriods.next.flatMap { database.unit(order: order, period: $0, side: side) }
+            }
         }
         // Report currency number → the database's number of the same text (-1: none).
         let currencies = (0..<Int32(report.texts.currencies.count)).map { number in
@@ -133,19 +134,14 @@ extension GoogleCategorizer {
                             out.matches.append(match)
                             continue
                         }
-                        let key = UnitKey(order: orders.string(order), side: side == 0 ? "charge" : "refund")
-                        let reportUnit = reportCompact.map { report.texts.side($0, order: "") }
-                        let databaseUnit = databaseCompact.map { database.texts.side($0, order: key.order) }
-                        let (category, detail) = categorize(key, report: reportUnit, database: databaseUnit, start: period.start,
-                                                            end: period.end) { neighbour, key in
-                            switch neighbour {
-                            case .previousReport: reportSide(previous, key)
-                            case .previousDatabase: databaseSide(previous, key)
-                            case .nextReport: reportSide(next, key)
-                            case .nextDatabase: databaseSide(next, key)
-                            }
+                        let text = orders.string(order)
+                        let (category, detail) = categorize(order: text, side: side, report: reportCompact, database: databaseCompact,
+                                                            reportTexts: report.texts, databaseTexts: database.texts,
+                                                            start: period.start, end: period.end) {
+                            neighbourUnit($0, order: order, side: side)
                         }
-                        let item = Self.item(key, report: reportUnit, database: databaseUnit, category: category, detail: detail)
+                        let item = Self.item(order: text, side: side, report: reportCompact, database: databaseCompact,
+                                             reportTexts: report.texts, databaseTexts: database.texts, category: category, detail: detail)
                         if format { ReconciliationCSV.append(item, line: line, to: &out.bytes) }
                         out.kinds.append(false)
                         out.items.append(item)
@@ -159,9 +155,8 @@ extension GoogleCategorizer {
         }
         // A plain match as its item (what `categorize` gives it: matched, no detail).
         func matchedItem(_ match: CompactMatch) -> ReconciliationItem {
-            let key = UnitKey(order: orders.string(match.order), side: match.side == 0 ? "charge" : "refund")
-            return Self.item(key, report: report.texts.side(match.report, order: ""),
-                             database: database.texts.side(match.database, order: key.order), category: .matched, detail: "")
+            Self.item(order: orders.string(match.order), side: match.side, report: match.report, database: match.database,
+                      reportTexts: report.texts, databaseTexts: database.texts, category: .matched, detail: "")
         }
         var rows: [CompactMatch.SumKey: Int] = [:]
         try Self.inOrder(count: chunks, produce: produce) { out in
@@ -234,32 +229,6 @@ struct ByteOrder: Sequence {
     }
 
     let entries: [Entry]
-
-    /// The number of `text` among `orders` (whose numbers these are, in order), found by halving.
-    func find(_ text: String, in orders: ByteInterner) -> Int32? {
-        var text = text
-        return text.withUTF8 { utf8 in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            let probe = Entry(bytes, index: -1)
-            func compare(_ entry: Entry) -> Int {
-                if entry.high != probe.high { return entry.high < probe.high ? -1 : 1 }
-                if entry.low != probe.low { return entry.low < probe.low ? -1 : 1 }
-                return orders.withBytes(entry.index) { held in
-                    let common = Swift.min(held.count, bytes.count)
-                    for offset in 0..<common where held[offset] != bytes[offset] { return held[offset] < bytes[offset] ? -1 : 1 }
-                    return held.count == bytes.count ? 0 : (held.count < bytes.count ? -1 : 1)
-                }
-            }
-            var low = 0, high = entries.count
-            while low < high {
-                let middle = (low + high) / 2
-                let order = compare(entries[middle])
-                if order == 0 { return entries[middle].index }
-                if order < 0 { low = middle + 1 } else { high = middle }
-            }
-            return nil
-        }
-    }
 
     func makeIterator() -> LazyMapSequence<[Entry], Int32>.Iterator { entries.lazy.map(\.index).makeIterator() }
 }

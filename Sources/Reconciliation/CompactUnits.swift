@@ -1,13 +1,19 @@
 import CompactMemory
 import StoreExports
 
-/// One side of a Google unit in a few words: `UnitSide` with its texts as numbers in the side's `UnitTexts` and its
-/// database keys as a run of consecutive values in the side's key arena.
+/// One side of a Google unit — the rows of one order's charge or refund, in the report or in the database — in a
+/// few words: its texts as numbers in the side's `UnitTexts`, its database keys as a run of consecutive values in the
+/// side's key arena. The one unit type of the Google comparison.
 struct CompactUnit {
+    /// Sum of the gross amounts (Charge / Charge refund / rebills; the database's amounts).
     var gross: Int64 = 0
+    /// Sum of the store's fee rows (report only).
     var fee: Int64 = 0
+    /// Sum of the tax rows (report only).
     var tax: Int64 = 0
+    /// The earliest instant (UTC epoch seconds).
     var at: Int64 = .max
+    /// How many charge (or refund) rows carry the unit: Charge / Charge refund rows, database rows.
     var count: Int32 = 0
     /// 0 is the empty text in each table.
     var currency: Int32 = 0
@@ -16,6 +22,7 @@ struct CompactUnit {
     /// The first database key (-1: none, a report unit); a database unit's `count` keys follow one another (each
     /// of its rows adds one key and one to the count).
     var firstKey: Int32 = -1
+    /// True when every database row of the unit is a test purchase.
     var isTest = true
     /// The unit's one key is stored without its ending `:` + order ID (a Google key is `GOOGLE:{token}:{order}`).
     var keyEndsWithOrder = false
@@ -38,49 +45,22 @@ struct UnitTexts {
         return table
     }
 
-    /// Stores a database unit's keys, one after another, and points `unit` at the first.
-    mutating func storeKeys(_ keys: [String], in unit: inout CompactUnit) {
-        for (index, key) in keys.enumerated() {
-            var key = key
-            let number = key.withUTF8 { self.keys.append(UnsafeRawBufferPointer($0)) }
-            if index == 0 { unit.firstKey = number }
+    /// The database keys of `unit`, in order; `order` is its order ID (for a key stored without it).
+    func keys(of unit: CompactUnit, order: String) -> [String] {
+        guard unit.firstKey >= 0 else { return [] }
+        return (unit.firstKey..<(unit.firstKey + unit.count)).map {
+            unit.keyEndsWithOrder ? keys.string($0) + ":" + order : keys.string($0)
         }
     }
 
-    /// `unit` as a `UnitSide`; `order` is its order ID (for a key stored without it).
-    func side(_ unit: CompactUnit, order: String) -> UnitSide {
-        var side = UnitSide()
-        side.gross = unit.gross
-        side.fee = unit.fee
-        side.tax = unit.tax
-        side.count = Int64(unit.count)
-        side.currency = currencies.string(unit.currency)
-        side.productId = products.string(unit.product)
-        side.country = countries.string(unit.country)
-        side.refundType = refundTypes.string(Int32(unit.refundType))
-        side.at = unit.at
-        side.isTest = unit.isTest
-        if unit.firstKey >= 0 {
-            for key in unit.firstKey..<(unit.firstKey + unit.count) {
-                side.keys.append(unit.keyEndsWithOrder ? keys.string(key) + ":" + order : keys.string(key))
-            }
-        }
-        return side
-    }
-
-    /// `side` as a compact unit (its texts interned, its keys stored; a database side has one key per count).
-    mutating func unit(_ side: UnitSide) -> CompactUnit {
-        var unit = CompactUnit(gross: side.gross, fee: side.fee, tax: side.tax, at: side.at, count: Int32(side.count),
-                               currency: currencies.intern(side.currency), country: countries.intern(side.country),
-                               product: products.intern(side.productId), isTest: side.isTest,
-                               refundType: UInt8(truncatingIfNeeded: refundTypes.intern(side.refundType)))
-        if !side.keys.isEmpty { storeKeys(side.keys, in: &unit) }
-        return unit
+    /// The report's `Refund Type` of `unit` (`Full`, `Partial` or empty).
+    func refundType(_ unit: CompactUnit) -> String {
+        refundTypes.string(Int32(unit.refundType))
     }
 }
 
-/// The report side of one Google month read from its zip, compact: each order ID once in an interner, each unit a
-/// `CompactUnit`, found by order number and side. Its units equal `GoogleEarningsFold.add(_:to:)`'s of the same rows
+/// The report side of one Google month read from its staged files, compact: each order ID once in the shared
+/// interner, each unit a `CompactUnit`, found by order number and side. Its units are the rows folded in file order
 /// (runs folded by `EarningsRunFolder`, then absorbed into their units).
 struct CompactReport {
     let orders: SharedOrders
@@ -129,9 +109,9 @@ struct CompactReport {
         orders.interned.find(text).map { has(order: $0, side: side) } ?? false
     }
 
-    /// The unit of order number `order` on `side`, as a `UnitSide`.
-    func side(order: Int32, side: Int) -> UnitSide? {
+    /// The unit of order number `order` on `side`.
+    func unit(order: Int32, side: Int) -> CompactUnit? {
         let unit = unitNumber(order: order, side: side)
-        return unit >= 0 ? texts.side(units[Int(unit)], order: "") : nil
+        return unit >= 0 ? units[Int(unit)] : nil
     }
 }

@@ -1,6 +1,6 @@
 import BillingCore
 /// Categorises Google units (an order's charge or refund) of one period, given both sides of the period and of
-/// its two neighbours. Pure: the loader gathers the sides, this decides.
+/// its two neighbours. Pure: the reader gathers the sides (`GoogleStagedSource`), this decides.
 public struct GoogleCategorizer: Sendable {
     /// How close to the shared period edge a unit must be for the other side's neighbour period to explain it.
     public let windowSeconds: Int64
@@ -10,108 +10,67 @@ public struct GoogleCategorizer: Sendable {
         self.windowSeconds = windowSeconds
     }
 
-    /// The sides of one period: report and database units by key.
-    public struct Sides: Sendable {
-        public var report: [UnitKey: UnitSide] = [:]
-        public var database: [UnitKey: UnitSide] = [:]
-
-        /// Empty sides.
-        public init() {}
-    }
-
-    /// One item per unit of `current`, in key order. `previous`/`next` are the neighbouring periods' sides, whose
-    /// edges with `current` are `start` and `end` (UTC epoch seconds).
-    public func items(current: Sides, previous: Sides, next: Sides, start: Int64, end: Int64) -> [ReconciliationItem] {
-        var items: [ReconciliationItem] = []
-        forEachItem(current: current, previous: previous, next: next, start: start, end: end) { items.append($0) }
-        return items
-    }
-
-    /// `items`, handed to `body` one at a time instead of gathered.
-    public func forEachItem(current: Sides, previous: Sides, next: Sides, start: Int64, end: Int64,
-                            _ body: (ReconciliationItem) throws -> Void) rethrows {
-        var keys = Array(current.report.keys)
-        keys.reserveCapacity(current.report.count + current.database.count / 8)
-        for key in current.database.keys where current.report[key] == nil { keys.append(key) }
-        keys.sort()
-        for key in keys {
-            try body(item(key, current: current, previous: previous, next: next, start: start, end: end))
-        }
-    }
-
-    /// The item of the unit `key` of `current`.
-    func item(_ key: UnitKey, current: Sides, previous: Sides, next: Sides, start: Int64, end: Int64) -> ReconciliationItem {
-        let report = current.report[key]
-        let database = current.database[key]
-        let (category, detail) = categorize(key, report: report, database: database, previous: previous, next: next,
-                                            start: start, end: end)
-        return Self.item(key, report: report, database: database, category: category, detail: detail)
-    }
-
-    /// The item of a unit from its two sides and its category.
-    static func item(_ key: UnitKey, report: UnitSide?, database: UnitSide?, category: ReconciliationCategory,
-                     detail: String) -> ReconciliationItem {
-        let shown = report ?? database ?? UnitSide()
-        var text = detail
-        for databaseKey in database?.keys ?? [] where !databaseKey.isEmpty {
-            if !text.isEmpty { text += " " }
-            text += Redaction.transactionKey(databaseKey)
-        }
-        return ReconciliationItem(
-            category: category, grainKey: key.order, side: key.side, productId: shown.productId, country: shown.country,
-            currency: report?.currency ?? database?.currency ?? "",
-            databaseCurrency: database.map(\.currency),
-            reportUnits: report?.count ?? 0, databaseUnits: database?.count ?? 0,
-            reportGross: report?.gross ?? 0, databaseGross: database?.gross ?? 0,
-            storeFee: report?.fee ?? 0, tax: report?.tax ?? 0, detail: text)
-    }
-
-    func categorize(_ key: UnitKey, report: UnitSide?, database: UnitSide?, previous: Sides, next: Sides,
-                    start: Int64, end: Int64) -> (ReconciliationCategory, String) {
-        categorize(key, report: report, database: database, start: start, end: end) { neighbour, key in
-            switch neighbour {
-            case .previousReport: previous.report[key]
-            case .previousDatabase: previous.database[key]
-            case .nextReport: next.report[key]
-            case .nextDatabase: next.database[key]
-            }
-        }
-    }
-
     /// A side of a neighbouring period.
     enum Neighbour { case previousReport, previousDatabase, nextReport, nextDatabase }
 
-    /// The category and detail of unit `key` from its two sides; `neighbour` finds the unit in a neighbouring
-    /// period's side.
-    func categorize(_ key: UnitKey, report: UnitSide?, database: UnitSide?, start: Int64, end: Int64,
-                    neighbour: (Neighbour, UnitKey) -> UnitSide?) -> (ReconciliationCategory, String) {
+    /// The category and detail of the unit of `order` on `side` (0 charge, 1 refund) from its report and database
+    /// units, whose texts are `reportTexts` and `databaseTexts`; `neighbour` finds the order's unit on the same side in
+    /// a neighbouring period (a neighbour's database unit has its texts in `databaseTexts` too).
+    func categorize(order: String, side: Int, report: CompactUnit?, database: CompactUnit?, reportTexts: UnitTexts,
+                    databaseTexts: UnitTexts, start: Int64, end: Int64,
+                    neighbour: (Neighbour) -> CompactUnit?) -> (ReconciliationCategory, String) {
+        let isCharge = side == 0
         switch (report, database) {
         case let (report?, database?):
-            if Self.isPlainMatch(isCharge: key.side == "charge", sameCurrency: report.currency == database.currency,
-                                 report: (report.count, report.gross), database: (database.count, database.gross)) {
+            let sameCurrency = reportTexts.currencies.string(report.currency) == databaseTexts.currencies.string(database.currency)
+            if Self.isPlainMatch(isCharge: isCharge, sameCurrency: sameCurrency, report: (Int64(report.count), report.gross),
+                                 database: (Int64(database.count), database.gross)) {
                 return (.matched, "")
             }
-            if report.currency != database.currency { return (.currencyMismatch, "") }
-            if key.side == "charge", report.count > database.count { return (.duplicate, "") }
+            if !sameCurrency { return (.currencyMismatch, "") }
+            if isCharge, report.count > database.count { return (.duplicate, "") }
             // A partial refund: the database, which learns refunds without their amount, holds the whole charge.
-            if key.side == "refund", report.refundType == "Partial", report.gross != database.gross {
-                return (.refundNotReflected, Self.refundDetail(report))
+            let refundType = reportTexts.refundType(report)
+            if !isCharge, refundType == "Partial", report.gross != database.gross {
+                return (.refundNotReflected, Self.refundDetail(refundType))
             }
             return (.amountMismatch, "")
         case let (report?, nil):
             // Rows that net to nothing (a rebill set whose charge lies in another month) carry no difference.
             if report.count == 0, report.gross == 0, report.fee == 0, report.tax == 0 { return (.matched, "rebill set nets to zero") }
-            if let found = nearEdge(key, neighbour(.previousDatabase, key), edge: start) { return (.timing, "database " + found) }
-            if let found = nearEdge(key, neighbour(.nextDatabase, key), edge: end) { return (.timing, "database " + found) }
-            return key.side == "refund" ? (.refundNotReflected, Self.refundDetail(report)) : (.missingInDatabase, "")
+            if let found = nearEdge(order, neighbour(.previousDatabase), databaseTexts, edge: start) { return (.timing, "database " + found) }
+            if let found = nearEdge(order, neighbour(.nextDatabase), databaseTexts, edge: end) { return (.timing, "database " + found) }
+            return isCharge ? (.missingInDatabase, "") : (.refundNotReflected, Self.refundDetail(reportTexts.refundType(report)))
         case let (nil, database?):
             if database.isTest { return (.testPurchaseExcluded, "") }
-            if database.at - start <= windowSeconds, neighbour(.previousReport, key) != nil { return (.timing, "report previous period") }
-            if end - database.at <= windowSeconds, neighbour(.nextReport, key) != nil { return (.timing, "report next period") }
+            if database.at - start <= windowSeconds, neighbour(.previousReport) != nil { return (.timing, "report previous period") }
+            if end - database.at <= windowSeconds, neighbour(.nextReport) != nil { return (.timing, "report next period") }
             return (.missingInStoreReport, "")
         case (nil, nil):
             return (.matched, "")
         }
+    }
+
+    /// The item of the unit of `order` on `side` from its two units (texts in `reportTexts` / `databaseTexts`) and
+    /// its category: product and country as the report states them (else the database), the database's keys (purchase
+    /// tokens masked) after the detail.
+    static func item(order: String, side: Int, report: CompactUnit?, database: CompactUnit?, reportTexts: UnitTexts,
+                     databaseTexts: UnitTexts, category: ReconciliationCategory, detail: String) -> ReconciliationItem {
+        var text = detail
+        for key in database.map({ databaseTexts.keys(of: $0, order: order) }) ?? [] where !key.isEmpty {
+            if !text.isEmpty { text += " " }
+            text += Redaction.transactionKey(key)
+        }
+        let shown = report.map { ($0, reportTexts) } ?? database.map { ($0, databaseTexts) }
+        return ReconciliationItem(
+            category: category, grainKey: order, side: side == 0 ? "charge" : "refund",
+            productId: shown.map { $0.1.products.string($0.0.product) } ?? "",
+            country: shown.map { $0.1.countries.string($0.0.country) } ?? "",
+            currency: shown.map { $0.1.currencies.string($0.0.currency) } ?? "",
+            databaseCurrency: database.map { databaseTexts.currencies.string($0.currency) },
+            reportUnits: Int64(report?.count ?? 0), databaseUnits: Int64(database?.count ?? 0),
+            reportGross: report?.gross ?? 0, databaseGross: database?.gross ?? 0,
+            storeFee: report?.fee ?? 0, tax: report?.tax ?? 0, detail: text)
     }
 
     /// Whether a unit both sides of the period hold is `matched` with nothing more to look at: the same currency, equal
@@ -124,15 +83,15 @@ public struct GoogleCategorizer: Sendable {
 
     /// The detail of a refund the database does not reflect: the report's Refund Type (`Refund Type Partial`), empty
     /// when the report states none (estimated-sales rows).
-    static func refundDetail(_ report: UnitSide) -> String {
-        report.refundType.isEmpty ? "" : "Refund Type " + report.refundType
+    static func refundDetail(_ refundType: String) -> String {
+        refundType.isEmpty ? "" : "Refund Type " + refundType
     }
 
     /// The neighbour's database unit when it lies within the window of `edge`: its first stored key (purchase token
     /// masked), else its order.
-    func nearEdge(_ key: UnitKey, _ side: UnitSide?, edge: Int64) -> String? {
-        guard let side, abs(side.at - edge) <= windowSeconds else { return nil }
-        return side.keys.first.map(Redaction.transactionKey) ?? key.order
+    func nearEdge(_ order: String, _ unit: CompactUnit?, _ texts: UnitTexts, edge: Int64) -> String? {
+        guard let unit, abs(unit.at - edge) <= windowSeconds else { return nil }
+        return texts.keys(of: unit, order: order).first.map(Redaction.transactionKey) ?? order
     }
 }
 

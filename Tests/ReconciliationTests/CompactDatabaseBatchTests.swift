@@ -65,17 +65,29 @@ import Testing
         return messages
     }
 
-    /// The units folded from the rows in key order, by (order, period, side).
-    static func expected() -> [String: UnitSide] {
+    /// A unit as text: amounts, count, texts, instant, test flag and keys (`order` for a key stored without it).
+    static func describe(_ unit: CompactUnit, _ texts: UnitTexts, order: String) -> String {
+        "\(unit.gross) \(unit.fee) \(unit.tax) \(unit.count) \(texts.currencies.string(unit.currency)) "
+            + "\(texts.products.string(unit.product)) \(texts.countries.string(unit.country)) \(unit.at) \(unit.isTest) "
+            + texts.keys(of: unit, order: order).joined(separator: "|")
+    }
+
+    /// The units folded from the rows in key order, by (order, period, side), as text: amounts and counts added up,
+    /// the first row's currency, the first non-empty product and (alpha-2) country, the earliest instant, a test purchase when every row
+    /// is one, every key.
+    static func expected() -> [String: String] {
         var byUnit: [String: [GoogleDatabaseRow]] = [:]
         for row in rows() {
             guard let period = periods.firstIndex(where: { $0.contains(row.at) }) else { continue }
             byUnit["\(row.order) \(period) \(row.amount > 0 ? 0 : 1)", default: []].append(row)
         }
-        return byUnit.mapValues { rows in
-            var side = UnitSide()
-            for row in rows.sorted(by: { $0.key < $1.key }) { CompactDatabase.fold(row, into: &side) }
-            return side
+        return byUnit.mapValues { unsorted in
+            let rows = unsorted.sorted(by: { $0.key < $1.key })
+            let product = rows.first { !$0.product.isEmpty }?.product ?? ""
+            let country = rows.map { CountryCodes.alpha2($0.country) }.first { !$0.isEmpty } ?? ""
+            return "\(rows.reduce(0) { $0 + $1.amount }) 0 0 \(rows.count) \(rows[0].currency) \(product) "
+                + "\(country) \(rows.map(\.at).min() ?? 0) \(rows.allSatisfy(\.isTest)) "
+                + rows.map(\.key).joined(separator: "|")
         }
     }
 
@@ -93,7 +105,7 @@ import Testing
             let order = interned.string(number)
             for period in 0..<Self.periods.count {
                 for side in 0..<2 {
-                    let unit = database.side(order: number, text: order, period: period, side: side)
+                    let unit = database.unit(order: number, period: period, side: side).map { Self.describe($0, database.texts, order: order) }
                     #expect(unit == expected["\(order) \(period) \(side)"], "\(order) period \(period) side \(side)")
                     if unit != nil { found += 1 }
                 }
@@ -101,7 +113,7 @@ import Testing
         }
         #expect(found == expected.count && found > 40)
         #expect(interned.find("GPA.9999") == nil, "a row outside the periods numbers no order")
-        #expect(expected.values.contains { $0.keys.contains("GOOGLE:tab\there\nline:GPA.1015") })
+        #expect(expected.values.contains { $0.contains("GOOGLE:tab\there\nline:GPA.1015") })
     }
 
     /// A NULL where the statement never sends one, or a field of the wrong width, is refused naming it.

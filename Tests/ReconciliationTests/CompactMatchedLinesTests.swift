@@ -6,19 +6,24 @@ import Testing
 /// A matched unit's CSV line written from the compact sides is the line of its item: quoting, keys stored with and
 /// without their order, empty keys, negative amounts.
 @Suite struct CompactMatchedLinesTests {
-    func side(gross: Int64, count: Int64, product: String, keys: [String]) -> UnitSide {
-        var side = UnitSide()
-        side.gross = gross
-        side.fee = -gross * 15 / 100
-        side.tax = -1_000
-        side.count = count
-        side.currency = "EUR"
-        side.productId = product
-        side.country = "DE"
-        side.at = 1_780_000_000
-        side.isTest = keys.isEmpty
-        side.keys = keys
-        return side
+    /// A unit whose texts are numbered in `texts`, its keys stored whole, one after another.
+    func unit(gross: Int64, count: Int32, product: String, keys: [String], in texts: inout UnitTexts) -> CompactUnit {
+        var unit = CompactUnit()
+        unit.gross = gross
+        unit.fee = -gross * 15 / 100
+        unit.tax = -1_000
+        unit.count = count
+        unit.currency = texts.currencies.intern("EUR")
+        unit.product = texts.products.intern(product)
+        unit.country = texts.countries.intern("DE")
+        unit.at = 1_780_000_000
+        unit.isTest = keys.isEmpty
+        for key in keys {
+            var key = key
+            let number = key.withUTF8 { texts.keys.append(UnsafeRawBufferPointer($0)) }
+            if unit.firstKey < 0 { unit.firstKey = number }
+        }
+        return unit
     }
 
     @Test(arguments: [
@@ -31,18 +36,17 @@ import Testing
         var orders = ByteInterner()
         let number = orders.intern(order)
         var reportTexts = UnitTexts(), databaseTexts = UnitTexts()
-        let report = reportTexts.unit(self.side(gross: side == 0 ? 4_990_000 : -4_990_000, count: 1, product: product, keys: []))
-        var database = databaseTexts.unit(self.side(gross: side == 0 ? 4_990_000 : -4_990_000, count: Int64(max(1, keys.count)),
-                                                    product: product, keys: keys))
+        let report = unit(gross: side == 0 ? 4_990_000 : -4_990_000, count: 1, product: product, keys: [], in: &reportTexts)
+        var database = unit(gross: side == 0 ? 4_990_000 : -4_990_000, count: Int32(max(1, keys.count)), product: product,
+                            keys: keys, in: &databaseTexts)
         if keys == ["GOOGLE:tok:GPA.1"] {
             // As `CompactDatabase` stores a one-row unit: the key without its `:` + order.
             var bare = "GOOGLE:tok"
             database.firstKey = bare.withUTF8 { databaseTexts.keys.append(UnsafeRawBufferPointer($0)) }
             database.keyEndsWithOrder = true
         }
-        let key = UnitKey(order: order, side: side == 0 ? "charge" : "refund")
-        let item = GoogleCategorizer.item(key, report: reportTexts.side(report, order: order),
-                                          database: databaseTexts.side(database, order: order), category: .matched, detail: "")
+        let item = GoogleCategorizer.item(order: order, side: side, report: report, database: database, reportTexts: reportTexts,
+                                          databaseTexts: databaseTexts, category: .matched, detail: "")
         var expected: [UInt8] = []
         ReconciliationCSV.append(item, line: 42, to: &expected)
         var line: [UInt8] = [], detail: [UInt8] = []

@@ -1,158 +1,215 @@
 import BillingCore
-import Reconciliation
+import CompactMemory
+@testable import Reconciliation
+import StoreExports
 import Testing
 
-/// Each Google category from hand-built sides of one period and its neighbours (edges at 1000 and 2000 s).
+/// Each Google category from hand-built units of one period and its neighbours (edges at 1000 and 2000 s), and the
+/// units an order's earnings rows fold into (rebill sets, refund types).
 @Suite struct GoogleCategorizerTests {
     let categorizer = GoogleCategorizer(windowSeconds: 100)
 
-    func side(_ gross: Int64, count: Int64 = 1, currency: String = "USD", at: Int64 = 1_500, test: Bool = false) -> UnitSide {
-        var side = UnitSide()
-        side.gross = gross
-        side.count = count
-        side.currency = currency
-        side.at = at
-        side.isTest = test
-        return side
+    /// A unit whose texts are numbered in `texts`.
+    static func unit(_ gross: Int64, count: Int32 = 1, currency: String = "USD", at: Int64 = 1_500, test: Bool = false,
+                     keys: [String] = [], in texts: inout UnitTexts) -> CompactUnit {
+        var unit = CompactUnit()
+        unit.gross = gross
+        unit.count = count
+        unit.currency = texts.currencies.intern(currency)
+        unit.at = at
+        unit.isTest = test
+        for key in keys {
+            var key = key
+            let number = key.withUTF8 { texts.keys.append(UnsafeRawBufferPointer($0)) }
+            if unit.firstKey < 0 { unit.firstKey = number }
+        }
+        return unit
     }
 
-    func category(report: UnitSide?, database: UnitSide?, key: UnitKey = UnitKey(order: "GPA.1", side: "charge"),
-                  previous: GoogleCategorizer.Sides = .init(), next: GoogleCategorizer.Sides = .init()) -> ReconciliationCategory? {
-        var current = GoogleCategorizer.Sides()
-        current.report[key] = report
-        current.database[key] = database
-        let items = categorizer.items(current: current, previous: previous, next: next, start: 1_000, end: 2_000)
-        #expect(items.count == 1)
-        return items.first?.category
+    func category(report: CompactUnit?, database: CompactUnit?, texts: UnitTexts, side: Int = 0,
+                  neighbours: [GoogleCategorizer.Neighbour: CompactUnit] = [:]) -> ReconciliationCategory {
+        categorizer.categorize(order: "GPA.1", side: side, report: report, database: database, reportTexts: texts,
+                               databaseTexts: texts, start: 1_000, end: 2_000) { neighbours[$0] }.0
     }
 
     @Test func eachCategory() {
-        #expect(category(report: side(9_990_000), database: side(9_990_000)) == .matched)
-        #expect(category(report: side(10_090_000), database: side(9_990_000)) == .amountMismatch)
-        #expect(category(report: side(9_990_000, currency: "EUR"), database: side(9_990_000)) == .currencyMismatch)
-        #expect(category(report: side(19_980_000, count: 2), database: side(9_990_000)) == .duplicate)
-        #expect(category(report: side(9_990_000), database: nil) == .missingInDatabase)
-        #expect(category(report: side(-9_990_000), database: nil, key: UnitKey(order: "GPA.1", side: "refund")) == .refundNotReflected)
-        #expect(category(report: nil, database: side(9_990_000)) == .missingInStoreReport)
-        #expect(category(report: nil, database: side(9_990_000, test: true)) == .testPurchaseExcluded)
+        var texts = UnitTexts()
+        func side(_ gross: Int64, count: Int32 = 1, currency: String = "USD", test: Bool = false) -> CompactUnit {
+            Self.unit(gross, count: count, currency: currency, test: test, in: &texts)
+        }
+        let units = (plain: side(9_990_000), more: side(10_090_000), euro: side(9_990_000, currency: "EUR"),
+                     twice: side(19_980_000, count: 2), refund: side(-9_990_000), test: side(9_990_000, test: true))
+        #expect(category(report: units.plain, database: units.plain, texts: texts) == .matched)
+        #expect(category(report: units.more, database: units.plain, texts: texts) == .amountMismatch)
+        #expect(category(report: units.euro, database: units.plain, texts: texts) == .currencyMismatch)
+        #expect(category(report: units.twice, database: units.plain, texts: texts) == .duplicate)
+        #expect(category(report: units.plain, database: nil, texts: texts) == .missingInDatabase)
+        #expect(category(report: units.refund, database: nil, texts: texts, side: 1) == .refundNotReflected)
+        #expect(category(report: nil, database: units.plain, texts: texts) == .missingInStoreReport)
+        #expect(category(report: nil, database: units.test, texts: texts) == .testPurchaseExcluded)
     }
 
     @Test func timingOnlyWithinTheWindowOfTheSharedEdge() {
-        let key = UnitKey(order: "GPA.1", side: "charge")
-        var previous = GoogleCategorizer.Sides()
-        previous.report[key] = side(9_990_000, at: 990)
+        var texts = UnitTexts()
+        func side(_ at: Int64) -> CompactUnit { Self.unit(9_990_000, at: at, in: &texts) }
+        let (at990, at1050, at1500, at1990, at2030, at2500) = (side(990), side(1_050), side(1_500), side(1_990), side(2_030), side(2_500))
         // In the database 50 s after the start; the report books it in the previous month.
-        #expect(category(report: nil, database: side(9_990_000, at: 1_050), previous: previous) == .timing)
+        #expect(category(report: nil, database: at1050, texts: texts, neighbours: [.previousReport: at990]) == .timing)
         // 500 s after the start: outside the window, so it is missing from this month's report.
-        #expect(category(report: nil, database: side(9_990_000, at: 1_500), previous: previous) == .missingInStoreReport)
-        var next = GoogleCategorizer.Sides()
-        next.database[key] = side(9_990_000, at: 2_030)
-        #expect(category(report: side(9_990_000, at: 1_990), database: nil, next: next) == .timing)
-        next.database[key] = side(9_990_000, at: 2_500)
-        #expect(category(report: side(9_990_000, at: 1_990), database: nil, next: next) == .missingInDatabase)
+        #expect(category(report: nil, database: at1500, texts: texts, neighbours: [.previousReport: at990]) == .missingInStoreReport)
+        #expect(category(report: at1990, database: nil, texts: texts, neighbours: [.nextDatabase: at2030]) == .timing)
+        #expect(category(report: at1990, database: nil, texts: texts, neighbours: [.nextDatabase: at2500]) == .missingInDatabase)
     }
 
     @Test func aRefundOfAnotherAmountWithoutARefundTypeIsAnAmountMismatch() {
-        let key = UnitKey(order: "GPA.1", side: "refund")
-        #expect(category(report: side(-4_000_000), database: side(-9_990_000), key: key) == .amountMismatch)
-        #expect(category(report: side(-4_000_000), database: side(-4_000_000), key: key) == .matched)
+        var texts = UnitTexts()
+        let (four, whole) = (Self.unit(-4_000_000, in: &texts), Self.unit(-9_990_000, in: &texts))
+        #expect(category(report: four, database: whole, texts: texts, side: 1) == .amountMismatch)
+        #expect(category(report: four, database: four, texts: texts, side: 1) == .matched)
     }
 
-    /// Google's earnings say `Partial`; the database, which learns refunds from voided purchases (no amount), holds the
-    /// whole charge refunded: the refund is not reflected, and the detail names the Refund Type (as for a full refund
-    /// the database lacks).
-    @Test func aPartialRefundIsARefundNotReflectedNamingItsRefundType() {
-        let charge = UnitKey(order: "GPA.3302-2312-6140-38722..2", side: "charge")
-        let refund = UnitKey(order: charge.order, side: "refund")
-        let half = orderRows(" refund", -1, refundType: "Partial").map { line -> GoogleEarningsLine in
-            var line = line
-            line.amountMicros /= 2
-            return line
-        }
-        let units = GoogleEarningsFold.units(orderRows("", 1) + half)
-        #expect(units[refund]?.refundType == "Partial" && units[refund]?.gross == -11_480_000 && units[refund]?.count == 1)
-        #expect(units[charge]?.refundType == "")
-        var database = [charge: side(22_960_000, currency: "DKK"), refund: side(-22_960_000, currency: "DKK")]
-        database[refund]?.keys = ["GOOGLE:token:\(charge.order):REFUNDED"]
-        let found = items(units, database: database)
-        #expect(found.map(\.category) == [.matched, .refundNotReflected])
-        // The stored key's purchase token is masked; the order stays whole.
-        #expect(found.last?.detail == "Refund Type Partial GOOGLE:…:\(charge.order):REFUNDED")
-        #expect(found.last?.reportGross == -11_480_000 && found.last?.databaseGross == -22_960_000)
-        let totals = ReconciliationTotals(found).currencies["DKK"]
-        #expect(totals?.variance == 11_480_000 && totals?.byCategory[.refundNotReflected] == 11_480_000)
-        #expect(totals?.explained == totals?.variance)
-
-        // Without the database's refund the detail still names the report's Refund Type, `Full` or `Partial`.
-        #expect(items(units, database: [charge: database[charge] ?? UnitSide()]).last?.detail == "Refund Type Partial")
-        let full = GoogleEarningsFold.units(orderRows("", 1) + orderRows(" refund", -1, refundType: "Full"))
-        #expect(items(full, database: [charge: database[charge] ?? UnitSide()]).last?.detail == "Refund Type Full")
-        // A Partial refund of the very amount the database holds is matched.
-        var same = database
-        same[refund]?.gross = -11_480_000
-        #expect(items(units, database: same).map(\.category) == [.matched, .matched])
+    /// One earnings row of the test order: its Transaction Type and Refund Type as the file spells them, its amount.
+    struct Row {
+        var type: String
+        var refundType: String
+        var amount: Int64
     }
+
+    static let order = "GPA.3302-2312-6140-38722..2"
 
     /// The rows of one order shaped like a real Google earnings file: order ID, DKK amount and the `Charge` row's
     /// empty Refund Type from a real row published in a public project (`GPA.3302-2312-6140-38722..2,"Nov 1, 2019",
     /// 3:29:44 AM PDT,,Charge,,…,DKK,22.96,…`); two `Tax` rows (a withholding split) and the rebill set — the rows
     /// reversed as `… refund` rows with an EMPTY Refund Type, then `Charge rebill` / `Google fee rebill` /
     /// `Tax rebill` — as real files show them. A genuine refund carries Refund Type `Full` or `Partial`.
-    func orderRows(_ suffix: String, _ direction: Int64, refundType: String = "") -> [GoogleEarningsLine] {
-        let order = "GPA.3302-2312-6140-38722..2"
-        func line(_ type: String, _ amount: Int64) -> GoogleEarningsLine {
-            GoogleEarningsLine(order: order, transactionType: type + suffix, refundType: refundType,
-                               productId: "member.android.cableshop", country: "DK", currency: "DKK",
-                               amountMicros: direction * amount, at: 1_500)
+    func orderRows(_ suffix: String, _ direction: Int64, refundType: String = "") -> [Row] {
+        [Row(type: "Charge" + suffix, refundType: refundType, amount: direction * 22_960_000),
+         Row(type: "Google fee" + suffix, refundType: refundType, amount: direction * -3_440_000),
+         Row(type: "Tax" + suffix, refundType: refundType, amount: direction * -2_300_000),
+         Row(type: "Tax" + suffix, refundType: refundType, amount: direction * -2_290_000)]
+    }
+
+    /// The report side of `rows` (the test order's), folded as an earnings file's rows are: runs of two rows at most
+    /// (`EarningsRunFolder`), absorbed into their units (`CompactReport`).
+    func report(_ rows: [Row]) throws -> CompactReport {
+        var folder = EarningsRunFolder(batchSize: 2)
+        var report = CompactReport(orders: SharedOrders())
+        let texts = (Array(Self.order.utf8), Array("member.android.cableshop".utf8), Array("DK".utf8), Array("DKK".utf8))
+        for row in rows {
+            let type = try #require(GoogleTransactionType(raw: row.type), "\(row.type)")
+            let full = texts.0.withUnsafeBytes { order in
+                texts.1.withUnsafeBytes { product in
+                    texts.2.withUnsafeBytes { country in
+                        texts.3.withUnsafeBytes { currency in
+                            folder.add(GoogleEarningsFields(
+                                line: 0, orderID: order, transactionType: type, refundType: GoogleRefundType(rawValue: row.refundType),
+                                productID: product, buyerCountry: country, buyerCurrency: currency, amountBuyerMicros: row.amount,
+                                transactionEpochSeconds: 1_500))
+                        }
+                    }
+                }
+            }
+            if let full { report.add(full) }
         }
-        return [line("Charge", 22_960_000), line("Google fee", -3_440_000), line("Tax", -2_300_000), line("Tax", -2_290_000)]
+        if let last = folder.finish() { report.add(last) }
+        report.texts = folder.texts
+        return report
     }
 
-    func items(_ report: [UnitKey: UnitSide], database: [UnitKey: UnitSide]) -> [ReconciliationItem] {
-        var current = GoogleCategorizer.Sides()
-        current.report = report
-        current.database = database
-        return categorizer.items(current: current, previous: .init(), next: .init(), start: 1_000, end: 2_000)
+    /// The database side of the test order: its charge and refund units, texts in `texts`.
+    struct Database {
+        var texts = UnitTexts()
+        var units: [Int: CompactUnit] = [:]
     }
 
-    @Test func aRebillSetNetsToTheOneChargeWhileARepeatedChargeIsADuplicate() {
-        let charge = UnitKey(order: "GPA.3302-2312-6140-38722..2", side: "charge")
-        let database = [charge: side(22_960_000, currency: "DKK")]
+    /// The items of the test order from its report side and `database`.
+    func items(_ report: CompactReport, database: Database) -> [ReconciliationItem] {
+        (0..<2).compactMap { side in
+            let reportUnit = report.unit(order: 0, side: side), databaseUnit = database.units[side]
+            guard reportUnit != nil || databaseUnit != nil else { return nil }
+            let (category, detail) = categorizer.categorize(order: Self.order, side: side, report: reportUnit, database: databaseUnit,
+                                                            reportTexts: report.texts, databaseTexts: database.texts,
+                                                            start: 1_000, end: 2_000) { _ in nil }
+            return GoogleCategorizer.item(order: Self.order, side: side, report: reportUnit, database: databaseUnit,
+                                          reportTexts: report.texts, databaseTexts: database.texts, category: category, detail: detail)
+        }
+    }
+
+    /// The database holding the order's charge of 22.96 DKK (and its refund of `refund`, keyed, when given).
+    func database(refund: Int64? = nil) -> Database {
+        var database = Database()
+        database.units[0] = Self.unit(22_960_000, currency: "DKK", in: &database.texts)
+        if let refund {
+            database.units[1] = Self.unit(refund, currency: "DKK", keys: ["GOOGLE:token:\(Self.order):REFUNDED"], in: &database.texts)
+        }
+        return database
+    }
+
+    /// Google's earnings say `Partial`; the database, which learns refunds from voided purchases (no amount), holds the
+    /// whole charge refunded: the refund is not reflected, and the detail names the Refund Type (as for a full refund
+    /// the database lacks).
+    @Test func aPartialRefundIsARefundNotReflectedNamingItsRefundType() throws {
+        let half = orderRows(" refund", -1, refundType: "Partial").map { row -> Row in
+            var row = row
+            row.amount /= 2
+            return row
+        }
+        let units = try report(orderRows("", 1) + half)
+        let refund = try #require(units.unit(order: 0, side: 1))
+        #expect(units.texts.refundType(refund) == "Partial" && refund.gross == -11_480_000 && refund.count == 1)
+        #expect(units.unit(order: 0, side: 0).map { units.texts.refundType($0) } == "")
+        let found = items(units, database: database(refund: -22_960_000))
+        #expect(found.map(\.category) == [.matched, .refundNotReflected])
+        // The stored key's purchase token is masked; the order stays whole.
+        #expect(found.last?.detail == "Refund Type Partial GOOGLE:…:\(Self.order):REFUNDED")
+        #expect(found.last?.reportGross == -11_480_000 && found.last?.databaseGross == -22_960_000)
+        let totals = ReconciliationTotals(found).currencies["DKK"]
+        #expect(totals?.variance == 11_480_000 && totals?.byCategory[.refundNotReflected] == 11_480_000)
+        #expect(totals?.explained == totals?.variance)
+
+        // Without the database's refund the detail still names the report's Refund Type, `Full` or `Partial`.
+        #expect(items(units, database: database()).last?.detail == "Refund Type Partial")
+        let full = try report(orderRows("", 1) + orderRows(" refund", -1, refundType: "Full"))
+        #expect(items(full, database: database()).last?.detail == "Refund Type Full")
+        // A Partial refund of the very amount the database holds is matched.
+        #expect(items(units, database: database(refund: -11_480_000)).map(\.category) == [.matched, .matched])
+    }
+
+    @Test func aRebillSetNetsToTheOneChargeWhileARepeatedChargeIsADuplicate() throws {
         let rebilled = orderRows("", 1) + orderRows(" refund", -1) + orderRows(" rebill", 1)
-        let units = GoogleEarningsFold.units(rebilled)
-        #expect(units.keys.sorted() == [charge])
-        #expect(units[charge]?.count == 1)
-        #expect(units[charge]?.gross == 22_960_000)
-        #expect(units[charge]?.fee == -3_440_000)
-        #expect(units[charge]?.tax == -4_590_000)
-        let matched = items(units, database: database)
+        let units = try report(rebilled)
+        #expect(units.unit(order: 0, side: 1) == nil)
+        let charge = try #require(units.unit(order: 0, side: 0))
+        #expect(charge.count == 1)
+        #expect(charge.gross == 22_960_000)
+        #expect(charge.fee == -3_440_000)
+        #expect(charge.tax == -4_590_000)
+        let matched = items(units, database: database())
         #expect(matched.map(\.category) == [.matched])
         let totals = ReconciliationTotals(matched).currencies["DKK"]
         #expect(totals?.variance == 0)
         #expect(totals?.explained == 0)
 
         // The store writing the order twice (with its rebill set each time) is still a duplicate charge.
-        let duplicated = items(GoogleEarningsFold.units(rebilled + rebilled), database: database)
+        let duplicated = items(try report(rebilled + rebilled), database: database())
         #expect(duplicated.map(\.category) == [.duplicate])
         let duplicateTotals = ReconciliationTotals(duplicated).currencies["DKK"]
         #expect(duplicateTotals?.variance == 22_960_000)
         #expect(duplicateTotals?.byCategory[.duplicate] == 22_960_000)
         #expect(duplicateTotals?.explained == duplicateTotals?.variance)
-        #expect(category(report: GoogleEarningsFold.units(orderRows("", 1) + orderRows("", 1))[charge], database: database[charge],
-                         key: charge) == .duplicate)
+        #expect(items(try report(orderRows("", 1) + orderRows("", 1)), database: database()).map(\.category) == [.duplicate])
 
         // A `Charge refund` with Refund Type `Full` is a refund of the order, not a reversal.
-        let refunded = GoogleEarningsFold.units(orderRows("", 1) + orderRows(" refund", -1, refundType: "Full"))
-        let refund = UnitKey(order: charge.order, side: "refund")
-        #expect(refunded[charge]?.count == 1)
-        #expect(refunded[refund]?.count == 1)
-        #expect(refunded[refund]?.gross == -22_960_000)
-        #expect(items(refunded, database: database).map(\.category) == [.matched, .refundNotReflected])
+        let refunded = try report(orderRows("", 1) + orderRows(" refund", -1, refundType: "Full"))
+        #expect(refunded.unit(order: 0, side: 0)?.count == 1)
+        #expect(refunded.unit(order: 0, side: 1)?.count == 1)
+        #expect(refunded.unit(order: 0, side: 1)?.gross == -22_960_000)
+        #expect(items(refunded, database: database()).map(\.category) == [.matched, .refundNotReflected])
 
         // A reversal and rebill alone in a month (the charge booked in another) nets to nothing to explain.
-        let alone = GoogleEarningsFold.units(orderRows(" refund", -1) + orderRows(" rebill", 1))
-        #expect(alone[charge]?.count == 0)
-        let aloneItems = items(alone, database: [:])
+        let alone = try report(orderRows(" refund", -1) + orderRows(" rebill", 1))
+        #expect(alone.unit(order: 0, side: 0)?.count == 0)
+        let aloneItems = items(alone, database: Database())
         #expect(aloneItems.map(\.category) == [.matched])
         #expect(ReconciliationTotals(aloneItems).currencies["DKK"]?.variance ?? 0 == 0)
     }
