@@ -69,8 +69,8 @@ public struct Reconciler {
         return ReconciliationResult(period: period, knownAt: knownAt, items: items, files: files.sorted())
     }
 
-    /// `reconcile(_:knownAt:only:)` into `sink` (the job's way): a Google month with staged earnings goes through the
-    /// compact engine, its matched units written to the sink without an item each; other periods item by item.
+    /// `reconcile(_:knownAt:only:)` into `sink` (the job's way): a Google month goes through the compact engine, its
+    /// matched units written to the sink without an item each; an Apple period item by item.
     public func reconcile(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>? = nil,
                           into sink: ReconciliationItemSink) throws -> ReconciliationRun {
         if period.provider == .google { return try googleStaged(period, knownAt: knownAt, only: only, sink: sink, emit: sink.add) }
