@@ -149,7 +149,7 @@ import Testing
         #expect(try Self.held(admin)["audit_log"] == ["SELECT", "INSERT", "UPDATE", "DELETE"], "the old default applied")
 
         // The upgrade: roles.sql again, then `migrate` (nothing pending; the grants are applied all the same).
-        try admin.executeScript(try String(contentsOf: RoleDatabase.rolesSQL, encoding: .utf8))
+        try RoleDatabase.applyRoles(on: admin)
         #expect(try Migrator(database: owner).migrate() == [])
         let held = try Self.held(admin)
         #expect(held["audit_log"] == ["SELECT", "INSERT"])

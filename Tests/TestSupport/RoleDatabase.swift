@@ -24,13 +24,24 @@ public struct RoleDatabase: Sendable {
     public static let rolesSQL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("deploy/postgres/roles.sql")
 
+    /// Serialises roles.sql across the suites that run in parallel in this process.
+    private static let rolesScriptLock = NSLock()
+
+    /// Applies roles.sql on `admin`'s database, one suite at a time: roles belong to the cluster, not to a database,
+    /// so two suites applying it at once both ALTER the same `pg_authid` rows and one fails with "tuple concurrently
+    /// updated".
+    public static func applyRoles(on admin: PostgresConnection) throws {
+        let script = try String(contentsOf: rolesSQL, encoding: .utf8)
+        try rolesScriptLock.withLock { try admin.executeScript(script) }
+    }
+
     /// Drops and recreates `name`, applies roles.sql as the superuser and, when `migrate` is true, every migration
     /// as `iap_owner`.
     public static func fresh(_ name: String, migrate: Bool = true) throws -> RoleDatabase {
         let superuser = try TestDatabase.fresh(name)
         let admin = try PostgresConnection(configuration: superuser)
         defer { admin.close() }
-        try admin.executeScript(try String(contentsOf: rolesSQL, encoding: .utf8))
+        try applyRoles(on: admin)
         let database = RoleDatabase(name: name, superuser: superuser,
                                     ownerConfiguration: superuser.asUser(owner), jobConfiguration: superuser.asUser(job))
         if migrate {
