@@ -35,9 +35,9 @@ public enum ReportReader {
         var bytes: [UInt8] = []
         var label = name
         let content = try ReportStream.read(file.path, afterReading: afterReading, label: { label = $0 },
-                                            position: { ReportArchive.end(of: bytes) }) { chunk in
+                                            position: { end(of: bytes) }) { chunk in
             guard bytes.count + chunk.count <= limit else {
-                let end = ReportArchive.end(of: bytes)
+                let end = end(of: bytes)
                 throw StoreReportError(file: label, line: end.line, column: end.column,
                                        reason: "content larger than \(limit) bytes, the limit for this report, which is read whole "
                                        + "(docs/STORE_REPORTS.md, \"Limits\")")
@@ -59,5 +59,14 @@ public enum ReportReader {
         }
         return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind, paymentsLabel: paymentsLabel, contentSHA256: hash),
                             contentSHA256: hash, content: parsed)
+    }
+
+    /// Where text `data` ends: its last line and the column after its last character (for a container that breaks off).
+    static func end(of data: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        for byte in data {
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return (line, column)
     }
 }
