@@ -52,6 +52,7 @@ import Archive
         ("ss-units-fraction.txt", .ss, 3, 8, "'Units': '1.50' is not a whole number of units"),
         ("ss-proceeds-without-currency.txt", .ss, 2, 14, "empty 'Currency of Proceeds'"),
         ("ss-end-before-begin.txt", .ss, 3, 11, "'End Date' 2025-11-02 is before 'Begin Date' 2025-11-03"),
+        ("ss-2010-layout.txt", .ss, 1, 3, "unsupported layout (2009–2011 sales): 'Vendor Identifier' is a column of that layout"),
         ("ssn-bad-decimal.txt", .ssn, 3, 9, "'Customer Price': '59,99' is not a number"),
         ("ssn-negative-count.txt", .ssn, 2, 27, "'Billing Retry': '-1' is not a whole number of at least 0"),
         ("ssn-count-fraction.txt", .ssn, 2, 19, "'Active Standard Price Subscriptions': '120.5' is not a whole number of at least 0"),
