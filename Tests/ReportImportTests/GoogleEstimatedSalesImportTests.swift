@@ -134,6 +134,35 @@ import Testing
         #expect(allowed == .succeeded && allowedCounts["files_replaced"] == 1, "\(allowedLine)")
         #expect(try harness.scalar("SELECT count(*) AS n FROM google_estimated_sales_row") == 160)
     }
+
+    /// A corrected month whose file a close in force compared is refused (`files_closed_period`), nothing written;
+    /// after the reopen the same file replaces the earlier one.
+    @Test func aCorrectionOfAClosedMonthIsRefused() throws {
+        let harness = try ImportHarness("google_estimated_closed")
+        let path = harness.folder.appendingPathComponent("salesreport_202511.csv")
+        try Self.month(rows: 50).data.write(to: path)
+        #expect(try harness.run().0 == .succeeded)
+        let id = try harness.scalar("SELECT id AS n FROM report_file")
+        _ = try harness.database.execute("""
+            WITH run AS (
+                INSERT INTO reconciliation_run (provider, period, starts_at, ends_at, known_at, report_files, item_count, content_sha256)
+                VALUES ('google', '2025-11', '2025-11-01 07:00+00', '2025-12-01 08:00+00', now(),
+                        jsonb_build_array(jsonb_build_object('id', $1::int8)), 0, repeat('0', 64)) RETURNING id),
+            close AS (INSERT INTO period_close (period, closed_at, closed_by) VALUES ('2025-11', now(), 'test') RETURNING id)
+            INSERT INTO period_lock (close_id, provider, report_period, starts_at, ends_at, run_id)
+            SELECT close.id, 'GOOGLE', '2025-11', '2025-11-01 07:00+00', '2025-12-01 08:00+00', run.id FROM close, run
+            """, [id])
+        try Self.month(rows: 51).data.write(to: path)
+        let (code, counts, line) = try harness.run()
+        #expect(code == .failed && counts["files_closed_period"] == 1, "\(line)")
+        #expect(line.contains("GOOGLE period 2025-11 is locked"), "\(line)")
+        #expect(try harness.scalar("SELECT count(*) AS n FROM google_estimated_sales_row") == 50)
+        #expect(try harness.scalar("SELECT count(*) AS n FROM report_file") == 1)
+        _ = try harness.database.execute("UPDATE period_close SET reopened_at = now(), reopen_reason = 'test'")
+        let (reopened, reopenedCounts, reopenedLine) = try harness.run()
+        #expect(reopened == .succeeded && reopenedCounts["files_replaced"] == 1, "\(reopenedLine)")
+        #expect(try harness.scalar("SELECT count(*) AS n FROM google_estimated_sales_row") == 51)
+    }
 }
 
 private extension Int {
