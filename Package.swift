@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(name: "bench-projection", dependencies: ["BillingCore", "ProjectionStore", "Postgres"], path: "Benchmarks/projection"),
         .executableTarget(name: "bench-jws", dependencies: ["Crypto", "BillingCore", "TestCertificates"], path: "Benchmarks/jws"),
 
-        .target(name: "TestSupport", dependencies: ["Postgres", "Migrations", "JobKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Postgres", "Migrations", "JobKit", "StoreExports", "Archive", "BillingCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport", "WorldGen"]),
         .testTarget(name: "JobKitTests", dependencies: ["JobKit", "TestSupport"]),
@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "RepairJobsTests", dependencies: ["RepairJobs", "WorldGen", "StoreSimulator", "StoreTruth", "HTTP", "HTTPServer", "Crypto", "StoreAuth", "TestSupport", "SimulatorFixtures", "ProjectionStore", "BillingCore", "Postgres", "JobKit", "StoreAccess", "StoreCalls", "RateLimiting", "TestCertificates", "NotificationCheck", "Monitoring", "Reconciliation", "Reporting", "ReportImport"]),
         .testTarget(name: "ProjectionStoreTests", dependencies: ["ProjectionStore", "BillingCore", "TestSupport"]),
         .testTarget(name: "PackageGraphTests"),
-        .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports", "Archive"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StoreExportsTests", dependencies: ["StoreExports", "Archive", "TestSupport"], resources: [.copy("Fixtures")]),
 
         // Monitoring and operations (issue 16).
         .target(name: "Monitoring", dependencies: ["JobKit", "Postgres"]),

@@ -8,10 +8,17 @@
                                                header and first row, then newlines (blank lines) up to BYTES:
                                                deflate's best ratio, ~1030:1 (2 GiB in ~2 MB, the issue's bomb)
     generate.py subscriber-bomb BYTES OUT_FILE a Subscriber .txt.gz expanding to BYTES the same way
+    generate.py estimated-sales BYTES OUT_FILE Google Play estimated sales report (salesreport_YYYYMM, the 2025 header)
+                                               of about BYTES bytes of CSV; OUT_FILE ending in .zip holds it as its one
+                                               member (as Google delivers it), else plain CSV
+    generate.py estimated-bomb BYTES OUT_FILE  an estimated sales zip whose one CSV expands to BYTES the same way
 
 The Subscriber layout is the test fixture's (Tests/StoreExportsTests/Fixtures/apple/Subscriber_85000000_20251103.txt):
 the 26 columns of today's 1_3 file, blank cells as one space, one event day (the file name's). Rows vary in subscriber
 id, price, currency, country and refund flag, so gzip sees text about as repetitive as a real file's.
+The estimated sales layout is the test fixture's (Tests/StoreExportsTests/Fixtures/google/salesreport_202511.csv): one
+order per row (every tenth refunded by a second row), order numbers, timestamps, prices, taxes, devices and buyers'
+places varying, titles sometimes quoted (a comma inside), so a zip compresses it about as a real month's.
 The Google earnings inputs of real shape come from Benchmarks/reconcile/generate.py.
 """
 import gzip
@@ -82,6 +89,78 @@ def subscriber_bomb(size, out):
     print(f"{out}: expanding to {written} bytes")
 
 
+SALES_HEADER = ["Order Number", "Order Charged Date", "Order Charged Timestamp", "Financial Status", "Device Model",
+                "Product Title", "Package ID", "Product Type", "SKU ID", "Currency of Sale", "Item Price", "Taxes Collected",
+                "Charged Amount", "City of Buyer", "State of Buyer", "Postal Code of Buyer", "Country of Buyer",
+                "Base Plan or Purchase Option ID", "Offer ID", "Group ID", "First USD 1M Eligible", "Promotion ID",
+                "Coupon Value", "Discount Rate", "Featured Product ID", "Price Experiment ID", "Sales Channel"]
+SALES_PLACES = [("EUR", 999, 190, "Berlin", "", "10115", "DE"), ("USD", 999, 0, "Austin", "TX", "78701", "US"),
+                ("JPY", 1500, 150, "新宿区", "東京都", "160-0022", "JP"), ("GBP", 899, 180, "Leeds", "", "LS1 4AP", "GB"),
+                ("INR", 79900, 14382, "Pune", "MH", "411001", "IN"), ("BRL", 2990, 0, "São Paulo", "SP", "01310-100", "BR")]
+SALES_PRODUCTS = [("Pro monthly (Café Trails)", "pro_monthly", "p1m"), ('"Pro, yearly (Café Trails)"', "pro_yearly", "p1y"),
+                  ("Lifetime unlock (Café Trails)", "lifetime", "")]
+
+
+def sales_amount(value, currency):
+    return str(value) if currency == "JPY" else f"{value // 100}.{value % 100:02d}"
+
+
+def sales_row(rng, n, refund):
+    currency, price, tax, city, state, postal, country = SALES_PLACES[rng.randrange(len(SALES_PLACES))]
+    title, sku, plan = SALES_PRODUCTS[n % len(SALES_PRODUCTS)]
+    sign = -1 if refund else 1
+    stamp = 1761955200 + (n * 1.1 if not refund else n * 1.1 + 86400 * 3).__int__() % (30 * 86400)
+    day = 1 + (stamp - 1761955200) // 86400
+    cells = [f"GPA.33{rng.randrange(10, 99)}-{rng.randrange(1000, 9999)}-{rng.randrange(1000, 9999)}-{n % 100000:05d}"
+             + (f"..{n % 12}" if n % 3 == 0 else ""), f"2025-11-{day:02d}", str(stamp), "Refund" if refund else "Charged",
+             rng.choice(["Pixel 8", "SM-S918B", "d2x", "OnePlus 12"]), title, "com.example.cafetrails",
+             "subscription" if plan else "inapp", sku, currency, sales_amount(sign * price, currency),
+             sales_amount(sign * tax, currency), sales_amount(sign * (price + tax), currency), city, state, postal, country,
+             plan, "intro" if n % 11 == 0 else "", "4994392072746424206" if plan else "", "Yes", "", "", "", "", "",
+             "Play Store"]
+    return ",".join(cells)
+
+
+def estimated_sales_lines(size):
+    rng = random.Random(27)
+    written, n = 0, 0
+    text = ",".join(SALES_HEADER) + "\n"
+    while written < size:
+        yield text
+        written += len(text.encode())
+        n += 1
+        text = sales_row(rng, n, refund=n % 10 == 0) + "\n"
+
+
+def estimated_sales(size, out):
+    rows, written = 0, 0
+    if out.endswith(".zip"):
+        name = out.rsplit("/", 1)[-1][:-4] + ".csv"
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+            with z.open(name, "w", force_zip64=True) as f:
+                for line in estimated_sales_lines(size):
+                    data = line.encode()
+                    f.write(data)
+                    written += len(data)
+                    rows += 1
+    else:
+        with open(out, "w", encoding="utf-8", newline="") as f:
+            for line in estimated_sales_lines(size):
+                f.write(line)
+                written += len(line.encode())
+                rows += 1
+    print(f"{out}: {rows - 1} rows, {written} bytes of CSV")
+
+
+def estimated_bomb(size, out):
+    name = out.rsplit("/", 1)[-1][:-4] + ".csv"
+    head = (",".join(SALES_HEADER) + "\n" + sales_row(random.Random(27), 1, False) + "\n").encode()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        with z.open(name, "w", force_zip64=True) as f:
+            written = repeat(f, head, size)
+    print(f"{out}: one member {name} expanding to {written} bytes")
+
+
 if __name__ == "__main__":
     kind = sys.argv[1]
     if kind == "subscriber":
@@ -90,5 +169,9 @@ if __name__ == "__main__":
         earnings_bomb(int(sys.argv[2]), sys.argv[3], sys.argv[4])
     elif kind == "subscriber-bomb":
         subscriber_bomb(int(sys.argv[2]), sys.argv[3])
+    elif kind == "estimated-sales":
+        estimated_sales(int(sys.argv[2]), sys.argv[3])
+    elif kind == "estimated-bomb":
+        estimated_bomb(int(sys.argv[2]), sys.argv[3])
     else:
         sys.exit(__doc__)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The import-memory benchmark (issue 27, "Streaming with bounded memory"): peak RSS of `import-exports` per input size
 # and on archive bombs, then the same inputs under a 512 MiB address-space limit (`ulimit -v 524288`).
-#   inputs  an Apple Subscriber report (.txt; one .txt.gz) and a Google earnings zip (Benchmarks/reconcile/generate.py)
-#           at ~1 MB and ~50 MB of text, plain and .gz (and ~500 MB with IMPORT_MEMORY_LARGE=1, removed again at
-#           the end), a Google earnings zip whose CSV
-#           expands to 2 GB and a Subscriber .txt.gz expanding to 2 GB (Benchmarks/import-memory/generate.py)
+#   inputs  an Apple Subscriber report (.txt; one .txt.gz), a Google earnings zip (Benchmarks/reconcile/generate.py)
+#           and a Google estimated sales report (.csv and .zip) at ~1 MB and ~50 MB of text, plain and .gz/.zip (and
+#           ~500 MB with IMPORT_MEMORY_LARGE=1, removed again at the end), a Google earnings zip and an estimated sales
+#           zip whose CSV expands to 2 GB and a Subscriber .txt.gz expanding to 2 GB (Benchmarks/import-memory/generate.py)
 #   run     each file alone: a fresh migrated database, then `/usr/bin/time -v import-exports --reports-dir FILE`
 #   prints  case, input bytes (file; text), exit code, peak RSS (MiB), wall, and whether stdout holds the job's summary
 #           line and `job_run` is left `running`; the limited pass fails the script unless every case exits 0 or 1
@@ -47,16 +47,26 @@ sub apple-1mb $mb Subscriber_85000000_20251103.txt
 sub apple-1mb-gz $mb Subscriber_85000000_20251103.txt.gz
 sub apple-50mb $((50 * mb)) Subscriber_85000000_20251103.txt
 sub apple-50mb-gz $((50 * mb)) Subscriber_85000000_20251103.txt.gz
+sales() { # NAME BYTES FILE (.csv or .zip)
+  local dir=$cache/$1
+  [ -f "$dir/$3" ] || { mkdir -p "$dir"; python3 $gen estimated-sales "$2" "$dir/$3" >/dev/null; }
+}
 earn google-1mb 1500
 earn google-50mb 76000
-cases="apple-1mb apple-1mb-gz apple-50mb apple-50mb-gz google-1mb google-50mb"
+sales sales-1mb $mb salesreport_202511.csv
+sales sales-1mb-zip $mb salesreport_202511.zip
+sales sales-50mb $((50 * mb)) salesreport_202511.csv
+sales sales-50mb-zip $((50 * mb)) salesreport_202511.zip
+cases="apple-1mb apple-1mb-gz apple-50mb apple-50mb-gz google-1mb google-50mb sales-1mb sales-1mb-zip sales-50mb sales-50mb-zip"
 if [ "${IMPORT_MEMORY_LARGE:-0}" = 1 ]; then
-  sub apple-500mb $((500 * mb)) Subscriber_85000000_20251103.txt
-  sub apple-500mb-gz $((500 * mb)) Subscriber_85000000_20251103.txt.gz
+  case " ${IMPORT_MEMORY_CASES:-apple-500mb} " in *" apple-500mb "*) sub apple-500mb $((500 * mb)) Subscriber_85000000_20251103.txt ;; esac
+  case " ${IMPORT_MEMORY_CASES:-apple-500mb-gz} " in *" apple-500mb-gz "*) sub apple-500mb-gz $((500 * mb)) Subscriber_85000000_20251103.txt.gz ;; esac
   case " ${IMPORT_MEMORY_CASES:-google-500mb} " in *" google-500mb "*) earn google-500mb 760000 ;; esac
-  cases="$cases apple-500mb apple-500mb-gz google-500mb"
-  # The ~500 MB inputs take ~1 GB of a shared disk: removed when the script ends.
-  trap 'rm -rf "$cache"/apple-500mb "$cache"/apple-500mb-gz "$cache"/google-500mb' EXIT
+  case " ${IMPORT_MEMORY_CASES:-sales-500mb} " in *" sales-500mb "*) sales sales-500mb $((500 * mb)) salesreport_202511.csv ;; esac
+  case " ${IMPORT_MEMORY_CASES:-sales-500mb-zip} " in *" sales-500mb-zip "*) sales sales-500mb-zip $((500 * mb)) salesreport_202511.zip ;; esac
+  cases="$cases apple-500mb apple-500mb-gz google-500mb sales-500mb sales-500mb-zip"
+  # The ~500 MB inputs take ~2 GB of a shared disk: removed when the script ends.
+  trap 'rm -rf "$cache"/apple-500mb "$cache"/apple-500mb-gz "$cache"/google-500mb "$cache"/sales-500mb "$cache"/sales-500mb-zip' EXIT
 fi
 if [ ! -f "$cache/google-bomb/earnings_202607_1234567890123-0.zip" ]; then
   mkdir -p "$cache/google-bomb"
@@ -64,7 +74,9 @@ if [ ! -f "$cache/google-bomb/earnings_202607_1234567890123-0.zip" ]; then
 fi
 [ -f "$cache/apple-bomb/Subscriber_85000000_20251103.txt.gz" ] || {
   mkdir -p "$cache/apple-bomb"; python3 $gen subscriber-bomb $((2048 * mb)) "$cache/apple-bomb/Subscriber_85000000_20251103.txt.gz" >/dev/null; }
-cases="${IMPORT_MEMORY_CASES:-$cases google-bomb apple-bomb}"
+[ -f "$cache/sales-bomb/salesreport_202511.zip" ] || {
+  mkdir -p "$cache/sales-bomb"; python3 $gen estimated-bomb $((2048 * mb)) "$cache/sales-bomb/salesreport_202511.zip" >/dev/null; }
+cases="${IMPORT_MEMORY_CASES:-$cases google-bomb apple-bomb sales-bomb}"
 
 # Text bytes of an input (the CSV inside a zip, the text inside a gzip).
 text_bytes() {

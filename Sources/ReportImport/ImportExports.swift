@@ -82,7 +82,7 @@ public enum ImportExports {
                 if file.kind == .googleEarnings, !context.dryRun {
                     // Staged while it is read; a first look at the hash spares an unchanged file the staging.
                     (outcome, fxCount) = try loader.loadGoogleEarnings(file.path, knownSHA256: ReportStream.sha256(file.path))
-                } else if AppleReportStaging.streams(file.kind), !context.dryRun {
+                } else if ReportLoader.stagesWhileReading(file.kind), !context.dryRun {
                     outcome = try loader.loadStreamed(file.path, kind: file.kind, knownSHA256: ReportStream.sha256(file.path))
                     fxCount = 0
                 } else {

@@ -11,7 +11,8 @@ public struct ParsedReport: Sendable {
         case appleSalesAndTrends(StreamTally)
         /// Google earnings are staged while they are read (`ReportLoader.loadGoogleEarnings`); a read alone tallies them.
         case googleEarnings(GoogleEarningsTally)
-        case googleEstimatedSales([GoogleEstimatedSalesRow])
+        /// Google estimated sales are staged while they are read (`ReportLoader.loadStreamed`); a read alone tallies them.
+        case googleEstimatedSales(StreamTally)
     }
 
     /// The path read.
@@ -30,7 +31,7 @@ public struct ParsedReport: Sendable {
         case .applePayments(let summary): return summary.rows.count
         case .appleSalesAndTrends(let tally): return tally.rows
         case .googleEarnings(let tally): return tally.rows
-        case .googleEstimatedSales(let rows): return rows.count
+        case .googleEstimatedSales(let tally): return tally.rows
         }
     }
 }

@@ -48,7 +48,7 @@ public struct ReportLoader {
         if case .googleEarnings = report.content {
             return try loadGoogleEarnings(report.path, knownSHA256: report.contentSHA256).outcome
         }
-        if case .appleSalesAndTrends = report.content {
+        if Self.stagesWhileReading(report.identity.kind) {
             return try loadStreamed(report.path, kind: report.identity.kind, knownSHA256: report.contentSHA256)
         }
         return try stage(report.identity, path: report.path, knownSHA256: report.contentSHA256) { db, id in
@@ -74,12 +74,21 @@ public struct ReportLoader {
         return (outcome, outcome == .unchanged ? 0 : rates)
     }
 
-    /// Stages the Apple Sales and Trends report at `path` (Subscriber, Subscription, Subscription Event, Summary
-    /// Sales: `AppleReportStaging`) while it is read, in one transaction; `knownSHA256`, a hash taken before (a
-    /// rerun's first look), makes an unchanged file a no-op without reading it again.
+    /// Whether `kind` is staged by `loadStreamed`, while it is read: Apple's Sales and Trends reports and Google's
+    /// estimated sales.
+    public static func stagesWhileReading(_ kind: StoreReportKind) -> Bool {
+        kind == .googleEstimatedSales || AppleReportStaging.streams(kind)
+    }
+
+    /// Stages the report at `path` of a kind `stagesWhileReading` (Apple's Subscriber, Subscription, Subscription
+    /// Event, Summary Sales: `AppleReportStaging`; Google estimated sales: `GoogleEstimatedSalesStaging`) while it is
+    /// read, in one transaction; `knownSHA256`, a hash taken before (a rerun's first look), makes an unchanged file a
+    /// no-op without reading it again.
     public func loadStreamed(_ path: String, kind: StoreReportKind, knownSHA256: String? = nil) throws -> ReportLoadOutcome {
         try stage(ReportIdentity.of(Self.fileName(path), kind: kind), path: path, knownSHA256: knownSHA256) { db, id in
-            let tally = try AppleReportStaging.stage(path, kind: kind, fileID: id, into: db)
+            let tally = kind == .googleEstimatedSales
+                ? try GoogleEstimatedSalesStaging.stage(path, fileID: id, into: db)
+                : try AppleReportStaging.stage(path, kind: kind, fileID: id, into: db)
             return (tally.sha256, tally.rows)
         }
     }

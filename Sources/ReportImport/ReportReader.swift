@@ -4,8 +4,8 @@ import StoreExports
 
 /// Reads one report file once, as a stream (`ReportStream`: plain, gzip or zip), the hash over exactly the bytes
 /// parsed; a file whose size, inode or modification time changed during the read is refused (it was being written or
-/// replaced). Google earnings and Apple's Sales and Trends reports (Subscriber, Subscription, Subscription Event,
-/// Summary Sales) are parsed row by row and only tallied (rows, hash, rates): `ReportLoader` stages them as they are
+/// replaced). Google earnings and estimated sales and Apple's Sales and Trends reports (Subscriber, Subscription,
+/// Subscription Event, Summary Sales) are parsed row by row and only tallied (rows, hash, rates): `ReportLoader` stages them as they are
 /// read. Apple's financial reports and payments summaries, small by nature, are parsed whole, up to `wholeFileLimit`.
 public enum ReportReader {
     /// The most content (after decompression) of an Apple financial report or payments summary, which are parsed
@@ -26,13 +26,18 @@ public enum ReportReader {
             return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind), contentSHA256: tally.sha256,
                                 content: .appleSalesAndTrends(tally))
         }
-        let limit = file.kind == .googleEstimatedSales ? Int.max : wholeFileLimit
+        if file.kind == .googleEstimatedSales {
+            let tally = try GoogleEstimatedSalesStaging.read(file.path, afterReading: afterReading) { _ in }
+            return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind), contentSHA256: tally.sha256,
+                                content: .googleEstimatedSales(tally))
+        }
+        let limit = wholeFileLimit
         var bytes: [UInt8] = []
         var label = name
         let content = try ReportStream.read(file.path, afterReading: afterReading, label: { label = $0 },
-                                            position: { ReportArchive.end(of: bytes) }) { chunk in
+                                            position: { end(of: bytes) }) { chunk in
             guard bytes.count + chunk.count <= limit else {
-                let end = ReportArchive.end(of: bytes)
+                let end = end(of: bytes)
                 throw StoreReportError(file: label, line: end.line, column: end.column,
                                        reason: "content larger than \(limit) bytes, the limit for this report, which is read whole "
                                        + "(docs/STORE_REPORTS.md, \"Limits\")")
@@ -49,11 +54,19 @@ public enum ReportReader {
             let summary = try ApplePaymentsSummaryParser.parse(bytes, file: label)
             paymentsLabel = summary.periodLabel
             parsed = .applePayments(summary)
-        case .googleEstimatedSales: parsed = .googleEstimatedSales(try GoogleEstimatedSalesParser.parse(bytes, file: label))
-        case .appleSubscriber, .appleSubscription, .appleSubscriptionEvent, .appleSummarySales, .googleEarnings:
+        case .appleSubscriber, .appleSubscription, .appleSubscriptionEvent, .appleSummarySales, .googleEarnings, .googleEstimatedSales:
             preconditionFailure("read as a stream above")
         }
         return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind, paymentsLabel: paymentsLabel, contentSHA256: hash),
                             contentSHA256: hash, content: parsed)
+    }
+
+    /// Where text `data` ends: its last line and the column after its last character (for a container that breaks off).
+    static func end(of data: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        for byte in data {
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return (line, column)
     }
 }

@@ -104,8 +104,8 @@ enum ReportStream {
         guard [UInt8](start) == signature else { throw StoreReportError(file: name, line: 1, column: 1, reason: reason) }
     }
 
-    /// Streams the decompressed content of the gzip file at `path`. The checks and messages are
-    /// `ReportArchive.gunzip`'s: not empty, gzip data; a failure after some content names where that content ends.
+    /// Streams the decompressed content of the gzip file at `path`: not empty, gzip data; a failure after some content
+    /// names where that content ends.
     private static func gzip(_ path: String, name: String, size: Int, position: () -> (line: Int, column: Int),
                              _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
         try checkSignature(path, name: name, size: size, [0x1F, 0x8B], otherwise: "not gzip data (no 1F 8B signature)")
@@ -121,8 +121,8 @@ enum ReportStream {
         }
     }
 
-    /// Streams the one CSV member of the zip at `path`; returns its name. The checks and messages are
-    /// `ReportArchive.singleCSV`'s: not empty, a zip, exactly one file and a `.csv`.
+    /// Streams the one CSV member of the zip at `path`; returns its name: not empty, a zip, exactly one file and a
+    /// `.csv`.
     private static func zipMember(_ path: String, name: String, size: Int, position: () -> (line: Int, column: Int),
                                   label: (String) -> Void, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
         try checkSignature(path, name: name, size: size, [0x50, 0x4B], otherwise: "not zip data (no PK signature)")

@@ -56,22 +56,8 @@ enum StagingCopy {
             preconditionFailure("Apple's Sales and Trends reports are staged while they are read (AppleReportStaging)")
         case .googleEarnings:
             preconditionFailure("Google earnings are staged while they are read (GoogleEarningsStaging)")
-        case .googleEstimatedSales(let rows):
-            return try database.copyIn("""
-                COPY google_estimated_sales_row (report_file_id, line, order_number, order_charged_date, order_charged_at,
-                financial_status, device_model, product_title, product_id, product_type, sku_id, currency_of_sale,
-                item_price_micros, taxes_collected_micros, charged_amount_micros, city_of_buyer, state_of_buyer,
-                postal_code_of_buyer, country_of_buyer, base_plan_id, offer_id, group_id, promotion_id, extra) FROM STDIN
-                """) { copy in
-                for r in rows {
-                    try copy.writeRow([id, String(r.line), r.orderNumber, r.orderChargedDate.description,
-                                       epochText(r.orderChargedEpochSeconds), r.financialStatus, r.deviceModel, r.productTitle,
-                                       r.productID, r.productType, r.skuID, r.currencyOfSale, String(r.itemPriceMicros),
-                                       String(r.taxesCollectedMicros), String(r.chargedAmountMicros), r.cityOfBuyer,
-                                       r.stateOfBuyer, r.postalCodeOfBuyer, r.countryOfBuyer, r.basePlanID, r.offerID,
-                                       r.groupID, r.promotionID, JSONLine.encode(r.extra)])
-                }
-            }
+        case .googleEstimatedSales:
+            preconditionFailure("Google estimated sales are staged while they are read (GoogleEstimatedSalesStaging)")
         }
     }
 

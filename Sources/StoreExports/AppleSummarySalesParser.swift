@@ -10,7 +10,11 @@ public enum AppleSummarySalesParser {
         .required("Begin Date"), .required("End Date"), .required("Customer Currency"), .required("Country Code"),
         .required("Currency of Proceeds"), .required("Apple Identifier"), .required("Customer Price"),
         .optional("Promo Code"), .optional("Parent Identifier"), .optional("Subscription"), .optional("Period"),
-    ] + extraColumns.map { ColumnSpec.optional($0) }
+    ] + extraColumns.map { ColumnSpec.optional($0) } + oldLayoutColumns.map { ColumnSpec.retired($0, layout: "2009–2011 sales") }
+    /// Columns only the daily sales layout of 2009–2011 has (`Vendor Identifier` … `Royalty Price` … `Royalty
+    /// Currency`, where today's has `SKU`, `Developer Proceeds`, `Currency of Proceeds`): such a file is refused as an
+    /// unsupported layout, not read.
+    static let oldLayoutColumns = ["Vendor Identifier", "Royalty Price", "Royalty Currency"]
 
     /// Parses `bytes` read from `file`; returns every row or throws naming line and column.
     public static func parse(_ bytes: [UInt8], file: String) throws -> [AppleSummarySalesRow] {

@@ -1,5 +1,6 @@
 /// Reads a Google Play estimated sales CSV (the one member of `salesreport_YYYYMM.zip`): columns by name,
-/// the 2024 header and its later additions; checks Charged Amount = Item Price + Taxes Collected.
+/// the 2024 header and its later additions; checks Charged Amount = Item Price + Taxes Collected. The import reads it as
+/// a stream (`scanner`), one record at a time, whatever the month's size.
 public enum GoogleEstimatedSalesParser {
     static let extraColumns = ["First USD 1M Eligible", "Coupon Value", "Discount Rate", "Featured Product ID",
                                "Price Experiment ID", "Sales Channel"]
@@ -13,10 +14,20 @@ public enum GoogleEstimatedSalesParser {
         .optional("Promotion ID"),
     ] + extraColumns.map { ColumnSpec.optional($0) }
 
-    /// Parses `bytes` read from `file`; returns every row or throws naming line and column.
+    /// The longest cell and line accepted, in bytes (docs/STORE_REPORTS.md, "Limits"): the earnings report's, as its
+    /// cells (titles, cities, postal codes) are as short; a longer one rejects the file at its position.
+    static let limits = DelimitedLimits(cellBytes: 4_096, lineBytes: 65_536)
+
+    /// A reader of the report `file` as a stream (`CSVScanner`): the import's, whatever the file's size.
+    public static func scanner(file: String) -> CSVScanner<GoogleEstimatedSalesRow> {
+        CSVScanner(file: file, specs: columns, limits: limits, row: row)
+    }
+
+    /// Parses `bytes` read from `file` in one piece; returns every row or throws naming line and column (the
+    /// reference the stream is checked against).
     public static func parse(_ bytes: [UInt8], file: String) throws -> [GoogleEstimatedSalesRow] {
         let body = try ReportText.utf8Body(bytes, file: file)
-        let reader = DelimitedReader(separator: UInt8(ascii: ","), quoting: true)
+        let reader = DelimitedReader(separator: UInt8(ascii: ","), quoting: true, limits: limits)
         let records = try reader.records(body, file: file) { _ = try HeaderLayout(header: $0, specs: columns, file: file) }
         guard let header = records.first else { throw StoreReportError(file: file, line: 1, column: 1, reason: "no header row") }
         let layout = try HeaderLayout(header: header, specs: columns, file: file)

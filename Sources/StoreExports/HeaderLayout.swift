@@ -24,6 +24,11 @@ struct HeaderLayout: Sendable {
         if trailingEmpty {
             while let last = names.last, last.isEmpty, names.count > 1 { names.removeLast() }
         }
+        for (index, name) in names.enumerated() {
+            guard let spec = specs.first(where: { $0.name.lowercased() == name.lowercased() }), let layout = spec.retiredLayout else { continue }
+            throw StoreReportError(file: file, line: header.line, column: index + 1,
+                                   reason: "unsupported layout (\(layout)): '\(spec.name)' is a column of that layout, which is not imported")
+        }
         var positions: [String: Int] = [:]
         let present = Set(names.compactMap { lookup[$0.lowercased()] })
         let missing = specs.filter { $0.required && !present.contains($0.name) }.map { "'\($0.name)'" }

@@ -53,8 +53,8 @@ public enum StoreReportKind: String, Sendable, CaseIterable {
 public enum ReportContainer: Sendable, Equatable {
     /// Plain text.
     case plain
-    /// A gzip stream (`ReportArchive.gunzip`).
+    /// A gzip stream (`CompressedReader.streamGzip`).
     case gzip
-    /// A zip holding one CSV (`ReportArchive.singleCSV`).
+    /// A zip holding one CSV (`CompressedReader.streamZipMemberPipelined`).
     case zip
 }

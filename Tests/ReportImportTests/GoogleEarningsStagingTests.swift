@@ -3,6 +3,7 @@ import Foundation
 import JobKit
 @testable import ReportImport
 import StoreExports
+import TestSupport
 import Testing
 import WorldGen
 

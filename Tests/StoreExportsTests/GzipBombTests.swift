@@ -1,5 +1,6 @@
 import Foundation
 import StoreExports
+import TestSupport
 import Testing
 
 /// A gzip bomb is stopped by the ratio of what was read so far (issue 27, bounded memory), as a zip is.

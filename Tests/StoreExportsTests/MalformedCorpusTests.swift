@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import StoreExports
 import Archive
@@ -51,6 +52,7 @@ import Archive
         ("ss-units-fraction.txt", .ss, 3, 8, "'Units': '1.50' is not a whole number of units"),
         ("ss-proceeds-without-currency.txt", .ss, 2, 14, "empty 'Currency of Proceeds'"),
         ("ss-end-before-begin.txt", .ss, 3, 11, "'End Date' 2025-11-02 is before 'Begin Date' 2025-11-03"),
+        ("ss-2010-layout.txt", .ss, 1, 3, "unsupported layout (2009–2011 sales): 'Vendor Identifier' is a column of that layout"),
         ("ssn-bad-decimal.txt", .ssn, 3, 9, "'Customer Price': '59,99' is not a number"),
         ("ssn-negative-count.txt", .ssn, 2, 27, "'Billing Retry': '-1' is not a whole number of at least 0"),
         ("ssn-count-fraction.txt", .ssn, 2, 19, "'Active Standard Price Subscriptions': '120.5' is not a whole number of at least 0"),
@@ -90,6 +92,9 @@ import Archive
         ("gs-bad-timestamp.csv", .gs, 2, 3, "'Order Charged Timestamp': '1704112948.5' is not a whole number"),
         ("gs-renamed-column.csv", .gs, 1, 13, "unexpected column 'Charged Amt'; missing 'Charged Amount'"),
         ("gs-missing-field.csv", .gs, 2, 25, "row has 24 fields, the header has 25"),
+        ("gs-cell-too-long.csv", .gs, 3, 6, "cell longer than 4096 bytes (the limit for this report)"),
+        ("gs-line-too-long.csv", .gs, 4, 19, "line longer than 65536 bytes (the limit for this report)"),
+        ("gs-unterminated-quote.csv", .gs, 3, 6, "quoted field never closed"),
         ("gz-truncated.txt.gz", .afrGz, 1613, 75, "truncated or damaged gzip data after 196608 bytes"),
         ("gz-truncated-header.txt.gz", .afrGz, 1, 1, "damaged gzip data: incomplete gzip header"),
         ("gz-not-gzip.txt.gz", .afrGz, 1, 1, "not gzip data (no 1F 8B signature)"),
