@@ -1,3 +1,4 @@
+import BillingCore
 /// Reads a Google Play estimated sales CSV (the one member of `salesreport_YYYYMM.zip`): columns by name,
 /// the 2024 header and its later additions; checks Charged Amount = Item Price + Taxes Collected. The import reads it as
 /// a stream (`scanner`), one record at a time, whatever the month's size.
@@ -39,12 +40,17 @@ public enum GoogleEstimatedSalesParser {
         guard item &+ taxes == charged else {
             throw c.failure("Charged Amount", "'Charged Amount' \(Micros.format(charged)) is not Item Price + Taxes Collected (\(Micros.format(item &+ taxes)))")
         }
+        let status = try c.required("Financial Status")
+        guard GoogleEstimatedSalesRow.acceptedFinancialStatuses.contains(status) else {
+            throw c.failure("Financial Status", "unknown 'Financial Status' '\(Redaction.excerpt(status))', expected one of "
+                            + GoogleEstimatedSalesRow.acceptedFinancialStatuses.joined(separator: ", "))
+        }
         var extra: [String: String] = [:]
         for name in extraColumns where c.layout.has(name) { extra[name] = c.text(name) }
         return GoogleEstimatedSalesRow(
             line: c.record.line, orderNumber: try c.required("Order Number"),
             orderChargedDate: try c.requiredDate("Order Charged Date", .iso),
-            orderChargedEpochSeconds: try c.integer("Order Charged Timestamp"), financialStatus: try c.required("Financial Status"),
+            orderChargedEpochSeconds: try c.integer("Order Charged Timestamp"), financialStatus: status,
             deviceModel: c.text("Device Model"), productTitle: c.text("Product Title"), productID: try c.required("Product ID"),
             productType: c.text("Product Type"), skuID: c.text("SKU ID"), currencyOfSale: try c.currency("Currency of Sale"),
             itemPriceMicros: item, taxesCollectedMicros: taxes, chargedAmountMicros: charged, cityOfBuyer: c.text("City of Buyer"),

@@ -9,7 +9,7 @@ public struct GoogleEstimatedSalesRow: Sendable, Equatable {
     public let orderChargedDate: CalendarDate
     /// `Order Charged Timestamp`, epoch seconds.
     public let orderChargedEpochSeconds: Int64
-    /// `Financial Status` as written (`Charged`, `Refund`, …).
+    /// `Financial Status`: `Charged` or `Refund` (any other value is refused by the parser).
     public let financialStatus: String
     /// `Device Model`.
     public let deviceModel: String
@@ -47,6 +47,10 @@ public struct GoogleEstimatedSalesRow: Sendable, Equatable {
     public let promotionID: String
     /// Other known columns present (`First USD 1M Eligible`, `Coupon Value`, `Discount Rate`, …), by header name.
     public let extra: [String: String]
+
+    /// The `Financial Status` values a file may hold (docs/STORE_REPORTS.md): any other rejects the file at its line,
+    /// since a status we do not know cannot be counted as a charge or a refund.
+    public static let acceptedFinancialStatuses = ["Charged", "Refund"]
 
     /// Whether the row is a refund (`Financial Status` = `Refund`).
     public var isRefund: Bool { financialStatus == "Refund" }

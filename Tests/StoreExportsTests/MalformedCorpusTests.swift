@@ -95,6 +95,7 @@ import Archive
         ("gs-cell-too-long.csv", .gs, 3, 6, "cell longer than 4096 bytes (the limit for this report)"),
         ("gs-line-too-long.csv", .gs, 4, 19, "line longer than 65536 bytes (the limit for this report)"),
         ("gs-unterminated-quote.csv", .gs, 3, 6, "quoted field never closed"),
+        ("gs-unknown-financial-status.csv", .gs, 3, 4, "unknown 'Financial Status' 'Chargeback', expected one of Charged, Refund"),
         ("gz-truncated.txt.gz", .afrGz, 1613, 75, "truncated or damaged gzip data after 196608 bytes"),
         ("gz-truncated-header.txt.gz", .afrGz, 1, 1, "damaged gzip data: incomplete gzip header"),
         ("gz-not-gzip.txt.gz", .afrGz, 1, 1, "not gzip data (no 1F 8B signature)"),
