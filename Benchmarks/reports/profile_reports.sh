@@ -24,9 +24,13 @@ trap 'rm -f "$script"' EXIT
 {
   echo '\set ON_ERROR_STOP on'
   echo 'BEGIN ISOLATION LEVEL REPEATABLE READ;'
+  # TEMP_BUFFERS=256MB tries a larger local buffer pool for the run's temporary tables (default 8MB)
+  [ -z "${TEMP_BUFFERS:-}" ] || echo "SET LOCAL temp_buffers = '$TEMP_BUFFERS';"
   echo 'SET LOCAL jit = off; SET LOCAL cursor_tuple_fraction = 1.0; SET LOCAL work_mem = '"'256MB'"';'
   echo 'CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled) ON COMMIT DROP;'
   echo '\pset format unaligned'
+  # CURSOR=1: psql reads the rows through a cursor, 10,000 at a time, as build-reports streams a report
+  [ "${CURSOR:-0}" != 1 ] || echo '\set FETCH_COUNT 10000'
   echo '\timing on'
   for r in snapshot contribution movement subscriber_state; do
     echo "\\echo step fill_$r"
@@ -40,15 +44,23 @@ trap 'rm -f "$script"' EXIT
     # an entry with a slash is a file (another version of a report, timed beside the folder's), named by its path
     file="$sql_dir/$r.sql"; case $r in */*) file=$r ;; esac
     k=$((k + 1))
-    echo '\timing off'
-    echo "PREPARE p_$k (timestamptz, timestamptz, timestamptz, text, text) AS"
-    cat "$file"
-    echo ';'
-    echo '\timing on'
+    if [ "${CURSOR:-0}" != 1 ]; then
+      echo '\timing off'
+      echo "PREPARE p_$k (timestamptz, timestamptz, timestamptz, text, text) AS"
+      cat "$file"
+      echo ';'
+      echo '\timing on'
+    fi
     for _ in $(seq 1 "$ROUNDS"); do
       echo "\\echo step $r"
       echo "\\o ${OUT_DIR:-/dev/null}${OUT_DIR:+/$k.txt}"
-      echo "${EXPLAIN:+EXPLAIN (ANALYZE, BUFFERS) }EXECUTE p_$k ($params, 'USD', '$BASIS');"
+      if [ "${CURSOR:-0}" = 1 ]; then # the statement itself, its parameters written in, so psql declares a cursor
+        sed -e "s/\\\$1/'$AS_OF'::timestamptz/g; s/\\\$2/'$FROM'::timestamptz/g; s/\\\$3/'$TO'::timestamptz/g" \
+            -e "s/\\\$4/'USD'::text/g; s/\\\$5/'$BASIS'::text/g" "$file"
+        echo ';'
+      else
+        echo "${EXPLAIN:+EXPLAIN (ANALYZE, BUFFERS) }EXECUTE p_$k ($params, 'USD', '$BASIS');"
+      fi
       echo '\o'
     done
   done
