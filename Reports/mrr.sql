@@ -28,10 +28,14 @@ snapshot AS (
 contribution AS (
     SELECT * FROM report_run_contribution($1, $2, $3, $5)
 ),
+-- Grouped by plan id first, then by its code (a few thousand groups: the plan is looked up per group, not per row).
 cell AS (
     SELECT c.n, c.provider, c.product_id, pl.code AS plan_code, c.billing_period, c.currency, c.country,
-           sum(c.twelfths) AS twelfths, count(*) AS paying
-    FROM contribution c LEFT JOIN plan pl ON pl.id = c.plan_id
+           sum(c.twelfths) AS twelfths, sum(c.paying)::bigint AS paying
+    FROM (SELECT n, provider, product_id, plan_id, billing_period, currency, country, sum(twelfths) AS twelfths,
+                 count(*) AS paying
+          FROM contribution GROUP BY n, provider, product_id, plan_id, billing_period, currency, country) c
+    LEFT JOIN plan pl ON pl.id = c.plan_id
     GROUP BY c.n, c.provider, c.product_id, pl.code, c.billing_period, c.currency, c.country
 )
 SELECT sn.month, c.provider, c.product_id, c.plan_code, c.billing_period, c.currency, c.country,

@@ -37,12 +37,6 @@ contribution AS (
 movement AS (
     SELECT * FROM report_run_movement($1, $2, $3, $5)
 ),
--- The month's rate of each currency to the reporting currency (the reporting currency itself is 1 without a row).
-rate AS (
-    SELECT sn.n, c.currency, COALESCE(f.rate, CASE WHEN c.currency = p.reporting_currency THEN 1 END) AS rate
-    FROM snapshot sn CROSS JOIN (SELECT DISTINCT currency FROM movement) c CROSS JOIN params p
-    LEFT JOIN fx_rate f ON f.month = sn.month_start AND f.from_currency = c.currency AND f.to_currency = p.reporting_currency
-),
 -- The movements summed per month, provider and currency first (exact integers, twelfths of a micro): every amount of
 -- a currency is converted at the same rate, so converting the sums is exactly the sum of the converted rows.
 -- has_start: some account paid at the previous snapshot (only then is the previous month's rate needed).
@@ -59,9 +53,18 @@ per_currency AS (
            count(*) FILTER (WHERE movement = 'churn') AS churn_count,
            count(*) FILTER (WHERE movement = 'reactivation') AS reactivation_count,
            count(*) FILTER (WHERE v > 0) AS paying_accounts_count
-    -- only the reported months' (an incremental run reports its last months; Reports/README.md "Incremental runs")
-    FROM movement WHERE n >= (SELECT min(n) FROM snapshot WHERE reported)
+    -- only the reported months' (an incremental run reports its last months; Reports/README.md "Incremental runs");
+    -- p and v are exact integers (sums of twelfths), summed as bigint (an exact numeric sum, without numeric adds)
+    FROM (SELECT m.n, m.provider, m.currency, m.movement, m.p::bigint AS p, m.v::bigint AS v
+          FROM movement m WHERE m.n >= (SELECT min(n) FROM snapshot WHERE reported)) m
     GROUP BY n, provider, currency
+),
+-- The month's rate of each currency to the reporting currency (the reporting currency itself is 1 without a row), for
+-- the currencies that have movements in the reported months (the only ones the cells convert).
+rate AS (
+    SELECT sn.n, c.currency, COALESCE(f.rate, CASE WHEN c.currency = p.reporting_currency THEN 1 END) AS rate
+    FROM snapshot sn CROSS JOIN (SELECT DISTINCT currency FROM per_currency) c CROSS JOIN params p
+    LEFT JOIN fx_rate f ON f.month = sn.month_start AND f.from_currency = c.currency AND f.to_currency = p.reporting_currency
 ),
 -- Each currency's sums valued in each view: x = twelfths x rate x 10^12 over d = 12 x 10^12 (rates have 12 decimals),
 -- so a cell is an exact integer ratio; the start at the previous month's rate, everything else at this month's.

@@ -34,42 +34,53 @@ contribution AS (
 movement AS (
     SELECT * FROM report_run_movement($1, $2, $3, $5)
 ),
--- The subscription behind each account's contribution at a snapshot.
--- Only the snapshots the reported months read (theirs and, for churn, the one before): a run that reports its last
--- months (an incremental one, Reports/README.md "Incremental runs") does not group every month's contributions.
+-- Only the snapshots the reported months read: a run that reports its last months (an incremental one,
+-- Reports/README.md "Incremental runs") does not read every month's movements.
 first_reported AS (
     SELECT min(n) AS n FROM snapshot WHERE reported
-),
-account_subscription AS (
-    SELECT n, provider, billing_account_id, currency, min(subscription_id::text) AS subscription_id,
-           count(*) AS subscriptions_count
-    FROM contribution WHERE n >= (SELECT n - 1 FROM first_reported) GROUP BY n, provider, billing_account_id, currency
 ),
 fx AS (
     SELECT sn.n, f.from_currency AS currency, f.rate
     FROM snapshot sn CROSS JOIN params p
     JOIN fx_rate f ON f.month = sn.month_start AND f.to_currency = p.reporting_currency
 ),
+-- The accounts that moved in a reported month, with everything of the row but its subscriptions: p and v as integers
+-- (exact sums of twelfths; bigint like the *_twelfths columns), the amount of the movement, the rates, and the
+-- snapshot whose paying subscriptions the row names (the previous one for churn).
 moved AS (
-    SELECT m.*, CASE m.movement WHEN 'churn' THEN m.p WHEN 'expansion' THEN m.v - m.p WHEN 'contraction' THEN m.p - m.v
-                                ELSE m.v END AS amount
-    FROM movement m WHERE m.movement <> 'unchanged' AND m.n >= (SELECT n FROM first_reported)
+    SELECT sn.month, m.n, m.provider, m.billing_account_id, m.currency, m.movement, m.p::bigint AS p, m.v::bigint AS v,
+           (CASE m.movement WHEN 'churn' THEN m.p WHEN 'expansion' THEN m.v - m.p WHEN 'contraction' THEN m.p - m.v
+                            ELSE m.v END)::bigint AS amount,
+           CASE WHEN m.movement = 'churn' THEN m.n - 1 ELSE m.n END AS named_n,
+           COALESCE(r.rate, CASE WHEN m.currency = p.reporting_currency THEN 1 END) AS rate_to_reporting,
+           COALESCE(r0.rate, CASE WHEN m.currency = p.reporting_currency THEN 1 END) AS previous_rate_to_reporting
+    FROM movement m
+    CROSS JOIN params p
+    JOIN snapshot sn ON sn.n = m.n AND sn.reported
+    LEFT JOIN fx r ON r.n = m.n AND r.currency = m.currency
+    LEFT JOIN fx r0 ON r0.n = m.n - 1 AND r0.currency = m.currency
+    WHERE m.movement <> 'unchanged' AND m.n >= (SELECT n FROM first_reported)
+),
+-- The subscriptions behind each moved account's contribution at the named snapshot: only those accounts' contributions
+-- are grouped (most accounts do not move in a month).
+account_subscription AS (
+    SELECT c.n, c.provider, c.billing_account_id, c.currency, min(c.subscription_id::text) AS subscription_id,
+           count(*) AS subscriptions_count
+    FROM contribution c
+    WHERE (c.n, c.provider, c.billing_account_id, c.currency) IN (SELECT named_n, provider, billing_account_id, currency FROM moved)
+    GROUP BY c.n, c.provider, c.billing_account_id, c.currency
 )
-SELECT sn.month, m.provider, m.billing_account_id, m.currency, m.movement,
-       (div(m.p, 12) + CASE WHEN 2 * mod(m.p, 12) > 12 OR (2 * mod(m.p, 12) = 12 AND mod(div(m.p, 12), 2) = 1) THEN 1 ELSE 0 END)::bigint AS start_micros,
-       (div(m.v, 12) + CASE WHEN 2 * mod(m.v, 12) > 12 OR (2 * mod(m.v, 12) = 12 AND mod(div(m.v, 12), 2) = 1) THEN 1 ELSE 0 END)::bigint AS end_micros,
-       (div(m.amount, 12) + CASE WHEN 2 * mod(m.amount, 12) > 12 OR (2 * mod(m.amount, 12) = 12 AND mod(div(m.amount, 12), 2) = 1)
-                                 THEN 1 ELSE 0 END)::bigint AS amount_micros,
-       m.p::bigint AS start_twelfths, m.v::bigint AS end_twelfths, m.amount::bigint AS amount_twelfths,
-       COALESCE(r.rate, CASE WHEN m.currency = p.reporting_currency THEN 1 END) AS rate_to_reporting,
-       COALESCE(r0.rate, CASE WHEN m.currency = p.reporting_currency THEN 1 END) AS previous_rate_to_reporting,
-       s.subscription_id, s.subscriptions_count
+-- Each *_micros is its twelfths divided by 12 and rounded half to even (integer division truncates like div()).
+-- Rows by month (n), then provider, currency and movement (ASCII words and codes: the same order in every collation,
+-- compared bytewise) and account.
+SELECT m.month, m.provider, m.billing_account_id, m.currency, m.movement,
+       m.p / 12 + CASE WHEN 2 * (m.p % 12) > 12 OR (2 * (m.p % 12) = 12 AND (m.p / 12) % 2 = 1) THEN 1 ELSE 0 END AS start_micros,
+       m.v / 12 + CASE WHEN 2 * (m.v % 12) > 12 OR (2 * (m.v % 12) = 12 AND (m.v / 12) % 2 = 1) THEN 1 ELSE 0 END AS end_micros,
+       m.amount / 12 + CASE WHEN 2 * (m.amount % 12) > 12 OR (2 * (m.amount % 12) = 12 AND (m.amount / 12) % 2 = 1)
+                            THEN 1 ELSE 0 END AS amount_micros,
+       m.p AS start_twelfths, m.v AS end_twelfths, m.amount AS amount_twelfths,
+       m.rate_to_reporting, m.previous_rate_to_reporting, s.subscription_id, s.subscriptions_count
 FROM moved m
-CROSS JOIN params p
-JOIN snapshot sn ON sn.n = m.n
 JOIN account_subscription s ON s.provider = m.provider AND s.billing_account_id = m.billing_account_id
-                           AND s.currency = m.currency AND s.n = CASE WHEN m.movement = 'churn' THEN m.n - 1 ELSE m.n END
-LEFT JOIN fx r ON r.n = m.n AND r.currency = m.currency
-LEFT JOIN fx r0 ON r0.n = m.n - 1 AND r0.currency = m.currency
-WHERE sn.reported
-ORDER BY sn.month, m.provider, m.currency, m.movement, m.billing_account_id
+                           AND s.currency = m.currency AND s.n = m.named_n
+ORDER BY m.n, m.provider COLLATE "C", m.currency COLLATE "C", m.movement COLLATE "C", m.billing_account_id
