@@ -44,6 +44,11 @@ BEGIN
             ('report_stored_month', 'SELECT, INSERT, DELETE'),
             ('report_stored_row', 'SELECT, INSERT, DELETE'),
             ('report_subscriber_state_run', 'SELECT'),
+            ('report_span_run', 'SELECT'),
+            -- build-reports' stored spans: a cache it replaces per subscription (digest and spans together)
+            ('report_stored_span_set', 'SELECT, INSERT, DELETE'),
+            ('report_stored_span_input', 'SELECT, INSERT, DELETE'),
+            ('report_stored_span', 'SELECT, INSERT, DELETE'),
             -- append-only trails
             ('audit_log', 'SELECT, INSERT'),
             ('drift_event', 'SELECT, INSERT'),

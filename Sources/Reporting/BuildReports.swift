@@ -51,6 +51,7 @@ public enum BuildReports {
         if !context.dryRun { try OutputFolder.requireWritable(settings.outputFolder, option: "--out (or REPORT_OUT_DIR)") }
 
         let database = context.database
+        let spans = StoredSpans(settings: settings, database: database)
         // One snapshot for every report. It starts read-write only to fill the shared tables (temporary, dropped at
         // its end), then turns read-only before any report file runs.
         try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
@@ -67,8 +68,11 @@ public enum BuildReports {
             // (Reports/README.md, "Cost"). One report runs at a time, so this bounds the backend to a few of these.
             try database.execute("SET LOCAL work_mem = '256MB'")
             let filling = Date()
-            try SharedReportTables.fill(settings: settings, database: database)
+            try SharedReportTables.fill(settings: settings, database: database, spans: spans)
             noteSeconds("shared_tables", since: filling, context: context)
+            let (recomputed, reused) = try spans.counts()
+            context.setCount("spans_recomputed", recomputed)
+            context.setCount("spans_reused", reused)
             let stored = try StoredMonths.prepare(present, settings: settings, database: database)
             try database.execute("SET TRANSACTION READ ONLY")
             try checkFX(sql: fxSQL, settings: settings, context: context)
@@ -86,6 +90,7 @@ public enum BuildReports {
             throw error
         }
         let storing = Date()
+        try spans.save(keep: !context.dryRun)
         try StoredMonths.save(database, keep: !context.dryRun)
         noteSeconds("storing_months", since: storing, context: context)
     }

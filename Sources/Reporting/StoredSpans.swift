@@ -1,0 +1,112 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// build-reports' stored spans (migration 0032; Reports/README.md, "Incremental runs"). What the contributions and the
+/// subscriber states derive from a subscription's history, its spans (`report_span`), is stored per basis with the
+/// digest of everything they read of it (`report_span_input`). A run digests every subscription (one scan of the
+/// history, no sort), recomputes the spans of those whose digest differs from the stored one (new, changed or gone;
+/// all of them under `--full`, with an empty store, or after the span functions changed) and reads the others' back;
+/// after its snapshot commits it stores what it recomputed, each subscription's digest and spans together.
+final class StoredSpans {
+    private let settings: ReportSettings
+    private let database: PostgresConnection
+    /// Every span was computed (nothing read back): the store is replaced whole for the basis.
+    private(set) var recomputedAll = true
+    /// The digest of the span functions (their SQL as installed).
+    private var definition = ""
+
+    init(settings: ReportSettings, database: PostgresConnection) {
+        self.settings = settings
+        self.database = database
+    }
+
+    /// Fills `table` (the run's temporary `report_span_run`, created by the caller) in the run's transaction: the
+    /// stored spans of the subscriptions whose digest is unchanged, and the recomputed spans of the others.
+    func fill(_ table: String) throws {
+        let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
+        try database.execute("""
+            CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2)
+            """, [asOf, basis])
+        definition = try database.query("""
+            SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.proname)) FROM pg_proc p
+            WHERE p.pronamespace = 'public'::regnamespace AND p.proname IN ('report_span', 'report_span_input', 'report_row_rank')
+            """).textRows().first?.first.flatMap { $0 } ?? ""
+        let stored = try database.query("SELECT definition FROM report_stored_span_set WHERE basis = $1", [basis])
+            .textRows().first?.first.flatMap { $0 }
+        recomputedAll = settings.recomputeAll || stored != definition
+        if recomputedAll {
+            try database.execute("INSERT INTO \(table) SELECT * FROM report_span($1, $2, NULL)", [asOf, basis])
+            try database.execute("CREATE TEMP TABLE report_span_touched AS SELECT subscription_id FROM report_span_input_new")
+            return
+        }
+        // Changed, new or gone: the digests differ (a subscription on one side only differs from nothing).
+        try database.execute("""
+            CREATE TEMP TABLE report_span_touched AS
+            SELECT COALESCE(n.subscription_id, o.subscription_id) AS subscription_id
+            FROM pg_temp.report_span_input_new n
+            FULL JOIN (SELECT * FROM report_stored_span_input WHERE basis = $1) o USING (subscription_id)
+            WHERE n.row_count IS DISTINCT FROM o.row_count OR n.hash_sum IS DISTINCT FROM o.hash_sum
+            """, [basis])
+        try database.execute("ANALYZE pg_temp.report_span_touched")
+        try database.execute("""
+            INSERT INTO \(table)
+            SELECT s.subscription_id, s.provider, s.billing_account_id, s.state, s.from_at, s.to_at, s.currency, s.country,
+                   s.product_id, s.plan_id, s.billing_period, s.twelfths
+            FROM report_stored_span s
+            WHERE s.basis = $1 AND NOT EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = s.subscription_id)
+            """, [basis])
+        // The touched ids bound as one array value, so the planner hashes it (a constant) when filtering subscriptions.
+        let touched = try database.query("SELECT COALESCE(array_agg(subscription_id), '{}')::text FROM pg_temp.report_span_touched")
+            .textRows().first?.first.flatMap { $0 } ?? "{}"
+        try database.execute("INSERT INTO \(table) SELECT * FROM report_span($1, $2, $3::uuid[])", [asOf, basis, touched])
+    }
+
+    /// The subscriptions whose spans the run computed, and those it read back from the store.
+    func counts() throws -> (recomputed: Int, reused: Int) {
+        let row = try StoredMonths.failing("stored spans") { try database.query("""
+            SELECT (SELECT count(*) FROM pg_temp.report_span_touched),
+                   (SELECT count(*) FROM pg_temp.report_span_input_new) - (SELECT count(*) FROM pg_temp.report_span_input_new n
+                       WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = n.subscription_id))
+            """).textRows().first }
+        return (Int(row?[0] ?? "") ?? 0, Int(row?[1] ?? "") ?? 0)
+    }
+
+    /// After the run's snapshot committed: stores what it recomputed (every subscription's digest and spans when it
+    /// recomputed all, else the touched ones'), in a transaction of its own, and drops the run's tables; with `keep`
+    /// false only drops them. An incremental run whose store was meanwhile rebuilt with other span functions stores
+    /// nothing.
+    func save(keep: Bool) throws {
+        let basis = settings.basis.rawValue
+        try StoredMonths.failing("storing spans") {
+            if keep {
+                try database.transaction { db in
+                    _ = try db.execute("LOCK TABLE report_stored_span_set IN SHARE ROW EXCLUSIVE MODE")
+                    let current = try db.query("SELECT definition FROM report_stored_span_set WHERE basis = $1", [basis])
+                        .textRows().first?.first.flatMap { $0 }
+                    guard recomputedAll || current == definition else { return }
+                    let only = recomputedAll ? "" : " AND subscription_id IN (SELECT subscription_id FROM pg_temp.report_span_touched)"
+                    let taken = recomputedAll ? "" : " WHERE subscription_id IN (SELECT subscription_id FROM pg_temp.report_span_touched)"
+                    _ = try db.execute("DELETE FROM report_stored_span WHERE basis = $1" + only, [basis])
+                    _ = try db.execute("DELETE FROM report_stored_span_input WHERE basis = $1" + only, [basis])
+                    _ = try db.execute("""
+                        INSERT INTO report_stored_span (basis, subscription_id, provider, billing_account_id, state, from_at, to_at,
+                                                        currency, country, product_id, plan_id, billing_period, twelfths)
+                        SELECT $1, subscription_id, provider, billing_account_id, state, from_at, to_at, currency, country,
+                               product_id, plan_id, billing_period, twelfths
+                        FROM pg_temp.report_span_run
+                        """ + taken, [basis])
+                    _ = try db.execute("""
+                        INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
+                        SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new
+                        """ + taken, [basis])
+                    _ = try db.execute("DELETE FROM report_stored_span_set WHERE basis = $1", [basis])
+                    _ = try db.execute("INSERT INTO report_stored_span_set (basis, definition) VALUES ($1, $2)", [basis, definition])
+                }
+            }
+            try database.execute("""
+                DROP TABLE IF EXISTS pg_temp.report_span_run, pg_temp.report_span_input_new, pg_temp.report_span_touched
+                """)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import JobKit
+import Postgres
+import Reporting
+import Testing
+
+/// The stored per-subscription spans (migration 0032; Reports/README.md, "Incremental runs"): a run recomputes only
+/// the spans of the subscriptions whose digest changed, reads the others back, and writes files byte-identical to
+/// `--full` after each change that must invalidate stored spans. Every change is checked to matter (the full run's
+/// files differ from the run before it) and to be detected (exactly its subscription recomputed), so dropping its
+/// part of the digest fails the test.
+@Suite(.serialized) struct IncrementalSpansTests {
+    /// A change to the database and the number of subscriptions whose spans it must make the next run recompute.
+    struct Change {
+        let name: String
+        let recomputed: Int
+        let sql: String
+    }
+
+    /// Closed months' charges of counted subscriptions (not the as-of month's), as the changes below pick them.
+    static let closedPaidCharge = """
+        b.amount_micros > 0 AND NOT b.is_test AND NOT s.is_test_purchase AND NOT s.is_sandbox
+          AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = b.subscription_id AND t.is_test)
+          AND b.effective_at < date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '40 days'
+        """
+
+    static let changes: [Change] = [
+        // A refund recorded late, effective in a closed month a day after a renewal: the paid span ends there.
+        Change(name: "late-refund", recomputed: 1, sql: """
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, refund_kind,
+                                             refunded_transaction_key, amount_micros, currency_code, raw_payload)
+            SELECT b.subscription_id, b.provider, 'REFUNDED', b.transaction_key || ':late-refund', b.effective_at + interval '1 day',
+                   'REFUND', b.transaction_key, -b.amount_micros, b.currency_code, '{}'::jsonb
+            FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+            WHERE b.event_type = 'RENEWED' AND \(closedPaidCharge)
+              AND b.period_end_at > date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 month'
+            ORDER BY b.effective_at DESC, b.transaction_key LIMIT 1
+            """),
+        // A subscription flagged a test purchase afterwards: it counts nowhere, in every month.
+        Change(name: "test-flag", recomputed: 1, sql: """
+            UPDATE subscription SET is_test_purchase = true
+            WHERE id = (SELECT b.subscription_id FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+                        WHERE b.event_type = 'RENEWED' AND \(closedPaidCharge)
+                        ORDER BY b.effective_at, b.transaction_key LIMIT 1 OFFSET 3)
+              AND $1::timestamptz IS NOT NULL
+            """),
+        // A corrected FX rate of a closed month: no span changes (the month digest recomputes the months it moves).
+        Change(name: "fx-correction", recomputed: 0, sql: """
+            UPDATE fx_rate SET rate = rate * 1.02
+            WHERE (month, from_currency, to_currency) = (SELECT month, from_currency, to_currency FROM fx_rate
+                                                         WHERE from_currency <> to_currency AND month < date_trunc('month', $1::timestamptz)::date - 31
+                                                         ORDER BY month DESC, from_currency LIMIT 1)
+            """),
+        // A purchase claimed by another account: its movements move to that account, in every month.
+        Change(name: "claim-moves-account", recomputed: 1, sql: """
+            UPDATE subscription SET billing_account_id = (SELECT a.id FROM billing_account a
+                                                          WHERE a.id IS DISTINCT FROM subscription.billing_account_id
+                                                          ORDER BY a.id LIMIT 1)
+            WHERE id = (SELECT b.subscription_id FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+                        WHERE b.event_type = 'RENEWED' AND \(closedPaidCharge)
+                        ORDER BY b.effective_at, b.transaction_key LIMIT 1 OFFSET 7)
+              AND $1::timestamptz IS NOT NULL
+            """),
+        // A recovery learned late for a grace that was open at a closed month's end: the grace row is priced and
+        // described by the recovering charge (twice the price), from the grace on.
+        Change(name: "recovery-reprices-grace", recomputed: 1, sql: """
+            WITH grace AS (
+                SELECT g.*, (date_trunc('month', g.effective_at AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC' AS month_end,
+                       c.amount_micros AS paid, c.billing_period AS paid_period, c.product_id AS paid_product, c.currency_code AS paid_currency
+                FROM billing_transaction g JOIN subscription s ON s.id = g.subscription_id
+                CROSS JOIN LATERAL (SELECT c.* FROM billing_transaction c WHERE c.subscription_id = g.subscription_id
+                                      AND c.amount_micros > 0 AND c.period_end_at IS NOT NULL AND c.effective_at < g.effective_at
+                                    ORDER BY c.effective_at DESC LIMIT 1) c
+                WHERE g.event_type = 'ENTERED_GRACE_PERIOD' AND NOT g.is_test AND NOT s.is_test_purchase AND NOT s.is_sandbox
+                  AND g.effective_at < date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '40 days'
+                  AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = g.subscription_id AND t.is_test)
+            ),
+            picked AS (
+                SELECT g.* FROM grace g
+                WHERE (g.expires_at IS NULL OR g.expires_at > g.month_end + interval '1 day')
+                  AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = g.subscription_id
+                                    AND t.effective_at > g.effective_at AND t.effective_at <= g.month_end + interval '1 day')
+                ORDER BY g.effective_at DESC, g.transaction_key LIMIT 1
+            )
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, amount_micros,
+                                             currency_code, billing_period, product_id, period_end_at, raw_payload)
+            SELECT p.subscription_id, p.provider, 'RECOVERED', p.transaction_key || ':recovered', p.month_end + interval '1 day',
+                   2 * p.paid, p.paid_currency, p.paid_period, p.paid_product, p.month_end + interval '1 day' + interval '1 month',
+                   '{}'::jsonb
+            FROM picked p
+            """),
+    ]
+
+    @Test func aRunRecomputesOnlyTheChangedSubscriptionsAndEqualsAFullRun() throws {
+        let harness = try ReportingHarness("spans", seed: 29, subscriptions: 300, months: 6)
+        let sql = try harness.sqlFolder("sql")
+        let database = harness.database
+        let digests = try database.query("SELECT count(*) FROM report_span_input($1, 'corrected')", [harness.asOf])
+            .textRows().first?.first ?? nil
+
+        // The first run computes and stores every subscription's spans; the next one, with nothing changed, none.
+        let (first, firstSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("first").path])
+        #expect(first == .succeeded, "\(firstSummary)")
+        #expect((firstSummary["counts"] as? [String: Int])?["spans_recomputed"] == Int(digests ?? ""), "\(firstSummary)")
+        try expectIncrementalEqualsFull(harness, sql: sql, name: "unchanged", recomputed: 0)
+
+        var previous = "unchanged"
+        for change in Self.changes {
+            let changed = try database.execute(change.sql, [harness.asOf])
+            #expect(changed == 1, "\(change.name): the change found its row")
+            try expectIncrementalEqualsFull(harness, sql: sql, name: change.name, recomputed: change.recomputed)
+            // The change mattered: without detecting it, the run would have written the previous numbers.
+            let before = try ReportingHarness.files(harness.folder(previous + "-full"))
+            let after = try ReportingHarness.files(harness.folder(change.name + "-full"))
+            let moved = ["mrr.csv", "mrr_bridge.csv", "mrr_movements.csv", "subscribers.csv"].filter { before[$0] != after[$0] }
+            #expect(!moved.isEmpty, "\(change.name) changes the MRR or subscriber reports")
+            previous = change.name
+        }
+    }
+
+    /// Runs `build-reports` reusing the store, then with `--full`, into `<name>` and `<name>-full`: the first
+    /// recomputed the spans of exactly `recomputed` subscriptions and its files are byte-identical to the second's.
+    func expectIncrementalEqualsFull(_ harness: ReportingHarness, sql: URL, name: String, recomputed: Int) throws {
+        let (code, summary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(name).path])
+        #expect(code == .succeeded, "\(summary)")
+        let counts = summary["counts"] as? [String: Int]
+        #expect(counts?["spans_recomputed"] == recomputed, "\(name): \(counts?["spans_recomputed"] ?? -1) recomputed")
+        #expect((counts?["spans_reused"] ?? 0) > 0, "\(name): stored spans read back")
+        let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(name + "-full").path, "--full"])
+        #expect(full == .succeeded, "\(fullSummary)")
+        #expect((fullSummary["counts"] as? [String: Int])?["spans_reused"] == 0, "--full reads no stored span")
+        let incremental = try ReportingHarness.files(harness.folder(name)), recomputedFiles = try ReportingHarness.files(harness.folder(name + "-full"))
+        #expect(Set(incremental.keys) == Set(recomputedFiles.keys))
+        for file in recomputedFiles.keys.sorted() {
+            let same = incremental[file] == recomputedFiles[file]
+            #expect(same, "\(name): \(file) differs between the incremental and the full run")
+        }
+    }
+}
