@@ -11,7 +11,7 @@ public enum SharedReportTables {
     /// What is filled, in this order (each from the ones before it). For each relation `r`, `report_r` computes it,
     /// `report_r_run` is the temporary table (named like the schema's always-empty placeholder it shadows) and
     /// `report_run_filled` records it under `r`.
-    /// `span`, the per-subscription spans (migration 0032), comes first after the snapshots: the contributions and
+    /// `span`, the per-subscription spans (migration 0031), comes first after the snapshots: the contributions and
     /// the subscriber states place them on the snapshots.
     static let relations = ["snapshot", "span", "contribution", "movement", "subscriber_state"]
 

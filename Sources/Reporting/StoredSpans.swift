@@ -2,7 +2,7 @@ import Foundation
 import JobKit
 import Postgres
 
-/// build-reports' stored spans (migration 0032; Reports/README.md, "Incremental runs"). What the contributions and the
+/// build-reports' stored spans (migration 0031; Reports/README.md, "Incremental runs"). What the contributions and the
 /// subscriber states derive from a subscription's history, its spans (`report_span`), is stored per basis with the
 /// digest of everything they read of it (`report_span_input`). A run digests every subscription (one scan of the
 /// history, no sort), recomputes the spans of those whose digest differs from the stored one (new, changed or gone;

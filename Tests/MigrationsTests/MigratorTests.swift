@@ -26,7 +26,7 @@ import Testing
             "report_subscriber_state_run",
             // build-reports' stored complete months (0027).
             "report_stored_month", "report_stored_row",
-            // build-reports' per-subscription spans: the run's placeholder and the store (0032).
+            // build-reports' per-subscription spans: the run's placeholder and the store (0031).
             "report_span_run", "report_stored_span_set", "report_stored_span_input", "report_stored_span",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",

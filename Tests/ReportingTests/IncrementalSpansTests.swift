@@ -4,7 +4,7 @@ import Postgres
 import Reporting
 import Testing
 
-/// The stored per-subscription spans (migration 0032; Reports/README.md, "Incremental runs"): a run recomputes only
+/// The stored per-subscription spans (migration 0031; Reports/README.md, "Incremental runs"): a run recomputes only
 /// the spans of the subscriptions whose digest changed, reads the others back, and writes files byte-identical to
 /// `--full` after each change that must invalidate stored spans. Every change is checked to matter (the full run's
 /// files differ from the run before it) and to be detected (exactly its subscription recomputed), so dropping its

@@ -182,7 +182,7 @@ FROM state_span s
 $fn$;
 
 COMMENT ON FUNCTION report_span(timestamptz, text, uuid[]) IS
-    'Per counted subscription (of `subscriptions` when not NULL), its contribution spans (state NULL) and state spans: what report_contribution and report_subscriber_state place on the snapshots (migration 0032).';
+    'Per counted subscription (of `subscriptions` when not NULL), its contribution spans (state NULL) and state spans: what report_contribution and report_subscriber_state place on the snapshots (migration 0031).';
 
 -- Per subscription with any row read, the digest of everything report_span reads of it: the count and the 64-bit hash
 -- sum of its history rows that either computation reads (test rows, and rows read of ranks 0 to 4), each with whether
@@ -208,7 +208,7 @@ GROUP BY h.subscription_id
 $fn$;
 
 COMMENT ON FUNCTION report_span_input(timestamptz, text) IS
-    'Per subscription, the count and hash sum of what report_span reads of it; equal digests mean equal spans (migration 0032).';
+    'Per subscription, the count and hash sum of what report_span reads of it; equal digests mean equal spans (migration 0031).';
 
 -- The run's spans: build-reports fills a temporary report_span_run first (from the store and the recomputed
 -- subscriptions); the placeholder is always empty. As the other report_run_* functions (0021): the filled rows for
@@ -217,7 +217,7 @@ CREATE TABLE report_span_run (subscription_id uuid, provider text, billing_accou
                               from_at timestamptz, to_at timestamptz, currency text, country text, product_id text,
                               plan_id uuid, billing_period text, twelfths bigint,
                               CONSTRAINT report_span_run_is_a_placeholder CHECK (false));
-COMMENT ON TABLE report_span_run IS 'Always empty: shadowed by build-reports'' temporary table of one run (migration 0032).';
+COMMENT ON TABLE report_span_run IS 'Always empty: shadowed by build-reports'' temporary table of one run (migration 0031).';
 
 CREATE FUNCTION report_run_span(as_of timestamptz, first_month timestamptz, last_month timestamptz, basis text)
 RETURNS TABLE (subscription_id uuid, provider text, billing_account_id uuid, state text, from_at timestamptz,
@@ -287,7 +287,7 @@ CREATE TABLE report_stored_span_set (
     definition  text NOT NULL
 );
 COMMENT ON TABLE report_stored_span_set IS
-    'build-reports: per basis, the digest of the span functions the stored spans were computed with (migration 0032).';
+    'build-reports: per basis, the digest of the span functions the stored spans were computed with (migration 0031).';
 
 CREATE TABLE report_stored_span_input (
     basis           text NOT NULL CHECK (basis IN ('corrected', 'known')),
@@ -297,7 +297,7 @@ CREATE TABLE report_stored_span_input (
     PRIMARY KEY (basis, subscription_id)
 );
 COMMENT ON TABLE report_stored_span_input IS
-    'build-reports: per basis and subscription, report_span_input when its stored spans were computed (migration 0032).';
+    'build-reports: per basis and subscription, report_span_input when its stored spans were computed (migration 0031).';
 
 CREATE TABLE report_stored_span (
     basis              text NOT NULL CHECK (basis IN ('corrected', 'known')),
@@ -316,4 +316,4 @@ CREATE TABLE report_stored_span (
 );
 CREATE INDEX report_stored_span_subscription ON report_stored_span (basis, subscription_id);
 COMMENT ON TABLE report_stored_span IS
-    'build-reports: per basis, the stored spans (report_span) of each subscription of report_stored_span_input (migration 0032).';
+    'build-reports: per basis, the stored spans (report_span) of each subscription of report_stored_span_input (migration 0031).';
