@@ -216,6 +216,7 @@ COMMENT ON FUNCTION report_span_input(timestamptz, text) IS
 CREATE TABLE report_span_run (subscription_id uuid, provider text, billing_account_id uuid, state text,
                               from_at timestamptz, to_at timestamptz, currency text, country text, product_id text,
                               plan_id uuid, billing_period text, twelfths bigint,
+                              CONSTRAINT report_span_run_currency_shape CHECK (currency ~ '^[A-Z]{3}$'),
                               CONSTRAINT report_span_run_is_a_placeholder CHECK (false));
 COMMENT ON TABLE report_span_run IS 'Always empty: shadowed by build-reports'' temporary table of one run (migration 0031).';
 
@@ -307,7 +308,7 @@ CREATE TABLE report_stored_span (
     state              text,
     from_at            timestamptz NOT NULL,
     to_at              timestamptz,
-    currency           text,
+    currency           text CHECK (currency ~ '^[A-Z]{3}$'),
     country            text,
     product_id         text,
     plan_id            uuid,
