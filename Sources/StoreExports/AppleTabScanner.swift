@@ -10,7 +10,9 @@ import Darwin
 /// Each line is split by `DelimitedReader` and read by the report's row reader, so a row is accepted or rejected with
 /// the same file, line, column and reason as reading the whole file: the encoding of the whole file is checked first,
 /// then the splitting (header, limits), then blank lines, then the rows' fields; every defect is held until `finish`,
-/// which throws the one a whole-file read reports (the earliest of the first rank met).
+/// which throws the one a whole-file read reports (the earliest of the first rank met). A report with a part after its
+/// rows (the financial report's totals, `AppleFinancialScanner`) hands every record from the one that ends the rows to
+/// its tail reader instead.
 public struct AppleTabScanner<Row> {
     /// How a report treats a line of nothing but spaces inside its data.
     enum BlankLines {
