@@ -8,6 +8,8 @@
                                                header and first row, then newlines (blank lines) up to BYTES:
                                                deflate's best ratio, ~1030:1 (2 GiB in ~2 MB, the issue's bomb)
     generate.py subscriber-bomb BYTES OUT_FILE a Subscriber .txt.gz expanding to BYTES the same way
+    generate.py financial BYTES OUT_FILE       Apple financial report (region US, fiscal November 2025: name the file
+                                               85000000_1125_US.txt) of about BYTES bytes, its footer totals true
     generate.py estimated-sales BYTES OUT_FILE Google Play estimated sales report (salesreport_YYYYMM, the 2025 header)
                                                of about BYTES bytes of CSV; OUT_FILE ending in .zip holds it as its one
                                                member (as Google delivers it), else plain CSV
@@ -45,6 +47,38 @@ def subscriber_row(rng, n):
                       offer[1], offer[2], " ", sign + price, currency, sign + proceeds, currency, " ",
                       "Rate After One Year" if n % 7 == 0 else " ", " ", rng.choice(["iPhone", "iPad", "Mac"]), country,
                       str(1029384756 + n), " ", "Yes" if refund else " ", "2025-10-28" if refund else " ", "1"])
+
+
+FINANCIAL_HEADER = ["Start Date", "End Date", "UPC", "ISRC/ISBN", "Vendor Identifier", "Quantity", "Partner Share",
+                    "Extended Partner Share", "Partner Share Currency", "Sales or Return", "Apple Identifier",
+                    "Artist/Show/Developer/Author", "Title", "Label/Studio/Network/Developer/Publisher", "Grid",
+                    "Product Type Identifier", "ISAN/Other Identifier", "Country Of Sale", "Pre-order Flag", "Promo Code",
+                    "Customer Price", "Customer Currency"]
+
+
+def financial(size, out):
+    """Rows dated inside fiscal 2025-11 (11/02/2025-11/29/2025), every 50th a return; cents summed as integers."""
+    rng = random.Random(27)
+    rows, cents, units, written = 0, 0, 0, 0
+    with open(out, "w", encoding="utf-8", newline="") as f:
+        text = "\t".join(FINANCIAL_HEADER) + "\n"
+        f.write(text)
+        written += len(text.encode())
+        while written < size:
+            quantity = -1 if rows % 50 == 49 else rng.randint(1, 9)
+            share = rng.choice([699, 559, 999, 1299])
+            cents += quantity * share
+            units += max(0, quantity)
+            rows += 1
+            text = "\t".join(["11/02/2025", "11/29/2025", "", "", "pro.monthly.%d" % (rows % 40), str(quantity),
+                              "%d.%02d" % (share // 100, share % 100), "%s%d.%02d" % ("-" if quantity < 0 else "", abs(quantity * share) // 100, abs(quantity * share) % 100),
+                              "USD", "R" if quantity < 0 else "S", str(900000001 + rows % 40), "Example Dev", "Pro Monthly",
+                              "", "", "IAY", "", rng.choice(["US", "PR", "GU"]), "", " ", "9.99" if quantity > 0 else "-9.99",
+                              "USD"]) + "\n"
+            f.write(text)
+            written += len(text.encode())
+        sign = "-" if cents < 0 else ""
+        f.write("Total_Rows\t%d\nTotal_Amount\t%s%d.%02d\nTotal_Units\t%d\n" % (rows, sign, abs(cents) // 100, abs(cents) % 100, units))
 
 
 def subscriber(size, out):
@@ -165,6 +199,8 @@ if __name__ == "__main__":
     kind = sys.argv[1]
     if kind == "subscriber":
         subscriber(int(sys.argv[2]), sys.argv[3])
+    elif kind == "financial":
+        financial(int(sys.argv[2]), sys.argv[3])
     elif kind == "earnings-bomb":
         earnings_bomb(int(sys.argv[2]), sys.argv[3], sys.argv[4])
     elif kind == "subscriber-bomb":

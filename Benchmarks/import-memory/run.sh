@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The import-memory benchmark (issue 27, "Streaming with bounded memory"): peak RSS of `import-exports` per input size
 # and on archive bombs, then the same inputs under a 512 MiB address-space limit (`ulimit -v 524288`).
-#   inputs  an Apple Subscriber report (.txt; one .txt.gz), a Google earnings zip (Benchmarks/reconcile/generate.py)
+#   inputs  an Apple Subscriber report (.txt; one .txt.gz), an Apple financial report (.txt), a Google earnings zip (Benchmarks/reconcile/generate.py)
 #           and a Google estimated sales report (.csv and .zip) at ~1 MB and ~50 MB of text, plain and .gz/.zip (and
 #           ~500 MB with IMPORT_MEMORY_LARGE=1, removed again at the end), a Google earnings zip and an estimated sales
 #           zip whose CSV expands to 2 GB and a Subscriber .txt.gz expanding to 2 GB (Benchmarks/import-memory/generate.py)
@@ -43,6 +43,12 @@ earn() { # NAME ORDERS (≈ 690 bytes of CSV per order)
     mkdir -p "$dir" && mv "$dir.gen"/earnings_*.zip "$dir/" && rm -rf "$dir.gen"
   fi
 }
+fin() { # NAME BYTES (an Apple financial report, read as a stream since h27)
+  local dir=$cache/$1
+  [ -f "$dir/85000000_1125_US.txt" ] || { mkdir -p "$dir"; python3 $gen financial "$2" "$dir/85000000_1125_US.txt" >/dev/null; }
+}
+fin financial-1mb $mb
+fin financial-50mb $((50 * mb))
 sub apple-1mb $mb Subscriber_85000000_20251103.txt
 sub apple-1mb-gz $mb Subscriber_85000000_20251103.txt.gz
 sub apple-50mb $((50 * mb)) Subscriber_85000000_20251103.txt
@@ -57,7 +63,7 @@ sales sales-1mb $mb salesreport_202511.csv
 sales sales-1mb-zip $mb salesreport_202511.zip
 sales sales-50mb $((50 * mb)) salesreport_202511.csv
 sales sales-50mb-zip $((50 * mb)) salesreport_202511.zip
-cases="apple-1mb apple-1mb-gz apple-50mb apple-50mb-gz google-1mb google-50mb sales-1mb sales-1mb-zip sales-50mb sales-50mb-zip"
+cases="financial-1mb financial-50mb apple-1mb apple-1mb-gz apple-50mb apple-50mb-gz google-1mb google-50mb sales-1mb sales-1mb-zip sales-50mb sales-50mb-zip"
 if [ "${IMPORT_MEMORY_LARGE:-0}" = 1 ]; then
   case " ${IMPORT_MEMORY_CASES:-apple-500mb} " in *" apple-500mb "*) sub apple-500mb $((500 * mb)) Subscriber_85000000_20251103.txt ;; esac
   case " ${IMPORT_MEMORY_CASES:-apple-500mb-gz} " in *" apple-500mb-gz "*) sub apple-500mb-gz $((500 * mb)) Subscriber_85000000_20251103.txt.gz ;; esac

@@ -2,8 +2,8 @@ import JobKit
 import Postgres
 import StoreExports
 
-/// Reads Apple's Sales and Trends reports — Subscriber, Subscription, Subscription Event and Summary Sales, the ones
-/// that grow with the app — once as a stream (`ReportStream`: plain or gzip), each row read by the report's
+/// Reads Apple's financial reports and Sales and Trends reports — Subscriber, Subscription, Subscription Event and
+/// Summary Sales — once as a stream (`ReportStream`: plain or gzip), each row read by the report's
 /// `AppleTabScanner` and, when staging, copied into its staging table (`COPY … FROM STDIN`) as soon as it is read.
 /// Memory stays that of one chunk and one line whatever the file's size; a defect is reported after the file's last
 /// byte, as a whole-file read reports it, and the COPY (and the caller's transaction) then keeps nothing.
@@ -11,7 +11,7 @@ enum AppleReportStaging {
     /// Whether `kind` is read and staged as a stream here.
     static func streams(_ kind: StoreReportKind) -> Bool {
         switch kind {
-        case .appleSubscriber, .appleSubscription, .appleSubscriptionEvent, .appleSummarySales: return true
+        case .appleFinancial, .appleSubscriber, .appleSubscription, .appleSubscriptionEvent, .appleSummarySales: return true
         default: return false
         }
     }
@@ -28,11 +28,18 @@ enum AppleReportStaging {
         return tally
     }
 
-    /// Reads the report file at `path` (of a kind `streams`), handing each row's staging fields (after the file id, in
+    /// Reads the report file at `path` (of a kind `streams`; a financial report's totals and dates are checked after
+    /// its last byte), handing each row's staging fields (after the file id, in
     /// the order of `copy(kind)`) to `row`. `afterReading` runs between the read and the second look at the file.
     static func read(_ path: String, kind: StoreReportKind, afterReading: () throws -> Void = {},
                      row: ([String?]) throws -> Void) throws -> StreamTally {
         switch kind {
+        case .appleFinancial:
+            var scanner = AppleFinancialScanner(file: ReportLoader.fileName(path))
+            let content = try ReportStream.read(path, afterReading: afterReading, label: { scanner = AppleFinancialScanner(file: $0) },
+                                                position: { scanner.position }, chunk: { try scanner.feed($0) { try row(fields($0)) } },
+                                                finish: { _ = try scanner.finish { try row(fields($0)) } })
+            return StreamTally(sha256: content.sha256, rows: scanner.rows)
         case .appleSubscriber:
             return try scan(path, afterReading, { AppleSubscriberReportParser.scanner(file: $0) }) { try row(fields($0)) }
         case .appleSubscription:
@@ -63,6 +70,13 @@ enum AppleReportStaging {
     /// The `COPY` of `kind`'s staging table.
     static func copy(_ kind: StoreReportKind) -> String {
         switch kind {
+        case .appleFinancial:
+            return """
+                COPY apple_financial_row (report_file_id, line, start_date, end_date, upc, isrc_isbn, vendor_identifier, quantity,
+                partner_share_micros, extended_partner_share_micros, partner_share_currency, sale_or_return, apple_identifier,
+                developer, title, label, grid, product_type_identifier, isan_other_identifier, country_of_sale, pre_order_flag,
+                promo_code, customer_price_micros, customer_currency) FROM STDIN
+                """
         case .appleSubscriber:
             return """
                 COPY apple_subscriber_row (report_file_id, line, event_date, app_name, app_apple_id, subscription_name,
@@ -83,6 +97,14 @@ enum AppleReportStaging {
                 """
         default: preconditionFailure("\(kind) is not read as a stream of Apple rows")
         }
+    }
+
+    /// A financial report row's staging fields.
+    static func fields(_ r: AppleFinancialRow) -> [String?] {
+        [String(r.line), r.startDate.description, r.endDate.description, r.upc, r.isrcIsbn, r.vendorIdentifier,
+         String(r.quantity), String(r.partnerShareMicros), String(r.extendedPartnerShareMicros), r.partnerShareCurrency,
+         r.saleOrReturn.rawValue, r.appleIdentifier, r.developer, r.title, r.label, r.grid, r.productTypeIdentifier,
+         r.isanOtherIdentifier, r.countryOfSale, r.preOrderFlag, r.promoCode, String(r.customerPriceMicros), r.customerCurrency]
     }
 
     /// A Subscriber row's staging fields.

@@ -4,10 +4,9 @@ import StoreExports
 public struct ParsedReport: Sendable {
     /// The rows of one of the report kinds.
     public enum Content: Sendable {
-        case appleFinancial(AppleFinancialReport)
         case applePayments(ApplePaymentsSummary)
-        /// Apple's Subscriber, Subscription, Subscription Event and Summary Sales reports are staged while they are
-        /// read (`ReportLoader.loadStreamed`); a read alone tallies them.
+        /// Apple's financial reports and Subscriber, Subscription, Subscription Event and Summary Sales reports are
+        /// staged while they are read (`ReportLoader.loadStreamed`); a read alone tallies them.
         case appleSalesAndTrends(StreamTally)
         /// Google earnings are staged while they are read (`ReportLoader.loadGoogleEarnings`); a read alone tallies them.
         case googleEarnings(GoogleEarningsTally)
@@ -27,7 +26,6 @@ public struct ParsedReport: Sendable {
     /// The number of staged rows.
     public var rowCount: Int {
         switch content {
-        case .appleFinancial(let report): return report.rows.count
         case .applePayments(let summary): return summary.rows.count
         case .appleSalesAndTrends(let tally): return tally.rows
         case .googleEarnings(let tally): return tally.rows

@@ -4,12 +4,13 @@ import StoreExports
 
 /// Reads one report file once, as a stream (`ReportStream`: plain, gzip or zip), the hash over exactly the bytes
 /// parsed; a file whose size, inode or modification time changed during the read is refused (it was being written or
-/// replaced). Google earnings and estimated sales and Apple's Sales and Trends reports (Subscriber, Subscription,
-/// Subscription Event, Summary Sales) are parsed row by row and only tallied (rows, hash, rates): `ReportLoader` stages them as they are
-/// read. Apple's financial reports and payments summaries, small by nature, are parsed whole, up to `wholeFileLimit`.
+/// replaced). Google earnings and estimated sales, Apple's financial reports and Sales and Trends reports (Subscriber,
+/// Subscription, Subscription Event, Summary Sales) are parsed row by row and only tallied (rows, hash, rates):
+/// `ReportLoader` stages them as they are read. Apple's payments summaries, a few dozen lines by nature (one per region),
+/// are parsed whole, up to `wholeFileLimit`.
 public enum ReportReader {
-    /// The most content (after decompression) of an Apple financial report or payments summary, which are parsed
-    /// whole: 8 MiB (real ones are under 1 MB; parsing holds several times the content).
+    /// The most content (after decompression) of an Apple payments summary, which is parsed whole: 8 MiB (real ones
+    /// are a few kilobytes; parsing holds several times the content).
     public static let wholeFileLimit = 8 << 20
 
     /// The parsed file, or a `StoreReportError` naming file, line, column and reason. `afterReading` runs between the
@@ -49,12 +50,11 @@ public enum ReportReader {
         let parsed: ParsedReport.Content
         var paymentsLabel: String?
         switch file.kind {
-        case .appleFinancial: parsed = .appleFinancial(try AppleFinancialReportParser.parse(bytes, file: label))
         case .applePayments:
             let summary = try ApplePaymentsSummaryParser.parse(bytes, file: label)
             paymentsLabel = summary.periodLabel
             parsed = .applePayments(summary)
-        case .appleSubscriber, .appleSubscription, .appleSubscriptionEvent, .appleSummarySales, .googleEarnings, .googleEstimatedSales:
+        case .appleFinancial, .appleSubscriber, .appleSubscription, .appleSubscriptionEvent, .appleSummarySales, .googleEarnings, .googleEstimatedSales:
             preconditionFailure("read as a stream above")
         }
         return ParsedReport(path: file.path, identity: ReportIdentity.of(name, kind: file.kind, paymentsLabel: paymentsLabel, contentSHA256: hash),

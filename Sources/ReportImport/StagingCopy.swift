@@ -22,22 +22,6 @@ enum StagingCopy {
     static func load(_ report: ParsedReport, fileID: Int64, into database: PostgresConnection) throws -> Int {
         let id = String(fileID)
         switch report.content {
-        case .appleFinancial(let financial):
-            return try database.copyIn("""
-                COPY apple_financial_row (report_file_id, line, start_date, end_date, upc, isrc_isbn, vendor_identifier, quantity,
-                partner_share_micros, extended_partner_share_micros, partner_share_currency, sale_or_return, apple_identifier,
-                developer, title, label, grid, product_type_identifier, isan_other_identifier, country_of_sale, pre_order_flag,
-                promo_code, customer_price_micros, customer_currency) FROM STDIN
-                """) { copy in
-                for r in financial.rows {
-                    try copy.writeRow([id, String(r.line), r.startDate.description, r.endDate.description, r.upc, r.isrcIsbn,
-                                       r.vendorIdentifier, String(r.quantity), String(r.partnerShareMicros),
-                                       String(r.extendedPartnerShareMicros), r.partnerShareCurrency, r.saleOrReturn.rawValue,
-                                       r.appleIdentifier, r.developer, r.title, r.label, r.grid, r.productTypeIdentifier,
-                                       r.isanOtherIdentifier, r.countryOfSale, r.preOrderFlag, r.promoCode,
-                                       String(r.customerPriceMicros), r.customerCurrency])
-                }
-            }
         case .applePayments(let summary):
             return try database.copyIn("""
                 COPY apple_payments_row (report_file_id, line, region, currency, units_sold, earned_micros, pre_tax_subtotal_micros,
@@ -53,7 +37,7 @@ enum StagingCopy {
                 }
             }
         case .appleSalesAndTrends:
-            preconditionFailure("Apple's Sales and Trends reports are staged while they are read (AppleReportStaging)")
+            preconditionFailure("Apple's financial and Sales and Trends reports are staged while they are read (AppleReportStaging)")
         case .googleEarnings:
             preconditionFailure("Google earnings are staged while they are read (GoogleEarningsStaging)")
         case .googleEstimatedSales:

@@ -15,13 +15,22 @@ enum AppleFinancialFooter {
         .required("Country Of Sale"), .required("Partner Share Currency"), .required("Quantity"), .required("Extended Partner Share"),
     ]
 
-    /// Reads the footer records; throws on a missing, repeated or malformed total or any other line.
-    static func parse(_ records: ArraySlice<DelimitedRecord>, file: String, lastLine: Int) throws
-        -> (totals: Located, summary: [AppleCountrySummaryRow]) {
-        var values: [String: (value: String, line: Int)] = [:]
-        var summary: [AppleCountrySummaryRow] = []
-        var layout: HeaderLayout?
-        for record in records where !record.isBlank {
+    /// Reads the footer records one at a time (a financial report read as a stream hands them on as they come);
+    /// throws on a missing, repeated or malformed total or any other line.
+    final class Reader {
+        let file: String
+        private var values: [String: (value: String, line: Int)] = [:]
+        private(set) var summary: [AppleCountrySummaryRow] = []
+        private var layout: HeaderLayout?
+
+        /// A reader of the footer of `file`.
+        init(file: String) {
+            self.file = file
+        }
+
+        /// Reads one record after the data rows (blank ones are skipped).
+        func read(_ record: DelimitedRecord) throws {
+            guard !record.isBlank else { return }
             let label = record.fields[0].trimmingSpaces
             if let layout {
                 let cells = try RowCells(record, layout, file: file)
@@ -45,6 +54,15 @@ enum AppleFinancialFooter {
                 throw StoreReportError(file: file, line: record.line, column: 1, reason: reason)
             }
         }
+
+        /// The totals read, after the file's last record (on `lastLine`).
+        func totals(lastLine: Int) throws -> Located {
+            try AppleFinancialFooter.totals(values, file: file, lastLine: lastLine)
+        }
+    }
+
+    /// The three totals from their `values` (label: text and line); a missing one is reported after `lastLine`.
+    private static func totals(_ values: [String: (value: String, line: Int)], file: String, lastLine: Int) throws -> Located {
         func value(_ label: String) throws -> (String, Int) {
             guard let found = values[label] else {
                 throw StoreReportError(file: file, line: lastLine + 1, column: 1, reason: "missing footer \(label) (truncated file?)")
@@ -64,6 +82,6 @@ enum AppleFinancialFooter {
             throw StoreReportError(file: file, line: amountLine, column: 2, reason: "Total_Amount '\(Redaction.excerpt(amount))' is not a number")
         }
         let totals = AppleFinancialTotals(rows: rowCount, amountMicros: amountMicros, units: unitCount)
-        return (Located(totals: totals, rowsLine: rowsLine, amountLine: amountLine, unitsLine: unitsLine), summary)
+        return Located(totals: totals, rowsLine: rowsLine, amountLine: amountLine, unitsLine: unitsLine)
     }
 }

@@ -10,7 +10,9 @@ import Darwin
 /// Each line is split by `DelimitedReader` and read by the report's row reader, so a row is accepted or rejected with
 /// the same file, line, column and reason as reading the whole file: the encoding of the whole file is checked first,
 /// then the splitting (header, limits), then blank lines, then the rows' fields; every defect is held until `finish`,
-/// which throws the one a whole-file read reports (the earliest of the first rank met).
+/// which throws the one a whole-file read reports (the earliest of the first rank met). A report with a part after its
+/// rows (the financial report's totals, `AppleFinancialScanner`) hands every record from the one that ends the rows to
+/// its tail reader instead.
 public struct AppleTabScanner<Row> {
     /// How a report treats a line of nothing but spaces inside its data.
     enum BlankLines {
@@ -27,6 +29,12 @@ public struct AppleTabScanner<Row> {
     private let specs: [ColumnSpec]
     private let blankLines: BlankLines
     private let readRow: (RowCells) throws -> Row
+    /// For a report with a part after its rows (the financial report's totals): which record ends the rows, and the
+    /// reader of every record from it on (its first defect is held like a row's).
+    private let tail: (ends: (DelimitedRecord) -> Bool, read: (DelimitedRecord) throws -> Void)?
+    private var inTail = false
+    /// The line of the last record read after the header (the header's own while there is none).
+    private(set) var lastRecordLine = 1
     private let limits = DelimitedLimits.apple
     private var layout: HeaderLayout?
     /// Bytes of the line not yet ended by a newline (carried from one chunk to the next).
@@ -40,11 +48,13 @@ public struct AppleTabScanner<Row> {
     /// Rows handed on.
     public private(set) var rows = 0
 
-    init(file: String, specs: [ColumnSpec], blankLines: BlankLines, row: @escaping (RowCells) throws -> Row) {
+    init(file: String, specs: [ColumnSpec], blankLines: BlankLines, row: @escaping (RowCells) throws -> Row,
+         tail: (ends: (DelimitedRecord) -> Bool, read: (DelimitedRecord) throws -> Void)? = nil) {
         self.file = file
         self.specs = specs
         self.blankLines = blankLines
         self.readRow = row
+        self.tail = tail
         defects = StreamDefects(file: file)
     }
 
@@ -171,11 +181,15 @@ public struct AppleTabScanner<Row> {
         try readRows(bytes, line: recordLine, emit)
     }
 
+    /// The header's columns, once read.
+    var headerLayout: HeaderLayout? { layout }
+
     /// The header: columns by name.
     private mutating func header(_ bytes: [UInt8], line: Int) throws {
         let records = try DelimitedReader(separator: UInt8(ascii: "\t"), quoting: false, firstLine: line, limits: limits)
             .records(bytes[...], file: file)
         guard let record = records.first else { throw StoreReportError(file: file, line: line, column: 1, reason: "no header row") }
+        lastRecordLine = record.line
         layout = try HeaderLayout(header: record, specs: specs, file: file)
         defects.blankHeader = nil
     }
@@ -191,6 +205,13 @@ public struct AppleTabScanner<Row> {
             return try defects.refuse(error, .structure)
         }
         for record in records {
+            lastRecordLine = record.line
+            if let tail, inTail || tail.ends(record) {
+                inTail = true
+                guard defects.rank == nil else { return }
+                do { try tail.read(record) } catch { return try defects.refuse(error, .field) }
+                continue
+            }
             if blankLines != .readAsRow, record.isBlank, record.fields.count == 1 {
                 let blank = StoreReportError(file: file, line: record.line, column: 1, reason: "blank line inside the report")
                 try defects.refuse(blank, blankLines == .refusedFirst ? .blank : .field)

@@ -9,7 +9,7 @@ import Testing
 /// Apple's Sales and Trends reports are imported as a stream (issue 27, "bounded memory"): a Subscriber file several
 /// times the 1 MiB read buffer and the 1 MiB COPY buffer, plain or gzip, stages every row with the fixture's micros; a
 /// defect at its end, found after rows were already sent to the server, leaves nothing staged and the run failed; an
-/// Apple financial report, still read whole, is refused past its size limit.
+/// Apple financial report over 20 MiB imports every row, and one renamed to another period stages nothing.
 @Suite(.serialized) struct AppleStreamingImportTests {
     static let fixture = "good/Subscriber_85000000_20251103.txt"
 
@@ -84,18 +84,47 @@ import Testing
         #expect(try status.decode(String.self, "s") == "failed")
     }
 
-    @Test func aFinancialReportOverTheWholeFileLimitIsRefused() throws {
-        let harness = try ImportHarness("apple_whole_file_limit")
-        let path = harness.folder.appendingPathComponent("85000000_1125_ZZ.txt")
-        let line = String(repeating: "x", count: 1_000) + "\n"
-        try Data(String(repeating: line, count: ReportReader.wholeFileLimit / line.utf8.count + 10).utf8).write(to: path)
-        let file = try #require(try ReportFileFinder.find([path.path]).reports.first)
-        #expect(file.kind == .appleFinancial)
-        do {
-            _ = try ReportReader.read(file)
-            Issue.record("a financial report over the limit was read")
-        } catch let error as StoreReportError {
-            #expect(error.file == "85000000_1125_ZZ.txt" && error.reason.hasPrefix("content larger than 8388608 bytes"), "\(error)")
-        }
+    /// A financial report for fiscal November 2025 (region US) of `pairs` sale and return rows, with its footer.
+    static func bigFinancial(pairs: Int) -> Data {
+        let header = ["Start Date", "End Date", "UPC", "ISRC/ISBN", "Vendor Identifier", "Quantity", "Partner Share",
+                      "Extended Partner Share", "Partner Share Currency", "Sales or Return", "Apple Identifier",
+                      "Artist/Show/Developer/Author", "Title", "Label/Studio/Network/Developer/Publisher", "Grid",
+                      "Product Type Identifier", "ISAN/Other Identifier", "Country Of Sale", "Pre-order Flag", "Promo Code",
+                      "Customer Price", "Customer Currency"].joined(separator: "\t")
+        let sale = "11/02/2025\t11/29/2025\t\t\tpro.monthly\t3\t6.99\t20.97\tUSD\tS\t900000001\tExample Dev\tPro Monthly\t\t\tIAY\t\tUS\t\t \t9.99\tUSD\n"
+        let refund = "11/02/2025\t11/29/2025\t\t\tpro.monthly\t-1\t6.99\t-6.99\tUSD\tR\t900000001\tExample Dev\tPro Monthly\t\t\tIAY\t\tUS\t\t \t-9.99\tUSD\n"
+        let footer = "Total_Rows\t\(2 * pairs)\nTotal_Amount\t\(Micros.format(Int64(pairs) * 13_980_000))\nTotal_Units\t\(3 * pairs)\n"
+        return Data((header + "\n" + String(repeating: sale + refund, count: pairs) + footer).utf8)
+    }
+
+    @Test func aFinancialReportOfMoreThan20MiBImportsEveryRow() throws {
+        let harness = try ImportHarness("apple_financial_streaming")
+        let pairs = 110_000
+        let data = Self.bigFinancial(pairs: pairs)
+        #expect(data.count > 20 << 20)
+        try data.write(to: harness.folder.appendingPathComponent("85000000_1125_US.txt"))
+        let (code, counts, line) = try harness.run()
+        #expect(code == .succeeded, "\(line)")
+        #expect(counts["files_imported"] == 1 && counts["rows_loaded"] == 2 * pairs, "\(line)")
+        let staged = try #require(try harness.database.query("""
+            SELECT count(*)::int8 AS n, sum(extended_partner_share_micros)::int8 AS amount, sum(quantity)::int8 AS units,
+                   f.row_count::int8 AS row_count, f.content_sha256, f.period
+            FROM apple_financial_row r JOIN report_file f ON f.id = r.report_file_id GROUP BY f.id
+            """).first)
+        #expect(try staged.decode(Int64.self, "n") == Int64(2 * pairs))
+        #expect(try staged.decode(Int64.self, "row_count") == Int64(2 * pairs))
+        #expect(try staged.decode(Int64.self, "amount") == Int64(pairs) * 13_980_000)
+        #expect(try staged.decode(Int64.self, "units") == Int64(2 * pairs))
+        #expect(try staged.decode(String.self, "content_sha256") == SHA256Digest.hex([UInt8](data)))
+    }
+
+    @Test func aFinancialReportRenamedToAnotherPeriodIsRefusedAtItsFirstRowWithNothingStaged() throws {
+        let harness = try ImportHarness("apple_financial_period")
+        try Self.bigFinancial(pairs: 3).write(to: harness.folder.appendingPathComponent("85000000_1025_US.txt"))
+        let (code, counts, line) = try harness.run()
+        #expect(code == .failed && counts["files_rejected"] == 1, "\(line)")
+        #expect(line.contains("85000000_1025_US.txt:2:1: row dated 2025-11-02…2025-11-29 is outside"), "\(line)")
+        #expect(try harness.scalar("SELECT count(*) AS n FROM apple_financial_row") == 0)
+        #expect(try harness.scalar("SELECT count(*) AS n FROM report_file") == 0)
     }
 }
