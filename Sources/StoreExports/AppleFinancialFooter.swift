@@ -11,6 +11,11 @@ enum AppleFinancialFooter {
         let unitsLine: Int
     }
 
+    /// The most rows the consolidated file's per-country table may hold: Apple's has one row per country or region
+    /// and proceeds currency (about 175 storefronts), so a longer table is not Apple's, and refusing it keeps the
+    /// streamed reader's memory bounded (docs/STORE_REPORTS.md, "Limits").
+    static let summaryRowLimit = 1_000
+
     static let summaryColumns: [ColumnSpec] = [
         .required("Country Of Sale"), .required("Partner Share Currency"), .required("Quantity"), .required("Extended Partner Share"),
     ]
@@ -33,6 +38,10 @@ enum AppleFinancialFooter {
             guard !record.isBlank else { return }
             let label = record.fields[0].trimmingSpaces
             if let layout {
+                guard summary.count < AppleFinancialFooter.summaryRowLimit else {
+                    throw StoreReportError(file: file, line: record.line, column: 1,
+                                           reason: "more than \(AppleFinancialFooter.summaryRowLimit) rows in the per-country table (Apple's has one per country or region)")
+                }
                 let cells = try RowCells(record, layout, file: file)
                 summary.append(AppleCountrySummaryRow(
                     line: record.line, countryOfSale: try cells.required("Country Of Sale"),

@@ -76,6 +76,22 @@ struct AppleFinancialScannerTests {
         #expect(rejected >= 24)
     }
 
+    /// The per-country table after the totals is kept until the end, so it is bounded: the consolidated fixture (four
+    /// country rows, the last on line 16) with rows appended up to the limit imports; one more is refused at its line.
+    @Test func aPerCountryTableLongerThanApplesIsRefusedAtItsLine() throws {
+        let bytes = try ReportFixtures.bytes("apple/85000000_1125_ZZ.txt"), file = "85000000_1125_ZZ.txt"
+        func withCountryRows(_ total: Int) -> [UInt8] {
+            bytes + Array(String(repeating: "US\tUSD\t0\t0.00\n", count: total - 4).utf8)
+        }
+        let full = try AppleFinancialReportParser.parse(withCountryRows(AppleFinancialFooter.summaryRowLimit), file: file)
+        #expect(full.countrySummary.count == AppleFinancialFooter.summaryRowLimit)
+        let error = try #require(throws: StoreReportError.self) {
+            try AppleFinancialReportParser.parse(withCountryRows(AppleFinancialFooter.summaryRowLimit + 1), file: file)
+        }
+        #expect(error.line == 16 + AppleFinancialFooter.summaryRowLimit + 1 - 4 && error.column == 1)
+        #expect(error.reason.hasPrefix("more than 1000 rows in the per-country table"))
+    }
+
     @Test func parseIsTheScannerFedTheWholeFile() throws {
         let bytes = try ReportFixtures.bytes("apple/85000000_1125_ZZ.txt")
         let report = try AppleFinancialReportParser.parse(bytes, file: "85000000_1125_ZZ.txt")
