@@ -28,7 +28,7 @@ public struct CSVScanner<Row> {
     private var started = false
     /// Set while the rest of a record longer than the line limit goes by unkept: where its next byte is, and the
     /// start of a UTF-8 sequence a chunk ended in (its encoding is still checked).
-    private var skipping: (line: Int, column: Int, carry: [UInt8])?
+    private var skipping: SkippedRecord?
     private var defects: StreamDefects
     /// Rows handed on.
     public private(set) var rows = 0
@@ -152,7 +152,7 @@ public struct CSVScanner<Row> {
                 try defects.refuse(error, .structure)
             }
         }
-        skipping = (line, 1, [])
+        skipping = SkippedRecord(line: line, column: 1)
         let held = pending
         pending = []
         try held.withUnsafeBytes { try skip($0) }
@@ -162,26 +162,7 @@ public struct CSVScanner<Row> {
     /// record ends here (a sequence it breaks off in is a defect).
     private mutating func skip(_ bytes: UnsafeRawBufferPointer, last: Bool = false) throws {
         guard var state = skipping else { return }
-        var text = state.carry
-        text.append(contentsOf: bytes)
-        var cut = text.count
-        if !last, let lead = text.indices.reversed().prefix(3).first(where: { text[$0] & 0xC0 != 0x80 }) {
-            let length = text[lead] >= 0xF0 ? 4 : text[lead] >= 0xE0 ? 3 : text[lead] >= 0xC0 ? 2 : 1
-            if lead + length > text.count { cut = lead }
-        }
-        if defects.rank != .encoding {
-            do {
-                try ReportText.validate(text[..<cut], file: file)
-            } catch let error as StoreReportError {
-                try defects.refuse(StoreReportError(file: file, line: state.line + error.line - 1,
-                                                    column: error.line == 1 ? state.column + error.column - 1 : error.column,
-                                                    reason: error.reason), .encoding)
-            }
-        }
-        for byte in text[..<cut] {
-            if byte == 0x0A { state.line += 1; state.column = 1 } else if byte & 0xC0 != 0x80 { state.column += 1 }
-        }
-        state.carry = Array(text[cut...])
+        try state.pass(bytes, last: last, file: file, defects: &defects)
         skipping = state
     }
 
