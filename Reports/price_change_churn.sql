@@ -44,8 +44,9 @@ WITH params AS (
     -- basis other than 'corrected' or 'known' fails with an error that names it.
     SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
--- The history rows read, as known on the chosen basis.
-hist AS NOT MATERIALIZED (
+-- The rows as known on the chosen basis, of every subscription: read from a row of `hist` (whose subscription is
+-- therefore no test purchase) for its own subscription's rows, by index.
+own AS NOT MATERIALIZED (
     SELECT b.subscription_id, b.id, b.provider::text AS provider, b.event_type::text AS event_type, b.effective_at,
            b.amount_micros, b.currency_code, b.country_code, b.product_id, b.reason, b.billing_period,
            CASE b.billing_period
@@ -57,12 +58,22 @@ hist AS NOT MATERIALIZED (
            b.event_type IN ('EXPIRED', 'REFUNDED', 'REVOKED') AS is_end
     FROM billing_transaction b, params p
     WHERE b.effective_at <= p.as_of AND (p.basis = 'corrected' OR b.recorded_at <= p.as_of)
-      -- a test purchase (any of its rows is_test) counts nowhere
-      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = b.subscription_id AND t.is_test)
 ),
-charge AS (
-    SELECT h.*, lag(h.amount_micros) OVER w AS previous_micros, lag(h.product_id) OVER w AS previous_product,
-           lag(h.currency_code) OVER w AS previous_currency
+-- A test purchase (any of its rows is_test, whatever the basis) counts nowhere: its subscriptions, read once.
+test_purchase AS MATERIALIZED (
+    SELECT DISTINCT t.subscription_id FROM billing_transaction t WHERE t.is_test
+),
+-- The history rows read: as known on the chosen basis, test purchases left out.
+hist AS NOT MATERIALIZED (
+    SELECT o.* FROM own o WHERE NOT EXISTS (SELECT 1 FROM test_purchase t WHERE t.subscription_id = o.subscription_id)
+),
+-- Every paid charge with its subscription's previous and next paid charge (in the order effective_at, id): one sorted
+-- pass serves the untold decreases (the previous charge) and the baseline (the next one).
+charge AS MATERIALIZED (
+    SELECT h.subscription_id, h.id, h.provider, h.event_type, h.effective_at, h.amount_micros, h.currency_code,
+           h.country_code, h.product_id, h.period_end_at,
+           lag(h.amount_micros) OVER w AS previous_micros, lag(h.product_id) OVER w AS previous_product,
+           lag(h.currency_code) OVER w AS previous_currency, lead(h.effective_at) OVER w AS next_charge_at
     FROM hist h WHERE h.is_charge
     WINDOW w AS (PARTITION BY h.subscription_id ORDER BY h.effective_at, h.id)
 ),
@@ -74,58 +85,61 @@ known_change AS (
     WHERE c.old_amount_micros IS NOT NULL AND c.product_id IS NOT NULL AND c.announced_at <= p.as_of
       AND (p.basis = 'corrected' OR c.created_at <= p.as_of)
 ),
+-- The store's notices: PRICE_CHANGE_PENDING (amount = the new price), and PRICE_CHANGE_CANCELED without a price (a
+-- notice that found auto-renew already off, Google), each with the product billed then: the latest charge row with a
+-- product (a free trial's included) at or before it, by instant then row id.
+notice AS MATERIALIZED (
+    SELECT n.subscription_id, n.id, n.provider, n.event_type, n.effective_at, n.amount_micros, n.currency_code,
+           n.country_code, l.product_id, l.period_end_at, l.billing_period, l.amount_micros AS billed_micros,
+           l.currency_code AS billed_currency
+    FROM hist n
+    JOIN LATERAL (
+        SELECT h.product_id, h.period_end_at, h.billing_period, h.amount_micros, h.currency_code FROM own h
+        WHERE h.subscription_id = n.subscription_id AND h.product_id IS NOT NULL AND h.effective_at <= n.effective_at
+          AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+        ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) l ON true
+    WHERE n.event_type = 'PRICE_CHANGE_PENDING' OR (n.event_type = 'PRICE_CHANGE_CANCELED' AND n.amount_micros IS NULL)
+),
 -- A change no subscription_price_change row names (its only notices reached subscribers in a free trial, who have no
 -- old price): known from its earliest notice, with the old price the latest paid price of that product, country and
 -- currency (other than the new price) before it, and the mode a consent increase (PRICE_INCREASE) or a decrease.
 inferred_change AS (
-    SELECT DISTINCT ON (n.provider, l.product_id, n.country_code, n.currency_code, n.amount_micros)
-           n.provider, l.product_id, n.country_code AS region_code, n.currency_code, o.amount_micros AS old_amount_micros,
+    SELECT DISTINCT ON (n.provider, n.product_id, n.country_code, n.currency_code, n.amount_micros)
+           n.provider, n.product_id, n.country_code AS region_code, n.currency_code, o.amount_micros AS old_amount_micros,
            n.amount_micros AS new_amount_micros,
            CASE WHEN n.amount_micros < o.amount_micros THEN 'PRICE_DECREASE' ELSE 'PRICE_INCREASE' END AS mode
-    FROM hist n
-    JOIN LATERAL (
-        SELECT h.product_id FROM hist h
-        WHERE h.subscription_id = n.subscription_id AND h.product_id IS NOT NULL AND h.effective_at <= n.effective_at
-          AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
-        ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) l ON true
+    FROM notice n
     JOIN LATERAL (
         SELECT h.amount_micros FROM hist h
-        WHERE h.provider = n.provider AND h.product_id = l.product_id AND h.country_code = n.country_code
+        WHERE h.provider = n.provider AND h.product_id = n.product_id AND h.country_code = n.country_code
           AND h.currency_code = n.currency_code AND h.is_charge AND h.amount_micros <> n.amount_micros
           AND h.effective_at <= n.effective_at
         ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) o ON true
     WHERE n.event_type = 'PRICE_CHANGE_PENDING'
-      AND NOT EXISTS (SELECT 1 FROM known_change k WHERE k.provider = n.provider AND k.product_id = l.product_id
+      AND NOT EXISTS (SELECT 1 FROM known_change k WHERE k.provider = n.provider AND k.product_id = n.product_id
                         AND k.region_code = n.country_code AND k.currency_code = n.currency_code
                         AND k.new_amount_micros = n.amount_micros)
-    ORDER BY n.provider, l.product_id, n.country_code, n.currency_code, n.amount_micros, n.effective_at, n.id
+    ORDER BY n.provider, n.product_id, n.country_code, n.currency_code, n.amount_micros, n.effective_at, n.id
 ),
 change AS (
     SELECT * FROM known_change UNION SELECT * FROM inferred_change
 ),
--- Told: the store's notice (PRICE_CHANGE_PENDING, amount = the new price) of a known change of the product billed then
--- (the latest charge, a free trial's included) in the subscriber's country; the earliest notice per change. The target
--- is the renewal after the notice: that charge's period end, or one period later when the notice came after it (a
--- renewal the history lacks). A notice that finds auto-renew already off is recorded as PRICE_CHANGE_CANCELED without a
--- price (Google): it is the change of that product, region and currency whose old price the subscriber pays.
+-- Told: a notice (amount = the new price) of a known change of the product billed then in the subscriber's country;
+-- the earliest notice per change. The target is the renewal after the notice: that charge's period end, or one period
+-- later when the notice came after it (a renewal the history lacks). A notice without a price is the change of that
+-- product, region and currency whose old price the subscriber pays.
 told AS (
     SELECT DISTINCT ON (n.subscription_id, k.provider, k.product_id, k.region_code, k.currency_code, k.old_amount_micros,
                         k.new_amount_micros, k.mode)
            n.subscription_id, k.provider, k.product_id, k.region_code, k.currency_code, k.old_amount_micros,
            k.new_amount_micros, k.mode, n.effective_at AS start_at,
-           CASE WHEN l.period_end_at > n.effective_at THEN l.period_end_at
-                ELSE l.period_end_at + l.billing_period::interval END AS target_at
-    FROM hist n
-    JOIN LATERAL (
-        SELECT h.product_id, h.period_end_at, h.billing_period, h.amount_micros, h.currency_code FROM hist h
-        WHERE h.subscription_id = n.subscription_id AND h.product_id IS NOT NULL AND h.effective_at <= n.effective_at
-          AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
-        ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) l ON true
-    JOIN change k ON k.provider = n.provider AND k.product_id = l.product_id AND k.region_code = n.country_code
-                       AND k.currency_code = COALESCE(n.currency_code, l.currency_code)
+           CASE WHEN n.period_end_at > n.effective_at THEN n.period_end_at
+                ELSE n.period_end_at + n.billing_period::interval END AS target_at
+    FROM notice n
+    JOIN change k ON k.provider = n.provider AND k.product_id = n.product_id AND k.region_code = n.country_code
+                       AND k.currency_code = COALESCE(n.currency_code, n.billed_currency)
                        AND (k.new_amount_micros = n.amount_micros
-                            OR (n.amount_micros IS NULL AND k.old_amount_micros = l.amount_micros))
-    WHERE n.event_type = 'PRICE_CHANGE_PENDING' OR (n.event_type = 'PRICE_CHANGE_CANCELED' AND n.amount_micros IS NULL)
+                            OR (n.amount_micros IS NULL AND k.old_amount_micros = n.billed_micros))
     ORDER BY n.subscription_id, k.provider, k.product_id, k.region_code, k.currency_code, k.old_amount_micros,
              k.new_amount_micros, k.mode, n.effective_at
 ),
@@ -161,7 +175,7 @@ outcome AS (
            COALESCE(m.target_at, ap.effective_at) AS aimed_at,
            LEAST((SELECT as_of FROM params),
                  COALESCE(m.target_at, ap.effective_at, m.start_at) + COALESCE(pl.billing_period, 'P1M')::interval) AS window_end,
-           EXISTS (SELECT 1 FROM hist a WHERE a.subscription_id = m.subscription_id AND a.event_type = 'PRICE_CHANGE_ACCEPTED'
+           EXISTS (SELECT 1 FROM own a WHERE a.subscription_id = m.subscription_id AND a.event_type = 'PRICE_CHANGE_ACCEPTED'
                    AND a.effective_at >= m.start_at) AS consented,
            ap.effective_at IS NOT NULL AS applied,
            pc.effective_at IS NOT NULL AS churned_due_to_change,
@@ -169,22 +183,22 @@ outcome AS (
     FROM member m
     -- The plan's billing period: the latest charge (a free trial's included) at or before start_at.
     LEFT JOIN LATERAL (
-        SELECT h.factor, h.billing_period FROM hist h
+        SELECT h.factor, h.billing_period FROM own h
         WHERE h.subscription_id = m.subscription_id AND h.factor IS NOT NULL AND h.effective_at <= m.start_at
           AND h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
         ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) pl ON true
     LEFT JOIN LATERAL (
-        SELECT h.effective_at FROM hist h
+        SELECT h.effective_at FROM own h
         WHERE h.subscription_id = m.subscription_id AND h.is_charge AND h.event_type IN ('RENEWED', 'RECOVERED')
           AND h.amount_micros = m.new_amount_micros AND h.currency_code = m.currency_code AND h.effective_at >= m.start_at
         ORDER BY h.effective_at, h.id LIMIT 1) ap ON true
     LEFT JOIN LATERAL (
-        SELECT h.effective_at FROM hist h
+        SELECT h.effective_at FROM own h
         WHERE h.subscription_id = m.subscription_id AND h.event_type = 'EXPIRED'
           AND h.reason = 'PRICE_INCREASE_NOT_CONSENTED' AND h.effective_at >= m.start_at
         ORDER BY h.effective_at, h.id LIMIT 1) pc ON true
     LEFT JOIN LATERAL (
-        SELECT h.effective_at, h.reason FROM hist h
+        SELECT h.effective_at, h.reason FROM own h
         WHERE h.subscription_id = m.subscription_id AND h.is_end AND h.effective_at >= m.start_at
           AND h.reason IS DISTINCT FROM 'PRICE_INCREASE_NOT_CONSENTED'
         ORDER BY h.effective_at, h.id LIMIT 1) en ON true
@@ -204,43 +218,23 @@ cohort AS (
     FROM outcome o
     GROUP BY 1, 2, 3, 4, 5, 6, 7
 ),
--- Each charge of the history with what follows it in its subscription's history, for the baseline: the next charge
--- (in the order effective_at, id; a charge at the same instant with a greater id is next), the first ending, grace, hold
--- or pause strictly after it, and the first ending strictly after it and at or after it. One pass over the history
--- instead of one search per cohort.
-peer_span AS (
-    SELECT s.* FROM (
-        SELECT h.subscription_id, h.provider, h.product_id, h.country_code, h.effective_at, h.period_end_at, h.is_charge,
-               min(h.effective_at) FILTER (WHERE h.is_charge) OVER later AS next_charge_at,
-               min(h.effective_at) FILTER (WHERE h.is_end OR h.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED'))
-                   OVER after AS first_disruption_after,
-               min(h.effective_at) FILTER (WHERE h.is_end) OVER after AS first_end_after,
-               min(h.effective_at) FILTER (WHERE h.is_end) OVER from_here AS first_end_from
-        FROM hist h
-        WINDOW later AS (PARTITION BY h.subscription_id ORDER BY h.effective_at DESC, h.id DESC
-                         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
-               by_time AS (PARTITION BY h.subscription_id ORDER BY h.effective_at DESC),
-               after AS (by_time RANGE BETWEEN UNBOUNDED PRECEDING AND '1 microsecond' PRECEDING),
-               from_here AS (by_time RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) s
-    WHERE s.is_charge
+-- The rows that disrupt paying (an ending, grace, hold or pause), for the baseline.
+disruption AS MATERIALIZED (
+    SELECT h.subscription_id, h.effective_at, h.is_end FROM hist h
+    WHERE h.is_end OR h.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED')
 ),
--- Baseline: same provider, other countries, paying at the cohort's window start for its product (the latest charge of
--- any product is of the cohort's: a subscriber who moved to another plan is not a peer), with no ending, grace, hold or
--- pause between that charge and the window start. The latest charge at the window start is the one whose span
--- [effective_at, next_charge_at) holds it; the peer's first ending at or after the window start is, with nothing in
--- between, its first ending after that charge (at or after it when the charge is at the window start itself).
-baseline AS (
+-- Baseline candidates: same provider, other countries, paying at the cohort's window start for its product (the latest
+-- charge of any product is of the cohort's: a subscriber who moved to another plan is not a peer). The latest charge at
+-- the window start is the one whose span [effective_at, next_charge_at) holds it: one per subscription and cohort.
+candidate AS (
     SELECT c.provider, c.product_id, c.region_code, c.currency_code, c.old_amount_micros, c.new_amount_micros, c.mode,
-           count(*) AS peers,
-           count(*) FILTER (WHERE CASE WHEN l.effective_at = c.window_start THEN l.first_end_from ELSE l.first_end_after END
-                                  <= c.window_end) AS churned
+           c.window_start, c.window_end, l.subscription_id, l.effective_at AS charged_at
     FROM cohort c
-    JOIN peer_span l ON l.provider = c.provider AND l.product_id = c.product_id
-                        AND l.effective_at <= c.window_start
-                        AND (l.next_charge_at IS NULL OR l.next_charge_at > c.window_start)
-                        AND l.period_end_at > c.window_start
-                        AND l.country_code IS DISTINCT FROM c.region_code
-                        AND (l.first_disruption_after IS NULL OR l.first_disruption_after > c.window_start)
+    JOIN charge l ON l.provider = c.provider AND l.product_id = c.product_id
+                     AND l.effective_at <= c.window_start
+                     AND (l.next_charge_at IS NULL OR l.next_charge_at > c.window_start)
+                     AND l.period_end_at > c.window_start
+                     AND l.country_code IS DISTINCT FROM c.region_code
     WHERE
       -- Not a member of this cohort. (Written as NOT IN over the members' complete keys so that PostgreSQL hashes them
       -- once instead of scanning every member for every peer; a key with a NULL matches no one, as in an equality.)
@@ -251,6 +245,27 @@ baseline AS (
                FROM member m
                WHERE m.product_id IS NOT NULL AND m.currency_code IS NOT NULL AND m.old_amount_micros IS NOT NULL
                  AND m.new_amount_micros IS NOT NULL AND m.provider IS NOT NULL AND m.subscription_id IS NOT NULL))
+),
+-- Peers: the candidates with no ending, grace, hold or pause strictly after their latest charge up to the window
+-- start. A peer churned when its first ending at or after the window start falls at or before the window end (with
+-- nothing between its latest charge and the window start, its first ending after that charge, or at or after it when
+-- the charge is at the window start itself). Both read from the candidate's disruptions in one join, not a search per
+-- candidate.
+peer AS (
+    SELECT a.provider, a.product_id, a.region_code, a.currency_code, a.old_amount_micros, a.new_amount_micros, a.mode,
+           COALESCE(bool_or(d.is_end AND d.effective_at >= a.window_start AND d.effective_at <= a.window_end), false)
+               AS churned
+    FROM candidate a
+    LEFT JOIN disruption d ON d.subscription_id = a.subscription_id AND d.effective_at >= a.charged_at
+                              AND d.effective_at <= GREATEST(a.window_start, a.window_end)
+    GROUP BY a.provider, a.product_id, a.region_code, a.currency_code, a.old_amount_micros, a.new_amount_micros, a.mode,
+             a.subscription_id
+    HAVING NOT COALESCE(bool_or(d.effective_at > a.charged_at AND d.effective_at <= a.window_start), false)
+),
+baseline AS (
+    SELECT p.provider, p.product_id, p.region_code, p.currency_code, p.old_amount_micros, p.new_amount_micros, p.mode,
+           count(*) AS peers, count(*) FILTER (WHERE p.churned) AS churned
+    FROM peer p
     GROUP BY 1, 2, 3, 4, 5, 6, 7
 ),
 -- Wilson score bounds (z = 1.959964) of each proportion.
