@@ -67,15 +67,26 @@ test_purchase AS MATERIALIZED (
 hist AS NOT MATERIALIZED (
     SELECT o.* FROM own o WHERE NOT EXISTS (SELECT 1 FROM test_purchase t WHERE t.subscription_id = o.subscription_id)
 ),
--- Every paid charge with its subscription's previous and next paid charge (in the order effective_at, id): one sorted
--- pass serves the untold decreases (the previous charge) and the baseline (the next one).
+-- Every paid charge with its subscription's next paid charge (in the order effective_at, id), for the baseline, and,
+-- for a renewal or recovery that charged less than the previous paid charge, of the same product and currency, that
+-- charge's amount (decreased_from), for the untold decreases: one sorted pass serves both.
 charge AS MATERIALIZED (
-    SELECT h.subscription_id, h.id, h.provider, h.event_type, h.effective_at, h.amount_micros, h.currency_code,
-           h.country_code, h.product_id, h.period_end_at,
-           lag(h.amount_micros) OVER w AS previous_micros, lag(h.product_id) OVER w AS previous_product,
-           lag(h.currency_code) OVER w AS previous_currency, lead(h.effective_at) OVER w AS next_charge_at
+    SELECT h.subscription_id, h.provider, h.effective_at, h.amount_micros, h.currency_code, h.country_code, h.product_id,
+           h.period_end_at, lead(h.effective_at) OVER w AS next_charge_at,
+           CASE WHEN h.event_type IN ('RENEWED', 'RECOVERED') AND lag(h.product_id) OVER w = h.product_id
+                     AND lag(h.currency_code) OVER w = h.currency_code AND h.amount_micros < lag(h.amount_micros) OVER w
+                THEN lag(h.amount_micros) OVER w END AS decreased_from
     FROM hist h WHERE h.is_charge
     WINDOW w AS (PARTITION BY h.subscription_id ORDER BY h.effective_at, h.id)
+),
+-- The rows other than charges that the report reads: the notices, and the rows that disrupt paying (an ending, grace,
+-- hold or pause), for the baseline.
+event AS MATERIALIZED (
+    SELECT h.subscription_id, h.id, h.provider, h.event_type, h.effective_at, h.amount_micros, h.currency_code,
+           h.country_code, h.is_end
+    FROM hist h
+    WHERE h.event_type IN ('PRICE_CHANGE_PENDING', 'PRICE_CHANGE_CANCELED', 'EXPIRED', 'REFUNDED', 'REVOKED',
+                           'ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED')
 ),
 -- The changes the history knows (one per provider, product, region, currency, old -> new price and mode).
 known_change AS (
@@ -92,7 +103,7 @@ notice AS MATERIALIZED (
     SELECT n.subscription_id, n.id, n.provider, n.event_type, n.effective_at, n.amount_micros, n.currency_code,
            n.country_code, l.product_id, l.period_end_at, l.billing_period, l.amount_micros AS billed_micros,
            l.currency_code AS billed_currency
-    FROM hist n
+    FROM event n
     JOIN LATERAL (
         SELECT h.product_id, h.period_end_at, h.billing_period, h.amount_micros, h.currency_code FROM own h
         WHERE h.subscription_id = n.subscription_id AND h.product_id IS NOT NULL AND h.effective_at <= n.effective_at
@@ -145,14 +156,13 @@ told AS (
 ),
 -- Decreases applied without notice: a renewal at a lower price than the previous charge of the same product.
 untold AS (
-    SELECT DISTINCT ON (ch.subscription_id, ch.product_id, ch.country_code, ch.currency_code, ch.previous_micros, ch.amount_micros)
+    SELECT DISTINCT ON (ch.subscription_id, ch.product_id, ch.country_code, ch.currency_code, ch.decreased_from, ch.amount_micros)
            ch.subscription_id, ch.provider, ch.product_id, ch.country_code AS region_code, ch.currency_code,
-           ch.previous_micros AS old_amount_micros, ch.amount_micros AS new_amount_micros, 'PRICE_DECREASE' AS mode,
+           ch.decreased_from AS old_amount_micros, ch.amount_micros AS new_amount_micros, 'PRICE_DECREASE' AS mode,
            ch.effective_at AS start_at, ch.effective_at AS target_at
     FROM charge ch
-    WHERE ch.event_type IN ('RENEWED', 'RECOVERED') AND ch.previous_product = ch.product_id
-      AND ch.previous_currency = ch.currency_code AND ch.amount_micros < ch.previous_micros
-    ORDER BY ch.subscription_id, ch.product_id, ch.country_code, ch.currency_code, ch.previous_micros, ch.amount_micros,
+    WHERE ch.decreased_from IS NOT NULL
+    ORDER BY ch.subscription_id, ch.product_id, ch.country_code, ch.currency_code, ch.decreased_from, ch.amount_micros,
              ch.effective_at
 ),
 -- Members: every told row, and an untold decrease only when no told row has its subscriber, currency, old and new
@@ -218,10 +228,9 @@ cohort AS (
     FROM outcome o
     GROUP BY 1, 2, 3, 4, 5, 6, 7
 ),
--- The rows that disrupt paying (an ending, grace, hold or pause), for the baseline.
-disruption AS MATERIALIZED (
-    SELECT h.subscription_id, h.effective_at, h.is_end FROM hist h
-    WHERE h.is_end OR h.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED')
+disruption AS (
+    SELECT e.subscription_id, e.effective_at, e.is_end FROM event e
+    WHERE e.is_end OR e.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED')
 ),
 -- Baseline candidates: same provider, other countries, paying at the cohort's window start for its product (the latest
 -- charge of any product is of the cohort's: a subscriber who moved to another plan is not a peer). The latest charge at
