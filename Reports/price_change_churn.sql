@@ -45,9 +45,10 @@ WITH params AS (
     SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
 -- The rows as known on the chosen basis, of every subscription: read from a row of `hist` (whose subscription is
--- therefore no test purchase) for its own subscription's rows, by index.
+-- therefore no test purchase) for its own subscription's rows, by index. Provider and event type stay the schema's
+-- enums (compared, not printed: a text copy of every row's costs a conversion each); text where a cohort is named.
 own AS NOT MATERIALIZED (
-    SELECT b.subscription_id, b.id, b.provider::text AS provider, b.event_type::text AS event_type, b.effective_at,
+    SELECT b.subscription_id, b.id, b.provider, b.event_type, b.effective_at,
            b.amount_micros, b.currency_code, b.country_code, b.product_id, b.reason, b.billing_period,
            CASE b.billing_period
                WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
@@ -115,8 +116,8 @@ notice AS MATERIALIZED (
 -- old price): known from its earliest notice, with the old price the latest paid price of that product, country and
 -- currency (other than the new price) before it, and the mode a consent increase (PRICE_INCREASE) or a decrease.
 inferred_change AS (
-    SELECT DISTINCT ON (n.provider, n.product_id, n.country_code, n.currency_code, n.amount_micros)
-           n.provider, n.product_id, n.country_code AS region_code, n.currency_code, o.amount_micros AS old_amount_micros,
+    SELECT DISTINCT ON (n.provider::text, n.product_id, n.country_code, n.currency_code, n.amount_micros)
+           n.provider::text AS provider, n.product_id, n.country_code AS region_code, n.currency_code, o.amount_micros AS old_amount_micros,
            n.amount_micros AS new_amount_micros,
            CASE WHEN n.amount_micros < o.amount_micros THEN 'PRICE_DECREASE' ELSE 'PRICE_INCREASE' END AS mode
     FROM notice n
@@ -127,10 +128,10 @@ inferred_change AS (
           AND h.effective_at <= n.effective_at
         ORDER BY h.effective_at DESC, h.id DESC LIMIT 1) o ON true
     WHERE n.event_type = 'PRICE_CHANGE_PENDING'
-      AND NOT EXISTS (SELECT 1 FROM known_change k WHERE k.provider = n.provider AND k.product_id = n.product_id
+      AND NOT EXISTS (SELECT 1 FROM known_change k WHERE k.provider = n.provider::text AND k.product_id = n.product_id
                         AND k.region_code = n.country_code AND k.currency_code = n.currency_code
                         AND k.new_amount_micros = n.amount_micros)
-    ORDER BY n.provider, n.product_id, n.country_code, n.currency_code, n.amount_micros, n.effective_at, n.id
+    ORDER BY n.provider::text, n.product_id, n.country_code, n.currency_code, n.amount_micros, n.effective_at, n.id
 ),
 change AS (
     SELECT * FROM known_change UNION SELECT * FROM inferred_change
@@ -147,7 +148,7 @@ told AS (
            CASE WHEN n.period_end_at > n.effective_at THEN n.period_end_at
                 ELSE n.period_end_at + n.billing_period::interval END AS target_at
     FROM notice n
-    JOIN change k ON k.provider = n.provider AND k.product_id = n.product_id AND k.region_code = n.country_code
+    JOIN change k ON k.provider = n.provider::text AND k.product_id = n.product_id AND k.region_code = n.country_code
                        AND k.currency_code = COALESCE(n.currency_code, n.billed_currency)
                        AND (k.new_amount_micros = n.amount_micros
                             OR (n.amount_micros IS NULL AND k.old_amount_micros = n.billed_micros))
@@ -157,7 +158,7 @@ told AS (
 -- Decreases applied without notice: a renewal at a lower price than the previous charge of the same product.
 untold AS (
     SELECT DISTINCT ON (ch.subscription_id, ch.product_id, ch.country_code, ch.currency_code, ch.decreased_from, ch.amount_micros)
-           ch.subscription_id, ch.provider, ch.product_id, ch.country_code AS region_code, ch.currency_code,
+           ch.subscription_id, ch.provider::text AS provider, ch.product_id, ch.country_code AS region_code, ch.currency_code,
            ch.decreased_from AS old_amount_micros, ch.amount_micros AS new_amount_micros, 'PRICE_DECREASE' AS mode,
            ch.effective_at AS start_at, ch.effective_at AS target_at
     FROM charge ch
@@ -214,7 +215,8 @@ outcome AS (
         ORDER BY h.effective_at, h.id LIMIT 1) en ON true
 ),
 cohort AS (
-    SELECT o.provider, o.product_id, o.region_code, o.currency_code, o.old_amount_micros, o.new_amount_micros, o.mode,
+    SELECT row_number() OVER () AS cohort_no,
+           o.provider, o.product_id, o.region_code, o.currency_code, o.old_amount_micros, o.new_amount_micros, o.mode,
            min(o.start_at) AS window_start,
            LEAST((SELECT as_of FROM params), max(o.aimed_at + COALESCE(o.billing_period, 'P1M')::interval)) AS window_end,
            count(*) AS affected_count,
@@ -226,7 +228,7 @@ cohort AS (
            COALESCE(sum(o.old_amount_micros * o.factor) FILTER (WHERE o.churned_due_to_change), 0) AS lost_twelfths,
            COALESCE(sum((o.new_amount_micros - o.old_amount_micros) * o.factor) FILTER (WHERE o.applied), 0) AS gained_twelfths
     FROM outcome o
-    GROUP BY 1, 2, 3, 4, 5, 6, 7
+    GROUP BY o.provider, o.product_id, o.region_code, o.currency_code, o.old_amount_micros, o.new_amount_micros, o.mode
 ),
 disruption AS (
     SELECT e.subscription_id, e.effective_at, e.is_end FROM event e
@@ -236,10 +238,9 @@ disruption AS (
 -- charge of any product is of the cohort's: a subscriber who moved to another plan is not a peer). The latest charge at
 -- the window start is the one whose span [effective_at, next_charge_at) holds it: one per subscription and cohort.
 candidate AS (
-    SELECT c.provider, c.product_id, c.region_code, c.currency_code, c.old_amount_micros, c.new_amount_micros, c.mode,
-           c.window_start, c.window_end, l.subscription_id, l.effective_at AS charged_at
+    SELECT c.cohort_no, c.window_start, c.window_end, l.subscription_id, l.effective_at AS charged_at
     FROM cohort c
-    JOIN charge l ON l.provider = c.provider AND l.product_id = c.product_id
+    JOIN charge l ON l.provider = c.provider::billing_provider AND l.product_id COLLATE "C" = c.product_id
                      AND l.effective_at <= c.window_start
                      AND (l.next_charge_at IS NULL OR l.next_charge_at > c.window_start)
                      AND l.period_end_at > c.window_start
@@ -261,28 +262,29 @@ candidate AS (
 -- the charge is at the window start itself). Both read from the candidate's disruptions in one join, not a search per
 -- candidate.
 peer AS (
-    SELECT a.provider, a.product_id, a.region_code, a.currency_code, a.old_amount_micros, a.new_amount_micros, a.mode,
+    SELECT a.cohort_no,
            COALESCE(bool_or(d.is_end AND d.effective_at >= a.window_start AND d.effective_at <= a.window_end), false)
                AS churned
     FROM candidate a
     LEFT JOIN disruption d ON d.subscription_id = a.subscription_id AND d.effective_at >= a.charged_at
                               AND d.effective_at <= GREATEST(a.window_start, a.window_end)
-    GROUP BY a.provider, a.product_id, a.region_code, a.currency_code, a.old_amount_micros, a.new_amount_micros, a.mode,
-             a.subscription_id
+    GROUP BY a.cohort_no, a.subscription_id
     HAVING NOT COALESCE(bool_or(d.effective_at > a.charged_at AND d.effective_at <= a.window_start), false)
 ),
 baseline AS (
-    SELECT p.provider, p.product_id, p.region_code, p.currency_code, p.old_amount_micros, p.new_amount_micros, p.mode,
-           count(*) AS peers, count(*) FILTER (WHERE p.churned) AS churned
+    SELECT p.cohort_no, count(*) AS peers, count(*) FILTER (WHERE p.churned) AS churned
     FROM peer p
-    GROUP BY 1, 2, 3, 4, 5, 6, 7
+    GROUP BY p.cohort_no
 ),
 -- Wilson score bounds (z = 1.959964) of each proportion.
 rated AS (
     SELECT c.*, COALESCE(b.peers, 0) AS baseline_peers, COALESCE(b.churned, 0) AS baseline_churned,
            w1.p AS p1, w1.lo AS lo1, w1.hi AS hi1, w2.p AS p2, w2.lo AS lo2, w2.hi AS hi2
     FROM cohort c
-    LEFT JOIN baseline b USING (provider, product_id, region_code, currency_code, old_amount_micros, new_amount_micros, mode)
+    -- (a cohort with a NULL in its key has no baseline, as when the baseline was joined on the key)
+    LEFT JOIN baseline b ON b.cohort_no = c.cohort_no AND c.provider IS NOT NULL AND c.product_id IS NOT NULL
+                            AND c.region_code IS NOT NULL AND c.currency_code IS NOT NULL
+                            AND c.old_amount_micros IS NOT NULL AND c.new_amount_micros IS NOT NULL AND c.mode IS NOT NULL
     CROSS JOIN LATERAL (SELECT (c.churned_due_to_change_count + c.other_churn_count)::numeric AS x, c.affected_count::numeric AS n) a1
     CROSS JOIN LATERAL (SELECT COALESCE(b.churned, 0)::numeric AS x, COALESCE(b.peers, 0)::numeric AS n) a2
     CROSS JOIN LATERAL (
