@@ -31,25 +31,28 @@ history AS NOT MATERIALIZED (
     SELECT b.* FROM billing_transaction b, params p
     WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
 ),
--- Who counts: subscriptions that are not test or sandbox purchases (no history row of theirs is a test row).
+-- Who counts: subscriptions that are not test or sandbox purchases (no history row of theirs is a test row). The
+-- provider stays the schema's enum here (grouped, not printed) and is named as text once per group or refund.
 subscriber AS (
-    SELECT s.id AS subscription_id, s.provider::text AS provider
+    SELECT s.id AS subscription_id, s.provider
     FROM subscription s
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
       AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
 ),
+-- The paid charges per month (grouped on the month's first instant, named once per group), provider and currency.
 paid AS (
-    SELECT to_char(h.effective_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, sub.provider, h.currency_code AS currency,
-           count(*) AS paid_transactions_count
-    FROM history h JOIN subscriber sub USING (subscription_id)
-    WHERE h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND h.amount_micros > 0
-    GROUP BY 1, 2, 3
+    SELECT to_char(g.month_start, 'YYYY-MM') AS month, g.provider::text AS provider, g.currency, g.paid_transactions_count
+    FROM (SELECT date_trunc('month', h.effective_at AT TIME ZONE 'UTC') AS month_start, sub.provider,
+                 h.currency_code AS currency, count(*) AS paid_transactions_count
+          FROM history h JOIN subscriber sub USING (subscription_id)
+          WHERE h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND h.amount_micros > 0
+          GROUP BY 1, 2, 3) g
 ),
 -- Every refund, chargeback and family revocation with the charge it refunds (a family revocation once per
 -- subscription and instant; its currency is that of the refunded charge, else the latest charge before it).
 refund AS (
     SELECT DISTINCT ON (r.subscription_id, r.effective_at, CASE WHEN r.refund_kind = 'FAMILY_REVOKE' THEN '' ELSE r.id::text END)
-           sub.provider, r.refund_kind::text AS refund_kind,
+           sub.provider::text AS provider, r.refund_kind::text AS refund_kind,
            COALESCE(r.currency_code, c.currency_code, l.currency_code) AS currency,
            CASE WHEN r.refund_kind = 'FAMILY_REVOKE' THEN 0 ELSE -r.amount_micros END AS micros,
            CASE WHEN r.provider = 'APPLE' AND r.refund_kind = 'FAMILY_REVOKE'
