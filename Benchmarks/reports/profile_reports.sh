@@ -32,10 +32,12 @@ trap 'rm -f "$script"' EXIT
   # CURSOR=1: psql reads the rows through a cursor, 10,000 at a time, as build-reports streams a report
   [ "${CURSOR:-0}" != 1 ] || echo '\set FETCH_COUNT 10000'
   echo '\timing on'
-  for r in snapshot contribution movement subscriber_state; do
+  # as SharedReportTables fills them: the spans (every one computed, as in a --full run) before the placements
+  for r in snapshot span contribution movement subscriber_state; do
+    source=report_$r; [ "$r" != span ] || source=report_run_span
     echo "\\echo step fill_$r"
     echo "CREATE TEMP TABLE report_${r}_run (LIKE public.report_${r}_run) ON COMMIT DROP;"
-    echo "INSERT INTO pg_temp.report_${r}_run SELECT * FROM report_${r}($params, '$BASIS');"
+    echo "INSERT INTO pg_temp.report_${r}_run SELECT * FROM $source($params, '$BASIS');"
     echo "ANALYZE pg_temp.report_${r}_run;"
     echo "INSERT INTO pg_temp.report_run_filled (relation, as_of, first_month, last_month, basis) VALUES ('$r', $params, '$BASIS');"
   done
