@@ -1,3 +1,4 @@
+import Foundation
 import Postgres
 import StoreExports
 
@@ -42,7 +43,7 @@ public struct GoogleEarningsFacts {
     public mutating func add(_ row: GoogleEarningsFields, _ ended: (GoogleEarningsFact) throws -> Void) rethrows {
         let (sideName, part, countDelta) = GoogleEarningsFold.classify(row.transactionType, refundType: row.refundType)
         let side: Int32 = sideName == "charge" ? 0 : 1
-        if !open || side != run.side || !run.order.elementsEqual(row.orderID) {
+        if !open || side != run.side || !Self.equal(run.order, row.orderID) {
             try finish(ended)
             open = true
             run.order.append(contentsOf: row.orderID)
@@ -61,6 +62,15 @@ public struct GoogleEarningsFacts {
         if side == 1, let type = row.refundType { run.refundType = type }
         run.at = min(run.at, row.transactionEpochSeconds)
         run.rows += 1
+    }
+
+    /// Whether `bytes` and `other` hold the same bytes.
+    private static func equal(_ bytes: [UInt8], _ other: UnsafeRawBufferPointer) -> Bool {
+        bytes.withUnsafeBytes { mine in
+            guard mine.count == other.count else { return false }
+            guard let a = mine.baseAddress, let b = other.baseAddress else { return true }
+            return memcmp(a, b, mine.count) == 0
+        }
     }
 
     /// Hands on the open run, if any (at the end of the file, or when a row starts another run).
