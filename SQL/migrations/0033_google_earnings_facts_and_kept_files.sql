@@ -110,12 +110,35 @@ CREATE CONSTRAINT TRIGGER report_file_google_earnings_facts AFTER INSERT ON repo
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.kind = 'googleEarnings')
     EXECUTE FUNCTION google_earnings_file_facts_check();
 
--- Deleting a report_file row deletes its facts, and the kept bytes no other file names, once per statement.
+-- Writers and deleters of one file's kept bytes take this transaction-scoped lock on the bytes' hash first (the
+-- two-key form: its own lock space, apart from the one-key locks hashtext names; a collision of the first 32 bits of
+-- two hashes only serialises two imports). The importer holds it from its check whether the bytes are kept until its
+-- commit, so a second import of the same bytes (under another report key, in its own transaction) waits, then finds
+-- them committed and writes none; a delete holds it while it decides the bytes are named by no file, so they cannot
+-- go while an import that found them commits a file naming them, nor an import find bytes a delete is removing.
+CREATE FUNCTION report_file_content_lock(sha256 bytea) RETURNS void LANGUAGE sql VOLATILE AS $$
+    SELECT pg_advisory_xact_lock(hashtext('report_file_content'), ('x' || encode(substr(sha256, 1, 4), 'hex'))::bit(32)::int)
+$$;
+
+-- Deleting a report_file row deletes its facts, and the kept bytes no other file names, once per statement. The
+-- kept bytes' locks are taken in hash order (two deletes cannot deadlock on them); the check that no file names the
+-- bytes runs after the lock, in a statement of its own: at READ COMMITTED it sees the files committed meanwhile. At
+-- REPEATABLE READ or SERIALIZABLE the transaction's snapshot may predate them, so such a delete of kept bytes is
+-- refused (nothing deleted) rather than risk the bytes of a committed file.
 CREATE FUNCTION report_file_staged_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    kept bytea;
 BEGIN
     DELETE FROM google_earnings_fact f USING deleted_files d WHERE f.report_file_id = d.id;
-    DELETE FROM report_file_content c USING (SELECT DISTINCT kept_sha256 FROM deleted_files WHERE kept_sha256 IS NOT NULL) d
-    WHERE c.sha256 = d.kept_sha256 AND NOT EXISTS (SELECT 1 FROM report_file f WHERE f.kept_sha256 = d.kept_sha256);
+    FOR kept IN SELECT DISTINCT kept_sha256 FROM deleted_files WHERE kept_sha256 IS NOT NULL ORDER BY 1 LOOP
+        IF current_setting('transaction_isolation') <> 'read committed' THEN
+            RAISE EXCEPTION 'a report file with kept bytes is deleted at READ COMMITTED only (this transaction: %)',
+                current_setting('transaction_isolation') USING ERRCODE = 'object_not_in_prerequisite_state';
+        END IF;
+        PERFORM report_file_content_lock(kept);
+        DELETE FROM report_file_content c
+        WHERE c.sha256 = kept AND NOT EXISTS (SELECT 1 FROM report_file f WHERE f.kept_sha256 = kept);
+    END LOOP;
     RETURN NULL;
 END $$;
 

@@ -20,11 +20,23 @@ struct KeptReportFile: Equatable {
     static let chunk = 1 << 20
 
     /// Keeps the bytes of the file at `path` (named `name` in errors) in `database`, unless bytes with the same hash
-    /// are kept already; a file that changes between the two reads (hash, then copy) is refused.
+    /// are kept already; a file that changes between the two reads (hash, then copy) is refused. Runs inside the
+    /// staging transaction, which must be READ COMMITTED (`ReportLoader` opens it so).
+    ///
+    /// Two imports of the same bytes under different report keys may run at once, each in its own transaction: the
+    /// hash's lock (`report_file_content_lock`, migration 0033; held to commit) comes before the check, so the second
+    /// waits for the first to commit or roll back. The check is a statement of its own after the lock: at READ
+    /// COMMITTED it sees the chunks the first committed (and writes none) or, if the first rolled back or a delete
+    /// removed them, none (and writes them). At REPEATABLE READ a snapshot taken by an earlier statement of the
+    /// transaction would miss them and the COPY would collide on the primary key; hence READ COMMITTED. A delete of
+    /// the last file naming the bytes takes the same lock, so it cannot remove them while this import commits a file
+    /// naming them.
     static func keep(_ path: String, name: String, in database: PostgresConnection) throws -> KeptReportFile {
         let first = try hash(path, name: name)
+        let sha256 = hexLiteral(first.sha256)
+        _ = try database.query("SELECT report_file_content_lock($1::bytea)", [sha256])
         let held = try database.query("SELECT 1 FROM report_file_content WHERE sha256 = $1::bytea AND chunk = 0",
-                                      [hexLiteral(first.sha256)]).first != nil
+                                      [sha256]).first != nil
         if held { return first }
         var second: KeptReportFile?
         try database.copyIn("COPY report_file_content (sha256, chunk, bytes) FROM STDIN (FORMAT binary)") { copy in

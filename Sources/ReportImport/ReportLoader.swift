@@ -107,7 +107,9 @@ public struct ReportLoader {
     private func stage(_ identity: ReportIdentity, path: String, knownSHA256: String?,
                        copy: (PostgresConnection, Int64) throws -> Staged) throws -> ReportLoadOutcome {
         do {
-            return try database.transaction { db in
+            // READ COMMITTED, whatever the session's default: each statement sees what other imports committed
+            // before it, which keeping a file's bytes relies on (`KeptReportFile.keep`).
+            return try database.transaction(isolation: "READ COMMITTED") { db in
                 // One importer at a time per report, so two runs cannot both add a current file.
                 _ = try db.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["report_file:" + identity.key])
                 if let knownSHA256, try held(identity, sha: knownSHA256, db) { return .unchanged }

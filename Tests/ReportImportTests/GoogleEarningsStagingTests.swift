@@ -233,7 +233,7 @@ extension GoogleEarningsStreamingTests {
 }
 
 /// Lines a job printed.
-private final class Lines: @unchecked Sendable {
+final class Lines: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []
     var lines: [String] { lock.withLock { stored } }

@@ -8,12 +8,13 @@ import Testing
 /// A migrated private database, a scratch folder of report files and a way to run `import-exports` on them.
 final class ImportHarness {
     let databaseName: String
+    let configuration: PostgresConfiguration
     let database: PostgresConnection
     let folder: URL
 
     init(_ name: String) throws {
         databaseName = "report_import_" + name
-        (_, database) = try TestDatabase.migrated(databaseName)
+        (configuration, database) = try TestDatabase.migrated(databaseName)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-import-\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
