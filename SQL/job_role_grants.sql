@@ -60,6 +60,8 @@ BEGIN
             ('period_close', 'SELECT, INSERT, UPDATE (reopened_at, reopen_reason)'),
             ('reconciliation_run', 'SELECT, INSERT, UPDATE (superseded_by)'),
             ('report_file', 'SELECT, INSERT, UPDATE (replaced_by)'),
+            -- a staged file's bytes, kept under their hash (written once; deleted only with the last file naming them)
+            ('report_file_content', 'SELECT, INSERT'),
             ('fx_rate', 'SELECT, INSERT, UPDATE (rate)'),
             -- staged store report rows: a replaced report's rows are deleted with it
             ('apple_financial_row', 'SELECT, INSERT, DELETE'),
@@ -68,7 +70,7 @@ BEGIN
             ('apple_subscriber_row', 'SELECT, INSERT, DELETE'),
             ('apple_subscription_row', 'SELECT, INSERT, DELETE'),
             ('apple_subscription_event_row', 'SELECT, INSERT, DELETE'),
-            ('google_earnings_row', 'SELECT, INSERT, DELETE'),
+            ('google_earnings_fact', 'SELECT, INSERT, DELETE'),
             ('google_estimated_sales_row', 'SELECT, INSERT, DELETE'),
             -- the jobs' own state
             ('job_run', 'SELECT, INSERT, UPDATE'),

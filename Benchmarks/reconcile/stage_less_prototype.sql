@@ -1,3 +1,4 @@
+-- Historical (issue 29): run against google_earnings_row, which migration 0033 replaced by what this measured.
 -- Issue 29, "stage less", measured before it is built: what the server would do if the earnings file were kept as its
 -- bytes (1 MiB bytea chunks under its hash) plus one fact per order and side, against what it does today (the rows)
 -- and the floor (26 text columns by COPY, then the order-ID index), all in one session, server side.

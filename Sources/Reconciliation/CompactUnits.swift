@@ -61,7 +61,7 @@ struct UnitTexts {
 
 /// The report side of one Google month read from its staged files, compact: each order ID once in the shared
 /// interner, each unit a `CompactUnit`, found by order number and side. Its units are the rows folded in file order
-/// (runs folded by `EarningsRunFolder`, then absorbed into their units).
+/// (each staged fact, a run folded at import, absorbed into its unit).
 struct CompactReport {
     let orders: SharedOrders
     var texts = UnitTexts()

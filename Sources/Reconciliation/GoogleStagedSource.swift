@@ -86,23 +86,42 @@ struct GoogleStagedSource {
         ids.isEmpty ? "NULL" : ids.map { String($0) }.joined(separator: ",")
     }
 
-    /// Streams the earnings rows of the files `ids` (file by file, in line order) into `report`; returns the rows read.
+    /// Streams the earnings facts of the files `ids` (file by file, in file order: `google_earnings_fact`, each a run
+    /// of one order and side folded at import) into `report`, which absorbs each into its unit; returns the rows the
+    /// facts fold.
     private func readEarnings(_ ids: [Int64], into report: inout CompactReport) throws -> Int {
-        var folder = EarningsRunFolder()
+        var texts = UnitTexts()
         var reader = BinaryCopyReader()
+        var batch = EarningsRuns()
         var rows = 0
         try database.copyOutMessages("""
-            COPY (SELECT r.order_id, r.transaction_type, r.refund_type, r.product_id, r.buyer_country, r.buyer_currency,
-                         r.amount_buyer_micros, r.transaction_at
-                  FROM google_earnings_row r WHERE r.report_file_id IN (\(Self.list(ids)))
-                  ORDER BY r.report_file_id, r.line) TO STDOUT (FORMAT binary)
+            COPY (SELECT f.order_id, f.side::int8, f.gross_micros, f.fee_micros, f.tax_micros, f.charge_count::int8,
+                         f.row_count::int8, f.currency, f.country, f.product_id, f.refund_type, f.first_at
+                  FROM google_earnings_fact f WHERE f.report_file_id IN (\(Self.list(ids)))
+                  ORDER BY f.report_file_id, f.seq) TO STDOUT (FORMAT binary)
             """) { message in
             guard try reader.read(message) else { return }
-            if let full = try folder.add(Self.fields(message, reader.fields)) { report.add(full) }
-            rows += 1
+            let cells = reader.fields
+            func int(_ index: Int) -> Int64? { cells[index].flatMap { BinaryCopyReader.int64(message, $0) } }
+            func text(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: message[range]) }
+            guard cells.count == 12, let order = cells[0], let side = int(1), side == 0 || side == 1, let gross = int(2),
+                  let fee = int(3), let tax = int(4), let charges = int(5), let count = int(6), let currency = cells[7],
+                  let country = cells[8], let product = cells[9], let micros = int(11),
+                  let at = BinaryCopyReader.epochSeconds(postgresMicroseconds: micros) else {
+                throw PostgresError(.copy, message: "google_earnings_fact: a staged fact the reconciliation cannot read")
+            }
+            batch.add(StagedEarningsFact(order: text(order), side: UInt8(side), gross: gross, fee: fee, tax: tax,
+                                         charges: Int32(truncatingIfNeeded: charges), rows: Int(count), currency: text(currency),
+                                         country: text(country), product: text(product), refundType: cells[10].map(text), at: at),
+                      texts: &texts)
+            rows += Int(count)
+            if batch.units.count >= EarningsRuns.batchSize {
+                report.add(batch)
+                batch = EarningsRuns()
+            }
         }
-        if let last = folder.finish() { report.add(last) }
-        report.texts = folder.texts
+        if !batch.units.isEmpty { report.add(batch) }
+        report.texts = texts
         return rows
     }
 
@@ -142,14 +161,9 @@ struct GoogleStagedSource {
             unit.country = texts.countries.intern(text(country))
             unit.at = at
             unit.isTest = false
-            let start = batch.orderBytes.count
-            batch.orderBytes.append(contentsOf: text(order))
-            batch.orders.append(start..<batch.orderBytes.count)
-            batch.sides.append(refund ? 1 : 0)
-            batch.units.append(unit)
-            batch.rows += 1
+            batch.add(order: text(order), side: refund ? 1 : 0, unit: unit, rows: 1)
             rows += 1
-            if batch.units.count >= 2048 {
+            if batch.units.count >= EarningsRuns.batchSize {
                 report.add(batch)
                 batch = EarningsRuns()
             }
@@ -157,24 +171,5 @@ struct GoogleStagedSource {
         if !batch.units.isEmpty { report.add(batch) }
         report.texts = texts
         return rows
-    }
-
-    /// One row's fields, lent from `message`.
-    static func fields(_ message: UnsafeRawBufferPointer, _ cells: [Range<Int>?]) throws -> GoogleEarningsFields {
-        func text(_ index: Int) -> UnsafeRawBufferPointer {
-            cells[index].map { UnsafeRawBufferPointer(rebasing: message[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        }
-        guard cells.count == 8, let typeCell = cells[1], let type = GoogleEarningsScanner.transactionType(message, typeCell),
-              let amountCell = cells[6], let amount = BinaryCopyReader.int64(message, amountCell),
-              let atCell = cells[7], let micros = BinaryCopyReader.int64(message, atCell),
-              let at = BinaryCopyReader.epochSeconds(postgresMicroseconds: micros) else {
-            throw PostgresError(.copy, message: "google_earnings_row: a staged row the reconciliation cannot read")
-        }
-        let refund = text(2)
-        let refundType: GoogleRefundType? = refund.elementsEqual("Full".utf8) ? .full
-            : refund.elementsEqual("Partial".utf8) ? .partial : nil
-        return GoogleEarningsFields(line: 0, orderID: text(0), transactionType: type, refundType: refundType, productID: text(3),
-                                    buyerCountry: text(4), buyerCurrency: text(5), amountBuyerMicros: amount,
-                                    transactionEpochSeconds: at)
     }
 }

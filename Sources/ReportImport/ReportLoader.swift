@@ -54,7 +54,7 @@ public struct ReportLoader {
         return try stage(report.identity, path: report.path, knownSHA256: report.contentSHA256) { db, id in
             let rows = try StagingCopy.load(report, fileID: id, into: db)
             if !fxRates.isEmpty { _ = try FXRateWriter(database: db, actor: actor).upsert(fxRates) }
-            return (report.contentSHA256, rows)
+            return (report.contentSHA256, rows, nil)
         }
     }
 
@@ -65,11 +65,11 @@ public struct ReportLoader {
         let identity = ReportIdentity.of(Self.fileName(path), kind: .googleEarnings)
         var rates = 0
         let outcome = try stage(identity, path: path, knownSHA256: knownSHA256) { db, id in
-            let tally = try GoogleEarningsStaging.stage(path, fileID: id, into: db)
-            let fx = tally.rates.rates(month: identity.period)
+            let staged = try GoogleEarningsStaging.stage(path, fileID: id, into: db)
+            let fx = staged.tally.rates.rates(month: identity.period)
             if !fx.isEmpty { _ = try FXRateWriter(database: db, actor: actor).upsert(fx) }
             rates = fx.count
-            return (tally.sha256, tally.rows)
+            return (staged.tally.sha256, staged.tally.rows, staged.kept)
         }
         return (outcome, outcome == .unchanged ? 0 : rates)
     }
@@ -89,12 +89,13 @@ public struct ReportLoader {
             let tally = kind == .googleEstimatedSales
                 ? try GoogleEstimatedSalesStaging.stage(path, fileID: id, into: db)
                 : try AppleReportStaging.stage(path, kind: kind, fileID: id, into: db)
-            return (tally.sha256, tally.rows)
+            return (tally.sha256, tally.rows, nil)
         }
     }
 
-    /// The content staged: its hash (known only once it is read, for a file staged as it is read) and row count.
-    private typealias Staged = (sha: String, rows: Int)
+    /// The content staged: its hash (known only once it is read, for a file staged as it is read), row count and the
+    /// file's bytes kept (Google earnings).
+    private typealias Staged = (sha: String, rows: Int, kept: KeptReportFile?)
 
     /// Signals, inside the transaction, that the content just read was held before: the staging is rolled back.
     private struct HeldBefore: Error {}
@@ -106,7 +107,9 @@ public struct ReportLoader {
     private func stage(_ identity: ReportIdentity, path: String, knownSHA256: String?,
                        copy: (PostgresConnection, Int64) throws -> Staged) throws -> ReportLoadOutcome {
         do {
-            return try database.transaction { db in
+            // READ COMMITTED, whatever the session's default: each statement sees what other imports committed
+            // before it, which keeping a file's bytes relies on (`KeptReportFile.keep`).
+            return try database.transaction(isolation: "READ COMMITTED") { db in
                 // One importer at a time per report, so two runs cannot both add a current file.
                 _ = try db.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["report_file:" + identity.key])
                 if let knownSHA256, try held(identity, sha: knownSHA256, db) { return .unchanged }
@@ -124,10 +127,12 @@ public struct ReportLoader {
                     _ = try db.execute("UPDATE report_file SET replaced_by = $1 WHERE id = $2", [id, previous.id])
                 }
                 _ = try db.execute("""
-                    INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, region, vendor, row_count)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, region, vendor, row_count,
+                                             kept_sha256, kept_size)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::bytea, $12::int8)
                     """, [id, identity.kind.rawValue, identity.provider, name, identity.key, staged.sha, identity.period,
-                          identity.region, identity.vendor, staged.rows])
+                          identity.region, identity.vendor, staged.rows, staged.kept.map { KeptReportFile.hexLiteral($0.sha256) },
+                          staged.kept.map { $0.size }])
                 guard let previous else { return .imported(rows: staged.rows) }
                 _ = try db.execute("""
                     INSERT INTO audit_log (actor, action, entity, entity_id, detail)

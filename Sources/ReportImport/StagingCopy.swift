@@ -4,7 +4,7 @@ import StoreExports
 
 /// Streams a parsed report's rows into its typed staging table with `COPY … FROM STDIN`.
 enum StagingCopy {
-    /// The staging table of each report kind.
+    /// The staging table of each report kind (Google earnings: its facts, migration 0033).
     static func table(_ kind: StoreReportKind) -> String {
         switch kind {
         case .appleFinancial: return "apple_financial_row"
@@ -13,7 +13,7 @@ enum StagingCopy {
         case .appleSubscription: return "apple_subscription_row"
         case .appleSubscriptionEvent: return "apple_subscription_event_row"
         case .appleSummarySales: return "apple_sales_summary_row"
-        case .googleEarnings: return "google_earnings_row"
+        case .googleEarnings: return "google_earnings_fact"
         case .googleEstimatedSales: return "google_estimated_sales_row"
         }
     }

@@ -1,6 +1,7 @@
 import BillingCore
 import CompactMemory
 @testable import Reconciliation
+import ReportImport
 import StoreExports
 import Testing
 
@@ -89,30 +90,51 @@ import Testing
          Row(type: "Tax" + suffix, refundType: refundType, amount: direction * -2_290_000)]
     }
 
-    /// The report side of `rows` (the test order's), folded as an earnings file's rows are: runs of two rows at most
-    /// (`EarningsRunFolder`), absorbed into their units (`CompactReport`).
+    /// The report side of `rows` (the test order's), as reconcile reads it: folded into facts as import-exports folds
+    /// an earnings file's rows (`GoogleEarningsFacts`), each fact a run absorbed into its unit (`CompactReport`), one
+    /// fact a batch.
     func report(_ rows: [Row]) throws -> CompactReport {
-        var folder = EarningsRunFolder(batchSize: 2)
+        var facts = GoogleEarningsFacts()
         var report = CompactReport(orders: SharedOrders())
-        let texts = (Array(Self.order.utf8), Array("member.android.cableshop".utf8), Array("DK".utf8), Array("DKK".utf8))
-        for row in rows {
-            let type = try #require(GoogleTransactionType(raw: row.type), "\(row.type)")
-            let full = texts.0.withUnsafeBytes { order in
-                texts.1.withUnsafeBytes { product in
-                    texts.2.withUnsafeBytes { country in
-                        texts.3.withUnsafeBytes { currency in
-                            folder.add(GoogleEarningsFields(
-                                line: 0, orderID: order, transactionType: type, refundType: GoogleRefundType(rawValue: row.refundType),
-                                productID: product, buyerCountry: country, buyerCurrency: currency, amountBuyerMicros: row.amount,
-                                transactionEpochSeconds: 1_500))
+        var texts = UnitTexts()
+        func absorb(_ fact: GoogleEarningsFact) {
+            var batch = EarningsRuns()
+            fact.order.withUnsafeBytes { order in
+                fact.currency.withUnsafeBytes { currency in
+                    fact.country.withUnsafeBytes { country in
+                        fact.product.withUnsafeBytes { product in
+                            var refundType = Array((fact.refundType?.rawValue ?? "").utf8)
+                            refundType.withUnsafeMutableBytes { refund in
+                                batch.add(StagedEarningsFact(order: order, side: UInt8(fact.side), gross: fact.gross, fee: fact.fee,
+                                                             tax: fact.tax, charges: fact.charges, rows: Int(fact.rows),
+                                                             currency: currency, country: country, product: product,
+                                                             refundType: fact.refundType == nil ? nil : UnsafeRawBufferPointer(refund),
+                                                             at: fact.at), texts: &texts)
+                            }
                         }
                     }
                 }
             }
-            if let full { report.add(full) }
+            report.add(batch)
         }
-        if let last = folder.finish() { report.add(last) }
-        report.texts = folder.texts
+        let texts0 = (Array(Self.order.utf8), Array("member.android.cableshop".utf8), Array("DK".utf8), Array("DKK".utf8))
+        for row in rows {
+            let type = try #require(GoogleTransactionType(raw: row.type), "\(row.type)")
+            texts0.0.withUnsafeBytes { order in
+                texts0.1.withUnsafeBytes { product in
+                    texts0.2.withUnsafeBytes { country in
+                        texts0.3.withUnsafeBytes { currency in
+                            facts.add(GoogleEarningsFields(
+                                line: 0, orderID: order, transactionType: type, refundType: GoogleRefundType(rawValue: row.refundType),
+                                productID: product, buyerCountry: country, buyerCurrency: currency, amountBuyerMicros: row.amount,
+                                transactionEpochSeconds: 1_500), absorb)
+                        }
+                    }
+                }
+            }
+        }
+        facts.finish(absorb)
+        report.texts = texts
         return report
     }
 

@@ -7,54 +7,95 @@ import TestSupport
 import Testing
 import WorldGen
 
-/// What `import-exports` stages from Google earnings files — every column of every row, the `report_file` rows and
-/// the exchange rates taken from them — is pinned by digests computed with the whole-file import (before the
-/// streaming import replaced it): the earnings fixtures (a quoted multi-line title, every transaction type, the
-/// column variants of 2016, 2019 and 2025) and a generated world's earnings zips.
+/// What `import-exports` stages from Google earnings files — the facts (each a run of one order and side folded), the
+/// `report_file` rows and the exchange rates taken from them — is pinned by digests computed from the rows the
+/// per-row staging wrote (before migration 0033): those rows, staged by the earlier import, folded into facts by
+/// 0033's own SQL, give these digests; the importer's fold must give the same. The fixtures (a quoted multi-line
+/// title, every transaction type, the column variants of 2016, 2019 and 2025) and a generated world's earnings zips.
+/// The file itself is kept as its bytes, byte for byte, and gives an order's rows back (`--show-order`).
 @Suite(.serialized) struct GoogleEarningsStagingTests {
-    /// Every staged value of the Google earnings import, as one MD5 (the file id left out: it is a sequence number).
+    /// Every staged fact of the Google earnings import, its files and the rates, as one MD5 (the file id left out: it
+    /// is a sequence number).
     static func stagedDigest(_ harness: ImportHarness) throws -> String {
         let sql = """
             SELECT md5(
-                (SELECT coalesce(string_agg(concat_ws('|', f.report_key, r.line, r.order_id, r.transaction_date, r.transaction_at,
-                        r.transaction_zone, r.tax_type, r.transaction_type, coalesce(r.refund_type, '∅'), r.product_title, r.product_id,
-                        r.product_type, r.sku_id, r.hardware, r.buyer_country, r.buyer_state, r.buyer_postal_code, r.buyer_currency,
-                        r.amount_buyer_micros, r.currency_conversion_rate, r.merchant_currency, r.amount_merchant_micros,
-                        r.base_plan_id, r.offer_id, r.group_id, r.first_usd_1m_eligible, r.service_fee_percent,
-                        r.fee_description, r.promotion_id, r.sales_channel), E'\\n' ORDER BY f.report_key, r.line), '')
-                 FROM google_earnings_row r JOIN report_file f ON f.id = r.report_file_id)
+                (SELECT coalesce(string_agg(concat_ws('|', f.report_key, g.seq, g.order_id, g.side, g.gross_micros, g.fee_micros,
+                        g.tax_micros, g.charge_count, g.row_count, g.currency, g.country, g.product_id, coalesce(g.refund_type, '∅'),
+                        g.first_at), E'\\n' ORDER BY f.report_key, g.seq), '')
+                 FROM google_earnings_fact g JOIN report_file f ON f.id = g.report_file_id)
                 || (SELECT coalesce(string_agg(concat_ws('|', kind, provider, file_name, report_key, content_sha256, period, region,
                         vendor, row_count, replaced_by IS NULL), E'\\n' ORDER BY report_key), '')
-                    FROM report_file WHERE kind = 'google_earnings')
+                    FROM report_file WHERE kind = 'googleEarnings')
                 || (SELECT coalesce(string_agg(concat_ws('|', month, from_currency, to_currency, rate, source), E'\\n'
                         ORDER BY month, from_currency, to_currency), '') FROM fx_rate)) AS d
             """
         return try #require(try harness.database.query(sql).first).decode(String.self, "d")
     }
 
-    /// The whole-file import's digests of the worlds at seeds 3, 7 and 11.
-    static let worldDigests: [UInt64: String] = [3: "50a4b4da4c3af050903c301a0f82b22e", 7: "1d57b9d9fd9fbdd04f39b1204b25d8ca",
-                                                         11: "0100bea65613de79ee0912b7fd8756b8"]
+    /// The digests of the worlds at seeds 3, 7 and 11 (the per-row staging's rows, folded by migration 0033).
+    static let worldDigests: [UInt64: String] = [3: "a2bf6c52e41985d1ea77e25772466214", 7: "1074259869315bc53974286ff3e50a92",
+                                                         11: "4e25dc13e112ec4695fb6f9944b5d25a"]
 
     static func earningsFixture(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("StoreExportsTests/Fixtures/google/" + name)
     }
 
-    @Test func theFixturesStageAsTheWholeFileImportStagedThem() throws {
+    /// Every staged earnings file's kept bytes are the file's, byte for byte.
+    static func expectKeptBytes(_ harness: ImportHarness, files: [URL]) throws {
+        for file in files {
+            let row = try #require(try harness.database.query("""
+                SELECT encode(string_agg(c.bytes, ''::bytea ORDER BY c.chunk), 'hex') AS kept, f.kept_size
+                FROM report_file f JOIN report_file_content c ON c.sha256 = f.kept_sha256
+                WHERE f.file_name = $1 GROUP BY f.kept_size
+                """, [file.lastPathComponent]).first, "\(file.lastPathComponent)")
+            let bytes = [UInt8](try Data(contentsOf: file))
+            #expect(try row.decode(Int64.self, "kept_size") == Int64(bytes.count))
+            #expect(try row.decode(String.self, "kept") == bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(),
+                    "\(file.lastPathComponent)")
+        }
+    }
+
+    static let fixtureNames = ["earnings_201604_1234567890123-0.csv", "earnings_201911_1234567890123-0.csv",
+                               "earnings_202501_1234567890123-1.csv"]
+
+    @Test func theFixturesStageAsThePerRowStagingStagedThem() throws {
         let harness = try ImportHarness("earnings_staged_fixtures")
-        for name in ["earnings_201604_1234567890123-0.csv", "earnings_201911_1234567890123-0.csv",
-                     "earnings_202501_1234567890123-1.csv"] {
+        for name in Self.fixtureNames {
             try FileManager.default.copyItem(at: Self.earningsFixture(name), to: harness.folder.appendingPathComponent(name))
         }
         let (code, counts, line) = try harness.run()
         #expect(code == .succeeded && counts["google_earnings_imported"] == 3, "\(line)")
         let digest = try Self.stagedDigest(harness)
-        #expect(digest == "df4b61baaa01d9ddc95f0b476d214237", "\(digest)")
+        #expect(digest == "ff2ff344ef1b92bc2e035b46763cce17", "\(digest)")
+        try Self.expectKeptBytes(harness, files: Self.fixtureNames.map { harness.folder.appendingPathComponent($0) })
     }
 
-    /// Migration 0029's per-file checks, which replace the per-row foreign key: a Google earnings file whose staged rows
-    /// are not exactly its `row_count` (rows under another id, or none) cannot commit, and deleting a file deletes its rows.
+    /// `--show-order` prints an order's rows, read back from the kept file: every row of the order in the file, in
+    /// file order, with its line, type and amounts as the whole-file parser reads them.
+    @Test func anOrdersRowsAreReadBackFromTheKeptFile() throws {
+        let harness = try ImportHarness("earnings_show_order")
+        let name = "earnings_201911_1234567890123-0.csv"
+        let file = harness.folder.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: Self.earningsFixture(name), to: file)
+        #expect(try harness.run().0 == .succeeded)
+        let parsed = try GoogleEarningsParser.parse([UInt8](try Data(contentsOf: file)), file: name)
+        let order = try #require(parsed.first { row in parsed.filter { $0.orderID == row.orderID }.count > 2 }?.orderID)
+        let expected = parsed.filter { $0.orderID == order }
+        let box = Lines()
+        let (code, counts, line) = try harness.run(["--show-order", order], folder: false,
+                                                   definition: ImportExports.definition(output: { box.append($0) }))
+        #expect(code == .succeeded && counts["rows_shown"] == expected.count, "\(line)")
+        #expect(box.lines == [ShowOrder.header] + expected.map { ShowOrder.line(name, $0) })
+        #expect(box.lines.count > 3 && box.lines[1].hasPrefix(name + ",\(expected[0].line)," + order + ","), "\(box.lines)")
+        let (missing, _, missingLine) = try harness.run(["--show-order", "GPA.0000-0000-0000-00000"], folder: false,
+                                                        definition: ImportExports.definition(output: { box.append($0) }))
+        #expect(missing == .thresholdBreached, "\(missingLine)")
+    }
+
+    /// Migration 0033's per-file checks (0029's, on the facts): a Google earnings file whose facts do not fold exactly
+    /// its `row_count` rows (facts under another id, or none), or that names kept bytes it does not have, cannot
+    /// commit; deleting a file deletes its facts, and its kept bytes once no file names them.
     @Test func aFileMustHoldExactlyItsRowsAndTakesThemAlongWhenDeleted() throws {
         let harness = try ImportHarness("earnings_rows_per_file")
         let name = "earnings_201911_1234567890123-0.csv"
@@ -62,38 +103,47 @@ import WorldGen
         let (code, _, line) = try harness.run()
         #expect(code == .succeeded, "\(line)")
         let db = harness.database
-        let staged = try harness.scalar("SELECT count(*) AS n FROM google_earnings_row")
-        #expect(staged > 0)
-        func addFile(rows: Int, copyRowsFrom source: Int64?) throws {
+        let staged = try harness.scalar("SELECT sum(row_count)::int8 AS n FROM google_earnings_fact")
+        let facts = try harness.scalar("SELECT count(*) AS n FROM google_earnings_fact")
+        #expect(staged > facts && facts > 0)
+        let chunks = try harness.scalar("SELECT count(*) AS n FROM report_file_content")
+        #expect(chunks == 1)
+        func addFile(rows: Int, copyFactsFrom source: Int64?, keptSize: Int64? = nil) throws {
             try db.transaction { db in
                 let id = try #require(try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first)
                     .decode(Int64.self, "id")
                 if let source {
                     _ = try db.execute("""
-                        INSERT INTO google_earnings_row SELECT $1, line, order_id, transaction_date, transaction_at, transaction_zone,
-                            tax_type, transaction_type, refund_type, product_title, product_id, product_type, sku_id, hardware,
-                            buyer_country, buyer_state, buyer_postal_code, buyer_currency, amount_buyer_micros,
-                            currency_conversion_rate, merchant_currency, amount_merchant_micros, base_plan_id, offer_id, group_id,
-                            first_usd_1m_eligible, service_fee_percent, fee_description, promotion_id, sales_channel
-                        FROM google_earnings_row WHERE report_file_id = $2
+                        INSERT INTO google_earnings_fact SELECT $1, seq, order_id, side, gross_micros, fee_micros, tax_micros,
+                            charge_count, row_count, currency, country, product_id, refund_type, first_at
+                        FROM google_earnings_fact WHERE report_file_id = $2
                         """, [id, source])
                 }
                 _ = try db.execute("""
-                    INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, row_count)
-                    VALUES ($1, 'googleEarnings', 'google', 'x.csv', 'google:earnings:test', repeat('0', 64), '2019-11', $2)
-                    """, [id, rows])
+                    INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, row_count,
+                                             kept_sha256, kept_size)
+                    SELECT $1, 'googleEarnings', 'google', 'x.csv', 'google:earnings:test', repeat('0', 64), '2019-11', $2,
+                           CASE WHEN $3::int8 IS NULL THEN NULL ELSE kept_sha256 END, $3::int8
+                    FROM report_file WHERE kind = 'googleEarnings' LIMIT 1
+                    """, [id, rows, keptSize])
             }
         }
         let file = try harness.scalar("SELECT id AS n FROM report_file WHERE kind = 'googleEarnings'")
-        #expect(throws: (any Error).self) { try addFile(rows: Int(staged), copyRowsFrom: nil) }
-        #expect(throws: (any Error).self) { try addFile(rows: Int(staged) + 1, copyRowsFrom: file) }
-        try addFile(rows: Int(staged), copyRowsFrom: file)
-        #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_row") == 2 * staged)
+        let size = try harness.scalar("SELECT kept_size AS n FROM report_file WHERE kind = 'googleEarnings'")
+        #expect(throws: (any Error).self) { try addFile(rows: Int(staged), copyFactsFrom: nil) }
+        #expect(throws: (any Error).self) { try addFile(rows: Int(staged) + 1, copyFactsFrom: file) }
+        #expect(throws: (any Error).self) { try addFile(rows: Int(staged), copyFactsFrom: file, keptSize: size + 1) }
+        try addFile(rows: Int(staged), copyFactsFrom: file, keptSize: size)
+        #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_fact") == 2 * facts)
         _ = try db.execute("DELETE FROM report_file WHERE report_key = 'google:earnings:test'")
-        #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_row") == staged)
+        #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_fact") == facts)
+        #expect(try harness.scalar("SELECT count(*) AS n FROM report_file_content") == chunks, "still named by the first file")
+        _ = try db.execute("DELETE FROM report_file")
+        #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_fact") == 0)
+        #expect(try harness.scalar("SELECT count(*) AS n FROM report_file_content") == 0)
     }
 
-    @Test(arguments: [3, 7, 11] as [UInt64]) func aWorldsEarningsStageAsTheWholeFileImportStagedThem(_ seed: UInt64) throws {
+    @Test(arguments: [3, 7, 11] as [UInt64]) func aWorldsEarningsStageAsThePerRowStagingStagedThem(_ seed: UInt64) throws {
         let harness = try ImportHarness("earnings_staged_world_\(seed)")
         let world = try World.generate(WorldOptions(seed: seed, subscriptions: 600, months: 3))
         _ = try StoreReports.write(world, to: harness.folder)
@@ -102,6 +152,11 @@ import WorldGen
         #expect(code == .succeeded && (counts["google_earnings_imported"] ?? 0) > 0, "\(line)")
         let digest = try Self.stagedDigest(harness)
         #expect(digest == Self.worldDigests[seed], "seed \(seed): \(digest)")
+        let zips = try FileManager.default.contentsOfDirectory(at: harness.folder.appendingPathComponent("reports/google/earnings"),
+                                                               includingPropertiesForKeys: nil)
+            .filter { $0.lastPathComponent.hasPrefix("earnings_") }
+        #expect(!zips.isEmpty)
+        try Self.expectKeptBytes(harness, files: zips)
     }
 }
 
@@ -175,6 +230,14 @@ extension GoogleEarningsStreamingTests {
         #expect(error.reason.contains("expands more than 200× its compressed size"), "\(error)")
         #expect(error.file.hasSuffix("/a.csv") && error.column <= (17 << 20), "\(error)")
     }
+}
+
+/// Lines a job printed.
+final class Lines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var lines: [String] { lock.withLock { stored } }
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
 }
 
 private func rejection(_ body: () throws -> Any) -> StoreReportError? {

@@ -8,12 +8,13 @@ import Testing
 /// A migrated private database, a scratch folder of report files and a way to run `import-exports` on them.
 final class ImportHarness {
     let databaseName: String
+    let configuration: PostgresConfiguration
     let database: PostgresConnection
     let folder: URL
 
     init(_ name: String) throws {
         databaseName = "report_import_" + name
-        (_, database) = try TestDatabase.migrated(databaseName)
+        (configuration, database) = try TestDatabase.migrated(databaseName)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-import-\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -68,7 +69,7 @@ final class ImportHarness {
     func digest() throws -> String {
         var parts: [String] = []
         for table in ["report_file", "apple_financial_row", "apple_payments_row", "apple_subscriber_row", "apple_sales_summary_row",
-                      "apple_subscription_row", "apple_subscription_event_row", "google_earnings_row", "google_estimated_sales_row",
+                      "apple_subscription_row", "apple_subscription_event_row", "google_earnings_fact", "report_file_content", "google_estimated_sales_row",
                       "fx_rate", "audit_log"] {
             let row = try #require(try database.query(
                 "SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS d FROM \(table) t").first)

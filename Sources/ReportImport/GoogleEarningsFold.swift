@@ -3,7 +3,7 @@ import StoreExports
 /// Which unit (an order's charge or refund) and which part (gross, fee, tax) each Google earnings row feeds, and how
 /// it moves the unit's charge count. A rebill set — the order's rows reversed as `… refund` rows with an empty
 /// Refund Type, then `Charge rebill`, `Google fee rebill`, `Tax rebill` — nets to zero on the charge unit in amounts
-/// and in count, so a rebilled charge is still one charge. `EarningsRunFolder` folds the rows by it.
+/// and in count, so a rebilled charge is still one charge. `GoogleEarningsFacts` folds the rows by it.
 enum GoogleEarningsFold {
     /// The part of a unit a row feeds.
     enum Part { case gross, fee, tax }
