@@ -25,6 +25,13 @@ subscriber AS (
     FROM subscription s
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
 ),
+-- The subscriptions that can have a trial: those with a charge of 0 read (rank 0, below). Only their rows are sorted.
+trial_candidate AS (
+    SELECT DISTINCT b.subscription_id
+    FROM billing_transaction b CROSS JOIN params p
+    WHERE b.amount_micros = 0 AND report_row_rank(b.event_type, b.amount_micros, b.period_end_at) = 0
+      AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+),
 -- The rows read (effective by the as-of instant; under 'known' also recorded by then), ranked by the schema's
 -- report_row_rank (migration 0026): 0 charge, 1 grace, 2 hold or pause, 3 ending, 4 the auto-renew switch.
 history AS (
@@ -33,7 +40,8 @@ history AS (
                  b.amount_micros, b.product_id, b.country_code, b.period_end_at,
                  b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS read,
                  report_row_rank(b.event_type, b.amount_micros, b.period_end_at) AS rank
-          FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p) h
+          FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
+          WHERE b.subscription_id IN (SELECT c.subscription_id FROM trial_candidate c)) h
     WHERE h.is_test OR (h.read AND h.rank IS NOT NULL)
 ),
 -- One sort by subscription in reading order; every row learns the subscription's first charge (the trial when its
