@@ -40,13 +40,12 @@ active AS (
 -- The bridge's reporting view (Reports/README.md "FX"): per month, provider and currency the exact sums in twelfths of
 -- a micro, converted at the month's rate (the start at the previous month's), added over currencies and rounded once.
 per_currency AS (
-    -- p and v are whole twelfths: summed as bigint, an exact sum without numeric additions.
-    SELECT m.n, m.provider, m.currency, sum(m.v::bigint) AS mrr, sum(m.p::bigint) AS start, bool_or(m.p <> 0) AS has_start,
-           COALESCE(sum(m.v::bigint) FILTER (WHERE m.movement = 'new'), 0) AS new,
-           COALESCE(sum(m.v::bigint - m.p::bigint) FILTER (WHERE m.movement = 'expansion'), 0) AS expansion,
-           COALESCE(sum(m.p::bigint - m.v::bigint) FILTER (WHERE m.movement = 'contraction'), 0) AS contraction,
-           COALESCE(sum(m.p::bigint) FILTER (WHERE m.movement = 'churn'), 0) AS churn,
-           COALESCE(sum(m.v::bigint) FILTER (WHERE m.movement = 'reactivation'), 0) AS reactivation,
+    SELECT m.n, m.provider, m.currency, sum(m.v) AS mrr, sum(m.p) AS start, bool_or(m.p <> 0) AS has_start,
+           COALESCE(sum(m.v) FILTER (WHERE m.movement = 'new'), 0) AS new,
+           COALESCE(sum(m.v - m.p) FILTER (WHERE m.movement = 'expansion'), 0) AS expansion,
+           COALESCE(sum(m.p - m.v) FILTER (WHERE m.movement = 'contraction'), 0) AS contraction,
+           COALESCE(sum(m.p) FILTER (WHERE m.movement = 'churn'), 0) AS churn,
+           COALESCE(sum(m.v) FILTER (WHERE m.movement = 'reactivation'), 0) AS reactivation,
            count(*) FILTER (WHERE m.movement = 'churn') AS churned, count(*) FILTER (WHERE m.v > 0) AS paying
     FROM movement m GROUP BY m.n, m.provider, m.currency
 ),
