@@ -62,7 +62,10 @@ ordered AS (
 -- auto-renew switch at the trial's end (the as-of instant while it runs): the latest CANCELED against the latest
 -- RESTARTED without a charge, from the trial's start.
 trial AS (
-    SELECT o.subscription_id, o.provider, o.trial_at, o.trial_product, o.trial_country,
+    -- Grouped by the subscription alone, in the order `ordered` left its rows (no second sort); its provider and
+    -- trial are the same on each of its rows.
+    SELECT o.subscription_id, min(o.provider) AS provider, min(o.trial_at) AS trial_at,
+           min(o.trial_product) AS trial_product, min(o.trial_country) AS trial_country,
            min(o.effective_at) FILTER (WHERE o.rank = 0 AND o.amount_micros > 0) AS converted_at,
            min(o.effective_at) FILTER (WHERE o.rank = 1 OR o.event_type = 'ENTERED_ON_HOLD') AS failed_at,
            min(o.effective_at) FILTER (WHERE o.rank = 3) AS ended_at,
@@ -71,7 +74,7 @@ trial AS (
                                          AND o.effective_at <= LEAST(o.trial_end, p.as_of)) AS on_at
     FROM ordered o CROSS JOIN params p
     WHERE NOT o.test_subscription AND o.first_amount = 0
-    GROUP BY o.subscription_id, o.provider, o.trial_at, o.trial_product, o.trial_country
+    GROUP BY o.subscription_id
 ),
 outcome AS (
     SELECT t.*,
