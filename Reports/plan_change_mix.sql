@@ -25,22 +25,19 @@ subscriber AS (
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
 ),
 -- The subscriptions without a test row whose charges read (as MRR reads them) are not all of one product and one
--- billing period: only they can have a plan change (one hash pass over the charges and the test rows; products and
--- periods compared bytewise, as only their equality matters).
+-- billing period (more than one distinct pair, NULL equal to NULL as in "differs" below): only they can have a plan
+-- change. One hash pass over the charges and the test rows, then one over the distinct pairs.
 changing AS (
-    SELECT h.subscription_id
-    FROM (SELECT b.subscription_id, b.is_test, b.product_id, b.billing_period,
-                 b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
-                 AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL
-                 AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS charge
-          FROM billing_transaction b CROSS JOIN params p) h
-    WHERE h.charge OR h.is_test
-    GROUP BY h.subscription_id
-    HAVING NOT bool_or(h.is_test)
-       AND (min(h.product_id COLLATE "C") FILTER (WHERE h.charge) <> max(h.product_id COLLATE "C") FILTER (WHERE h.charge)
-            OR count(h.product_id) FILTER (WHERE h.charge) NOT IN (0, count(*) FILTER (WHERE h.charge))
-            OR min(h.billing_period COLLATE "C") FILTER (WHERE h.charge) <> max(h.billing_period COLLATE "C") FILTER (WHERE h.charge)
-            OR count(h.billing_period) FILTER (WHERE h.charge) NOT IN (0, count(*) FILTER (WHERE h.charge)))
+    SELECT d.subscription_id
+    FROM (SELECT DISTINCT h.subscription_id, h.is_test, h.product_id, h.billing_period
+          FROM (SELECT b.subscription_id, b.is_test, b.product_id, b.billing_period,
+                       b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                       AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL
+                       AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS charge
+                FROM billing_transaction b CROSS JOIN params p) h
+          WHERE h.charge OR h.is_test) d
+    GROUP BY d.subscription_id
+    HAVING NOT bool_or(d.is_test) AND count(*) > 1
 ),
 -- Their charges, each with the previous charge of its subscription in reading order (one sort).
 charge AS (
