@@ -18,14 +18,28 @@ WITH params AS (
 period_factor (billing_period, factor) AS (
     VALUES ('P1W', 52), ('P2W', 26), ('P4W', 13), ('P1M', 12), ('P2M', 6), ('P3M', 4), ('P6M', 2), ('P1Y', 1)
 ),
--- Who counts: not a test or sandbox purchase, no test row.
+-- Who counts: not a test or sandbox purchase, no test row (`changing`).
 subscriber AS (
     SELECT s.id AS subscription_id, s.provider::text AS provider
     FROM subscription s
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
-      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
 ),
--- The charges read (as MRR reads them), each with the previous charge of its subscription in reading order (one sort).
+-- The subscriptions without a test row whose charges read (as MRR reads them) are not all of one product and one
+-- billing period (more than one distinct pair, NULL equal to NULL as in "differs" below): only they can have a plan
+-- change. One hash pass over the charges and the test rows, then one over the distinct pairs.
+changing AS (
+    SELECT d.subscription_id
+    FROM (SELECT DISTINCT h.subscription_id, h.is_test, h.product_id, h.billing_period
+          FROM (SELECT b.subscription_id, b.is_test, b.product_id, b.billing_period,
+                       b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                       AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL
+                       AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS charge
+                FROM billing_transaction b CROSS JOIN params p) h
+          WHERE h.charge OR h.is_test) d
+    GROUP BY d.subscription_id
+    HAVING NOT bool_or(d.is_test) AND count(*) > 1
+),
+-- Their charges, each with the previous charge of its subscription in reading order (one sort).
 charge AS (
     SELECT b.subscription_id, sub.provider, b.effective_at, b.product_id, b.billing_period, b.currency_code,
            b.amount_micros * f.factor AS twelfths,
@@ -36,6 +50,7 @@ charge AS (
     WHERE b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
       AND b.amount_micros IS NOT NULL AND b.period_end_at IS NOT NULL
       AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+      AND b.subscription_id IN (SELECT c.subscription_id FROM changing c)
     WINDOW w AS (PARTITION BY b.subscription_id ORDER BY b.effective_at, b.transaction_key)
 ),
 change AS (

@@ -25,6 +25,13 @@ subscriber AS (
     FROM subscription s
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
 ),
+-- The subscriptions that can have a trial: those with a charge of 0 read (rank 0, below). Only their rows are sorted.
+trial_candidate AS (
+    SELECT DISTINCT b.subscription_id
+    FROM billing_transaction b CROSS JOIN params p
+    WHERE b.amount_micros = 0 AND report_row_rank(b.event_type, b.amount_micros, b.period_end_at) = 0
+      AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+),
 -- The rows read (effective by the as-of instant; under 'known' also recorded by then), ranked by the schema's
 -- report_row_rank (migration 0026): 0 charge, 1 grace, 2 hold or pause, 3 ending, 4 the auto-renew switch.
 history AS (
@@ -33,7 +40,8 @@ history AS (
                  b.amount_micros, b.product_id, b.country_code, b.period_end_at,
                  b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS read,
                  report_row_rank(b.event_type, b.amount_micros, b.period_end_at) AS rank
-          FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p) h
+          FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
+          WHERE b.subscription_id IN (SELECT c.subscription_id FROM trial_candidate c)) h
     WHERE h.is_test OR (h.read AND h.rank IS NOT NULL)
 ),
 -- One sort by subscription in reading order; every row learns the subscription's first charge (the trial when its
@@ -54,7 +62,10 @@ ordered AS (
 -- auto-renew switch at the trial's end (the as-of instant while it runs): the latest CANCELED against the latest
 -- RESTARTED without a charge, from the trial's start.
 trial AS (
-    SELECT o.subscription_id, o.provider, o.trial_at, o.trial_product, o.trial_country,
+    -- Grouped by the subscription alone, in the order `ordered` left its rows (no second sort); its provider and
+    -- trial are the same on each of its rows.
+    SELECT o.subscription_id, min(o.provider) AS provider, min(o.trial_at) AS trial_at,
+           min(o.trial_product) AS trial_product, min(o.trial_country) AS trial_country,
            min(o.effective_at) FILTER (WHERE o.rank = 0 AND o.amount_micros > 0) AS converted_at,
            min(o.effective_at) FILTER (WHERE o.rank = 1 OR o.event_type = 'ENTERED_ON_HOLD') AS failed_at,
            min(o.effective_at) FILTER (WHERE o.rank = 3) AS ended_at,
@@ -63,7 +74,7 @@ trial AS (
                                          AND o.effective_at <= LEAST(o.trial_end, p.as_of)) AS on_at
     FROM ordered o CROSS JOIN params p
     WHERE NOT o.test_subscription AND o.first_amount = 0
-    GROUP BY o.subscription_id, o.provider, o.trial_at, o.trial_product, o.trial_country
+    GROUP BY o.subscription_id
 ),
 outcome AS (
     SELECT t.*,
