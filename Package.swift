@@ -108,6 +108,8 @@ let package = Package(
         // Report import (issue 14): staging of the stores' report files.
         .target(name: "ReportImport", dependencies: ["StoreExports", "BillingCore", "JobKit", "Postgres", "Crypto", "AppStore", "GooglePlay", "StoreAccess"]),
         job("import-exports", ["JobKit", "ReportImport"]),
+        // show-order: a Google order's staged earnings rows, read back from the kept report files (issue 29).
+        job("show-order", ["JobKit", "ReportImport"]),
         .testTarget(name: "ReportImportTests", dependencies: ["ReportImport", "StoreExports", "Archive", "JobKit", "Postgres", "TestSupport", "WorldGen",
                                                             "AppStore", "GooglePlay", "StoreAuth", "StoreCalls", "StoreSimulator",
                                                             "SimulatorFixtures", "HTTP", "HTTPServer", "Crypto", "RateLimiting"],

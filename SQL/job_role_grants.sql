@@ -71,6 +71,8 @@ BEGIN
             ('apple_subscription_row', 'SELECT, INSERT, DELETE'),
             ('apple_subscription_event_row', 'SELECT, INSERT, DELETE'),
             ('google_earnings_fact', 'SELECT, INSERT, DELETE'),
+            -- the rows of Google earnings files staged before migration 0033: their audit trail, read only
+            ('google_earnings_row_before_0033', 'SELECT'),
             ('google_estimated_sales_row', 'SELECT, INSERT, DELETE'),
             -- the jobs' own state
             ('job_run', 'SELECT, INSERT, UPDATE'),

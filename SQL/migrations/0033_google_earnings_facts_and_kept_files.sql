@@ -6,8 +6,10 @@
 --     hashed), in 1 MiB chunks under the SHA-256 of those bytes (identical files are kept once); report_file names
 --     them (kept_sha256, kept_size). An on-call engineer gets a staged file's rows of one order back from them
 --     (`import-exports --show-order`), through the importer's own reader.
--- google_earnings_row (30 columns a row, 3M rows a large month) is dropped; its files' facts are computed from it
--- first, so a period staged before this migration reconciles as before (its files have no kept bytes).
+-- google_earnings_row (30 columns a row, 3M rows a large month) is no longer written; its files' facts are computed
+-- from it first, so a period staged before this migration reconciles as before. Those files have no kept bytes, so
+-- their rows stay, read-only, as their audit trail (`show-order` prints them): the table is renamed
+-- google_earnings_row_before_0033 and the job role may only read it (SQL/job_role_grants.sql).
 -- 0029's guarantee is kept on the facts: at commit a Google earnings file's facts count exactly its row_count rows.
 
 CREATE TABLE report_file_content (
@@ -81,7 +83,13 @@ DROP TRIGGER report_file_google_earnings_rows ON report_file;
 DROP TRIGGER report_file_google_earnings_rows_delete ON report_file;
 DROP FUNCTION google_earnings_file_rows_check();
 DROP FUNCTION google_earnings_file_rows_delete();
-DROP TABLE google_earnings_row;
+ALTER TABLE google_earnings_row RENAME TO google_earnings_row_before_0033;
+ALTER INDEX google_earnings_row_order_idx RENAME TO google_earnings_row_before_0033_order_idx;
+-- 0029 replaced the per-row foreign key with triggers on report_file (dropped above): the kept rows go with their file.
+ALTER TABLE google_earnings_row_before_0033
+    ADD FOREIGN KEY (report_file_id) REFERENCES report_file (id) ON DELETE CASCADE;
+COMMENT ON TABLE google_earnings_row_before_0033 IS
+    'The rows of the Google earnings files staged before migration 0033, kept read-only as their audit trail (those files have facts but no kept bytes); show-order reads them. Nothing writes it.';
 
 -- At commit, a Google earnings file's facts fold exactly the rows its report_file row counts, staged under its id in
 -- the same transaction (a fact staged under another id leaves its file short and cannot commit); a file that names

@@ -94,6 +94,7 @@ struct GoogleStagedSource {
         var reader = BinaryCopyReader()
         var batch = EarningsRuns()
         var rows = 0
+        var read = 0
         try database.copyOutMessages("""
             COPY (SELECT f.order_id, f.side::int8, f.gross_micros, f.fee_micros, f.tax_micros, f.charge_count::int8,
                          f.row_count::int8, f.currency, f.country, f.product_id, f.refund_type, f.first_at
@@ -101,6 +102,7 @@ struct GoogleStagedSource {
                   ORDER BY f.report_file_id, f.seq) TO STDOUT (FORMAT binary)
             """) { message in
             guard try reader.read(message) else { return }
+            read += 1
             let cells = reader.fields
             func int(_ index: Int) -> Int64? { cells[index].flatMap { BinaryCopyReader.int64(message, $0) } }
             func text(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: message[range]) }
@@ -108,7 +110,8 @@ struct GoogleStagedSource {
                   let fee = int(3), let tax = int(4), let charges = int(5), let count = int(6), let currency = cells[7],
                   let country = cells[8], let product = cells[9], let micros = int(11),
                   let at = BinaryCopyReader.epochSeconds(postgresMicroseconds: micros) else {
-                throw PostgresError(.copy, message: "google_earnings_fact: a staged fact the reconciliation cannot read")
+                throw PostgresError(.copy, message: "google_earnings_fact: fact \(read) of report files \(Self.list(ids)) "
+                                    + "(in file and seq order) is not one the reconciliation can read")
             }
             batch.add(StagedEarningsFact(order: text(order), side: UInt8(side), gross: gross, fee: fee, tax: tax,
                                          charges: Int32(truncatingIfNeeded: charges), rows: Int(count), currency: text(currency),

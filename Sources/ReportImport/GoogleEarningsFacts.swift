@@ -11,17 +11,21 @@ public struct GoogleEarningsFact: Sendable, Equatable {
     public var order: [UInt8] = []
     /// 0 the order's charge, 1 its refund.
     public var side: Int32 = 0
-    /// The summed amounts (buyer currency micros) of the gross, fee and tax rows.
+    /// The summed amount (buyer currency micros) of the gross rows (charges and their refunds).
     public var gross: Int64 = 0
+    /// The summed amount of the Google fee rows.
     public var fee: Int64 = 0
+    /// The summed amount of the tax rows.
     public var tax: Int64 = 0
     /// The run's change to its unit's charge (or refund) count.
     public var charges: Int32 = 0
     /// The earnings rows folded.
     public var rows: Int32 = 0
-    /// The first gross row's Buyer Currency, the first non-empty Buyer Country and Product id (UTF-8).
+    /// The first gross row's Buyer Currency (UTF-8).
     public var currency: [UInt8] = []
+    /// The first non-empty Buyer Country (UTF-8).
     public var country: [UInt8] = []
+    /// The first non-empty Product id (UTF-8).
     public var product: [UInt8] = []
     /// The last Refund Type of a refund run.
     public var refundType: GoogleRefundType?

@@ -16,20 +16,12 @@ public enum ImportExports {
         .flag("download", help: "first download the --period's reports from App Store Connect and the Play report bucket into the first --reports-dir folder"),
         .value("period", placeholder: "YYYY-MM", help: "the month --download fetches (Apple: the fiscal period named after it)"),
         .flag("allow-shrink", help: "accept a corrected file with fewer rows than the one it replaces (audited with both counts)"),
-        .value("show-order", placeholder: "ORDER_ID",
-               help: "print the staged Google earnings rows of this order, read back from the kept files, and import nothing"),
     ]
 
-    /// The job definition; `downloads` builds the report download clients (tests point them at the simulator);
-    /// `output` receives what `--show-order` prints.
-    public static func definition(downloads: @escaping ReportDownloadSources.Factory = ReportDownloadSources.fromEnvironment,
-                                  output: @escaping @Sendable (String) -> Void = { print($0) }) -> JobDefinition {
+    /// The job definition; `downloads` builds the report download clients (tests point them at the simulator).
+    public static func definition(downloads: @escaping ReportDownloadSources.Factory = ReportDownloadSources.fromEnvironment) -> JobDefinition {
         JobDefinition(name: "import-exports", summary: "stage the stores' financial and sales report files and exchange rates",
                       options: options) { context in
-            if let order = context.arguments.values["show-order"] {
-                try ShowOrder.run(order, context, output: output)
-                return
-            }
             try run(context, downloads: downloads)
         }
     }

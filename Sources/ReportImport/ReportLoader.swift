@@ -12,8 +12,8 @@ public enum ReportLoadOutcome: Sendable, Equatable {
 }
 
 /// Stages one parsed report in one transaction. A report is its (kind, report key): content the report held before
-/// (current or replaced) is a no-op; a new content for a current report replaces that file (rows deleted,
-/// `replaced_by` set, `audit_log` entry with both row counts) unless a close in force compared that file
+/// (current or replaced) is a no-op; a new content for a current report replaces that file (rows deleted — of a Google
+/// earnings file its facts, its kept bytes stay —, `replaced_by` set, `audit_log` entry with both row counts) unless a close in force compared that file
 /// (`ClosedPeriodCorrection`) or it has fewer rows than the file it replaces (`ShrinkingReplacement`, the signature of
 /// a truncated download, unless `allowShrink`); then nothing is written. Otherwise the file is added.
 public struct ReportLoader {

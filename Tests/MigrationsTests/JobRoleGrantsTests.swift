@@ -15,7 +15,7 @@ import Testing
     /// The list as the file states it: table → privileges, a column-limited one as `UPDATE(a,b)`.
     static func listed() throws -> [String: Set<String>] {
         let text = try String(contentsOf: grantsFile, encoding: .utf8)
-        let entry = try Regex(#"\('([a-z_]+)', '([A-Z ,()a-z_]+)'\)"#)
+        let entry = try Regex(#"\('([a-z0-9_]+)', '([A-Z ,()a-z_]+)'\)"#)
         var list: [String: Set<String>] = [:]
         for match in text.matches(of: entry) {
             let table = String(match.output[1].substring ?? "")

@@ -35,7 +35,7 @@ import Testing
             "entitlement_interval", "subscription_price_change_transition",
             // Report staging (import-exports).
             "report_file", "apple_financial_row", "apple_payments_row", "apple_subscriber_row", "apple_sales_summary_row",
-            "google_earnings_fact", "report_file_content", "google_estimated_sales_row", "apple_subscription_row", "apple_subscription_event_row",
+            "google_earnings_fact", "report_file_content", "google_earnings_row_before_0033", "google_estimated_sales_row", "apple_subscription_row", "apple_subscription_event_row",
             // Reconciliation and month-end close.
             "reconciliation_run", "reconciliation_item", "period_close", "period_lock", "period_snapshot",
         ]

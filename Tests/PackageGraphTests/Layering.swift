@@ -12,7 +12,7 @@ enum Layering {
         ("store clients", ["AppStore", "GooglePlay"]),
         ("client assembly", ["StoreAccess"]),
         ("job libraries", ["RepairJobs", "Monitoring", "ReportImport", "Reconciliation", "Explain", "Reporting", "Retention", "NotificationCheck", "Catalog"]),
-        ("jobs", ["migrate", "nightly", "requery-at-risk", "replay-events", "recover-notifications", "ack-rescue", "sweep-voided", "expire-lapsed", "drift-counts", "import-exports", "reconcile", "close-period", "explain", "build-reports", "retention", "check-notifications", "catalog"]),
+        ("jobs", ["migrate", "nightly", "requery-at-risk", "replay-events", "recover-notifications", "ack-rescue", "sweep-voided", "expire-lapsed", "drift-counts", "import-exports", "show-order", "reconcile", "close-period", "explain", "build-reports", "retention", "check-notifications", "catalog"]),
     ]
 
     /// Each C module and the only targets that may import it (its wrapper; OpenSSL also has the test-only

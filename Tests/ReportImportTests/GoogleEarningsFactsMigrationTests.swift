@@ -75,6 +75,7 @@ import WorldGen
         let before = try PostgresConnection(configuration: try TestDatabase.fresh("report_import_facts_migration"))
         defer { before.close() }
         _ = try Migrator(database: before, files: try Migrator.shippedFiles().filter { $0.version < 33 }).migrate()
+        var staged: [(name: String, rows: [GoogleEarningsRow])] = []
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: file))
             let name = file.lastPathComponent
@@ -82,10 +83,25 @@ import WorldGen
                 ? try GoogleEarningsParser.parse(try ReportArchive.singleCSV(bytes, file: name).bytes, file: name)
                 : try GoogleEarningsParser.parse(bytes, file: name)
             try Self.stageRows(rows, file: name, into: before)
+            staged.append((name, rows))
         }
         let applied = try Migrator(database: before).migrate()
         #expect(applied.contains { $0.hasPrefix("0033_") }, "\(applied)")
         #expect(try before.query("SELECT to_regclass('google_earnings_row') IS NULL AS gone").first?.decode(Bool.self, "gone") == true)
+
+        // The rows staged before 0033 stay, read-only, as those files' audit trail: show-order reads an order's rows
+        // back from them (the files have no kept bytes), every column as the parser read it.
+        let kept = try #require(try before.query("SELECT count(*) AS n FROM google_earnings_row_before_0033").first)
+        #expect(try kept.decode(Int64.self, "n") == Int64(staged.map(\.rows.count).reduce(0, +)))
+        let first = try #require(staged.first { !$0.rows.isEmpty })
+        let order = try #require(first.rows.last?.orderID)
+        let found = try StagedOrderRows.find(order, in: before)
+        let expected = staged.compactMap { file -> (String, [[String]])? in
+            let rows = file.rows.filter { $0.orderID == order }.map(ShowOrder.columns)
+            return rows.isEmpty ? nil : (file.name, rows)
+        }
+        #expect(found.map(\.fileName) == expected.map(\.0))
+        #expect(found.map(\.rows) == expected.map(\.1))
 
         // Imported by import-exports.
         let harness = try ImportHarness("facts_migration_imported")

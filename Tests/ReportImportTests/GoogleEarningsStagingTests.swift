@@ -82,15 +82,20 @@ import WorldGen
         let parsed = try GoogleEarningsParser.parse([UInt8](try Data(contentsOf: file)), file: name)
         let order = try #require(parsed.first { row in parsed.filter { $0.orderID == row.orderID }.count > 2 }?.orderID)
         let expected = parsed.filter { $0.orderID == order }
-        let box = Lines()
-        let (code, counts, line) = try harness.run(["--show-order", order], folder: false,
-                                                   definition: ImportExports.definition(output: { box.append($0) }))
-        #expect(code == .succeeded && counts["rows_shown"] == expected.count, "\(line)")
-        #expect(box.lines == [ShowOrder.header] + expected.map { ShowOrder.line(name, $0) })
-        #expect(box.lines.count > 3 && box.lines[1].hasPrefix(name + ",\(expected[0].line)," + order + ","), "\(box.lines)")
-        let (missing, _, missingLine) = try harness.run(["--show-order", "GPA.0000-0000-0000-00000"], folder: false,
-                                                        definition: ImportExports.definition(output: { box.append($0) }))
-        #expect(missing == .thresholdBreached, "\(missingLine)")
+        let (code, lines) = harness.showOrder(order)
+        #expect(code == .succeeded && lines.count == 1 + expected.count, "\(lines)")
+        #expect(lines == [ShowOrder.header] + expected.map { ([name] + ShowOrder.columns($0)).map(ShowOrder.csv).joined(separator: ",") })
+        #expect(lines.count > 3 && lines[1].hasPrefix(name + ",\(expected[0].line)," + order + ","), "\(lines)")
+        let (missing, missingLines) = harness.showOrder("GPA.0000-0000-0000-00000")
+        #expect(missing == .thresholdBreached && missingLines.isEmpty, "\(missingLines)")
+        // A corrected file replaces it: the first file's rows are still shown (from its kept bytes), beside the new one's.
+        var corrected = try String(contentsOf: file, encoding: .utf8)
+        corrected += corrected.hasSuffix("\n") ? "" : "\n"
+        corrected += String(try #require(corrected.split(separator: "\n").last { $0.contains(order) })) + "\n"
+        try corrected.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try harness.run().0 == .succeeded)
+        let (again, againLines) = harness.showOrder(order)
+        #expect(again == .succeeded && againLines.count == 1 + 2 * expected.count + 1, "\(againLines)")
     }
 
     /// Migration 0033's per-file checks (0029's, on the facts): a Google earnings file whose facts do not fold exactly

@@ -40,9 +40,10 @@ import Testing
                                                            [orderId]).first)
         #expect(try fact.decode(String.self, "product_id") == Self.csvCell)
         let found = try StagedOrderRows.find(orderId, in: harness.database)
-        let row = try #require(found.first?.rows.first { $0.productID != "member.android.cableshop" })
-        #expect(row.productID == Self.csvCell)
-        #expect(row.productTitle == Self.csvCell)
+        // Columns as `ShowOrder.header` names them: 5 product_title, 6 product_id.
+        let row = try #require(found.first?.rows.first { $0[6] != "member.android.cableshop" })
+        #expect(row[6] == Self.csvCell)
+        #expect(row[5] == Self.csvCell)
         #expect(try harness.scalar("SELECT count(*) AS n FROM report_file") == 1, "no statement but the import ran")
     }
 

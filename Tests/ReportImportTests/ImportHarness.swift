@@ -60,6 +60,17 @@ final class ImportHarness {
         return (code, counts, line)
     }
 
+    /// Runs the `show-order` job for `order` on this database; the exit code and the CSV lines it printed (its
+    /// summary goes to standard error: it is a query tool).
+    func showOrder(_ order: String) -> (JobExitCode, [String]) {
+        var variables = ProcessInfo.processInfo.environment
+        variables["PGDATABASE"] = databaseName
+        let box = Lines()
+        let code = JobRunner.run(ShowOrder.definition(output: { box.append($0) }), arguments: ["--log-format", "json", order],
+                                 environment: JobEnvironment(variables), output: { _ in })
+        return (code, box.lines)
+    }
+
     /// One number from SQL.
     func scalar(_ sql: String) throws -> Int64 {
         try #require(try database.query(sql).first).decode(Int64.self, "n")

@@ -73,13 +73,11 @@ import Testing
         let parsed = try GoogleEarningsParser.parse([UInt8](try Data(contentsOf: file)), file: names[0])
         let order = try #require(parsed.first?.orderID)
         let rows = parsed.filter { $0.orderID == order }.count
-        let box = Lines()
-        let (code, counts, line) = try harness.run(["--show-order", order], folder: false,
-                                                   definition: ImportExports.definition(output: { box.append($0) }))
-        #expect(code == .succeeded && counts["rows_shown"] == names.count * rows, "\(line)")
+        let (code, lines) = harness.showOrder(order)
+        #expect(code == .succeeded && lines.count == 1 + names.count * rows, "\(lines)")
         for name in names {
-            let shown = box.lines.filter { $0.hasPrefix(name + ",") }.count
-            #expect(shown == rows, "\(name): \(box.lines)")
+            let shown = lines.filter { $0.hasPrefix(name + ",") }.count
+            #expect(shown == rows, "\(name): \(lines)")
         }
     }
 
