@@ -47,6 +47,7 @@ fx AS (
 -- The accounts that moved in a reported month, with everything of the row but its subscriptions: p and v as integers
 -- (exact sums of twelfths; bigint like the *_twelfths columns), the amount of the movement, the rates, and the
 -- snapshot whose paying subscriptions the row names (the previous one for churn).
+-- The rates are matched on the currency compared bytewise (equality is the same in any collation).
 moved AS (
     SELECT sn.month, m.n, m.provider, m.billing_account_id, m.currency, m.movement, m.p::bigint AS p, m.v::bigint AS v,
            (CASE m.movement WHEN 'churn' THEN m.p WHEN 'expansion' THEN m.v - m.p WHEN 'contraction' THEN m.p - m.v
@@ -57,18 +58,19 @@ moved AS (
     FROM movement m
     CROSS JOIN params p
     JOIN snapshot sn ON sn.n = m.n AND sn.reported
-    LEFT JOIN fx r ON r.n = m.n AND r.currency = m.currency
-    LEFT JOIN fx r0 ON r0.n = m.n - 1 AND r0.currency = m.currency
+    LEFT JOIN fx r ON r.n = m.n AND r.currency COLLATE "C" = m.currency
+    LEFT JOIN fx r0 ON r0.n = m.n - 1 AND r0.currency COLLATE "C" = m.currency
     WHERE m.movement <> 'unchanged' AND m.n >= (SELECT n FROM first_reported)
 ),
 -- The subscriptions behind each moved account's contribution at the named snapshot: only those accounts' contributions
--- are grouped (most accounts do not move in a month).
+-- are grouped (most accounts do not move in a month). Grouped and joined by account first: the sorts compare the uuid
+-- (bytes) and rarely reach the text keys, which the database's locale would compare more slowly.
 account_subscription AS (
-    SELECT c.n, c.provider, c.billing_account_id, c.currency, min(c.subscription_id::text) AS subscription_id,
+    SELECT c.billing_account_id, c.n, c.provider, c.currency, min(c.subscription_id::text) AS subscription_id,
            count(*) AS subscriptions_count
     FROM contribution c
-    WHERE (c.n, c.provider, c.billing_account_id, c.currency) IN (SELECT named_n, provider, billing_account_id, currency FROM moved)
-    GROUP BY c.n, c.provider, c.billing_account_id, c.currency
+    WHERE (c.billing_account_id, c.n, c.provider, c.currency) IN (SELECT billing_account_id, named_n, provider, currency FROM moved)
+    GROUP BY c.billing_account_id, c.n, c.provider, c.currency
 )
 -- Each *_micros is its twelfths divided by 12 and rounded half to even (integer division truncates like div()).
 -- Rows by month (n), then provider, currency and movement (ASCII words and codes: the same order in every collation,
@@ -81,6 +83,6 @@ SELECT m.month, m.provider, m.billing_account_id, m.currency, m.movement,
        m.p AS start_twelfths, m.v AS end_twelfths, m.amount AS amount_twelfths,
        m.rate_to_reporting, m.previous_rate_to_reporting, s.subscription_id, s.subscriptions_count
 FROM moved m
-JOIN account_subscription s ON s.provider = m.provider AND s.billing_account_id = m.billing_account_id
-                           AND s.currency = m.currency AND s.n = m.named_n
+JOIN account_subscription s ON s.billing_account_id = m.billing_account_id AND s.n = m.named_n
+                           AND s.provider = m.provider AND s.currency = m.currency
 ORDER BY m.n, m.provider COLLATE "C", m.currency COLLATE "C", m.movement COLLATE "C", m.billing_account_id
