@@ -39,48 +39,55 @@ movement AS (
 first_reported AS (
     SELECT min(n) AS n FROM snapshot WHERE reported
 ),
-fx AS (
+-- The rates of each snapshot's month to the reporting currency, and per snapshot and currency with a rate in its month
+-- or the one before, both (a few hundred rows, joined to the movements once, after their subscriptions).
+rate AS (
     SELECT sn.n, f.from_currency AS currency, f.rate
     FROM snapshot sn CROSS JOIN params p
     JOIN fx_rate f ON f.month = sn.month_start AND f.to_currency = p.reporting_currency
 ),
--- The accounts that moved in a reported month, with everything of the row but its subscriptions: p and v as integers
--- (exact sums of twelfths; bigint like the *_twelfths columns), the amount of the movement, the rates, and the
--- snapshot whose paying subscriptions the row names (the previous one for churn).
+month_rate AS (
+    SELECT COALESCE(r.n, r0.n + 1) AS n, COALESCE(r.currency, r0.currency) AS currency, r.rate, r0.rate AS previous_rate
+    FROM rate r FULL JOIN rate r0 ON r0.n = r.n - 1 AND r0.currency = r.currency
+),
+-- The accounts that moved in a reported month: p and v as integers (exact sums of twelfths; bigint like the *_twelfths
+-- columns) and the snapshot whose paying subscriptions the row names (the previous one for churn).
 moved AS (
-    SELECT sn.month, m.n, m.provider, m.billing_account_id, m.currency, m.movement, m.p::bigint AS p, m.v::bigint AS v,
-           (CASE m.movement WHEN 'churn' THEN m.p WHEN 'expansion' THEN m.v - m.p WHEN 'contraction' THEN m.p - m.v
-                            ELSE m.v END)::bigint AS amount,
-           CASE WHEN m.movement = 'churn' THEN m.n - 1 ELSE m.n END AS named_n,
-           COALESCE(r.rate, CASE WHEN m.currency = p.reporting_currency THEN 1 END) AS rate_to_reporting,
-           COALESCE(r0.rate, CASE WHEN m.currency = p.reporting_currency THEN 1 END) AS previous_rate_to_reporting
+    SELECT m.n, m.provider, m.billing_account_id, m.currency, m.movement, m.p::bigint AS p, m.v::bigint AS v,
+           CASE WHEN m.movement = 'churn' THEN m.n - 1 ELSE m.n END AS named_n
     FROM movement m
-    CROSS JOIN params p
-    JOIN snapshot sn ON sn.n = m.n AND sn.reported
-    LEFT JOIN fx r ON r.n = m.n AND r.currency = m.currency
-    LEFT JOIN fx r0 ON r0.n = m.n - 1 AND r0.currency = m.currency
     WHERE m.movement <> 'unchanged' AND m.n >= (SELECT n FROM first_reported)
 ),
 -- The subscriptions behind each moved account's contribution at the named snapshot: only those accounts' contributions
--- are grouped (most accounts do not move in a month).
+-- are grouped (most accounts do not move in a month). Grouped and joined by account first: the sorts compare the uuid
+-- (bytes) and rarely reach the text keys, which the database's locale would compare more slowly.
 account_subscription AS (
-    SELECT c.n, c.provider, c.billing_account_id, c.currency, min(c.subscription_id::text) AS subscription_id,
+    SELECT c.billing_account_id, c.n, c.provider, c.currency, min(c.subscription_id::text) AS subscription_id,
            count(*) AS subscriptions_count
     FROM contribution c
-    WHERE (c.n, c.provider, c.billing_account_id, c.currency) IN (SELECT named_n, provider, billing_account_id, currency FROM moved)
-    GROUP BY c.n, c.provider, c.billing_account_id, c.currency
+    WHERE (c.billing_account_id, c.n, c.provider, c.currency) IN (SELECT billing_account_id, named_n, provider, currency FROM moved)
+    GROUP BY c.billing_account_id, c.n, c.provider, c.currency
 )
--- Each *_micros is its twelfths divided by 12 and rounded half to even (integer division truncates like div()).
+-- The moved rows with their subscriptions, the month, and the rates (the reporting currency itself at 1 when the table
+-- has no rate for it; the currency matched bytewise, equality being the same in every collation). Each *_micros is its
+-- twelfths divided by 12 and rounded half to even (integer division truncates like div()).
 -- Rows by month (n), then provider, currency and movement (ASCII words and codes: the same order in every collation,
 -- compared bytewise) and account.
-SELECT m.month, m.provider, m.billing_account_id, m.currency, m.movement,
+SELECT sn.month, m.provider, m.billing_account_id, m.currency, m.movement,
        m.p / 12 + CASE WHEN 2 * (m.p % 12) > 12 OR (2 * (m.p % 12) = 12 AND (m.p / 12) % 2 = 1) THEN 1 ELSE 0 END AS start_micros,
        m.v / 12 + CASE WHEN 2 * (m.v % 12) > 12 OR (2 * (m.v % 12) = 12 AND (m.v / 12) % 2 = 1) THEN 1 ELSE 0 END AS end_micros,
        m.amount / 12 + CASE WHEN 2 * (m.amount % 12) > 12 OR (2 * (m.amount % 12) = 12 AND (m.amount / 12) % 2 = 1)
                             THEN 1 ELSE 0 END AS amount_micros,
        m.p AS start_twelfths, m.v AS end_twelfths, m.amount AS amount_twelfths,
-       m.rate_to_reporting, m.previous_rate_to_reporting, s.subscription_id, s.subscriptions_count
-FROM moved m
-JOIN account_subscription s ON s.provider = m.provider AND s.billing_account_id = m.billing_account_id
-                           AND s.currency = m.currency AND s.n = m.named_n
+       COALESCE(r.rate, CASE WHEN m.currency = p.reporting_currency THEN 1 END) AS rate_to_reporting,
+       COALESCE(r.previous_rate, CASE WHEN m.currency = p.reporting_currency THEN 1 END) AS previous_rate_to_reporting,
+       s.subscription_id, s.subscriptions_count
+FROM (SELECT m.*, CASE m.movement WHEN 'churn' THEN m.p WHEN 'expansion' THEN m.v - m.p WHEN 'contraction' THEN m.p - m.v
+                                  ELSE m.v END AS amount
+      FROM moved m) m
+JOIN account_subscription s ON s.billing_account_id = m.billing_account_id AND s.n = m.named_n
+                           AND s.provider = m.provider AND s.currency = m.currency
+JOIN snapshot sn ON sn.n = m.n AND sn.reported
+CROSS JOIN params p
+LEFT JOIN month_rate r ON r.n = m.n AND r.currency COLLATE "C" = m.currency
 ORDER BY m.n, m.provider COLLATE "C", m.currency COLLATE "C", m.movement COLLATE "C", m.billing_account_id

@@ -28,12 +28,15 @@ state AS (
     WHERE st.n >= (SELECT min(sn.n) FROM snapshot sn WHERE sn.reported) - 1
 ),
 -- Each subscription's snapshots in one product, with the neighbouring ones: a start when the previous snapshot is not
--- the one before; an end at the next snapshot when that one is missing.
+-- the one before; an end at the next snapshot when that one is missing. The partitions compare the product id
+-- bytewise (they only need equality, the same in every collation), so the sort does not go through the locale.
 run AS (
     SELECT st.*, lag(st.n) OVER w AS prev_n, lead(st.n) OVER w AS next_n
     FROM state st
-    WINDOW w AS (PARTITION BY st.subscription_id, st.product_id ORDER BY st.n)
+    WINDOW w AS (PARTITION BY st.subscription_id, st.product_id COLLATE "C" ORDER BY st.n)
 ),
+-- One pass over the windowed rows: per snapshot, provider and product, the counts at the snapshot and how many of
+-- them end at the next one (ending_next_count; the rows of ended below).
 counted AS (
     SELECT r.n, r.provider, r.product_id,
            count(*) FILTER (WHERE r.state = 'trialing') AS trialing_count,
@@ -43,15 +46,15 @@ counted AS (
            count(*) FILTER (WHERE r.state = 'paused') AS paused_count,
            count(*) FILTER (WHERE r.state = 'cancelled_paid_through') AS cancelled_paid_through_count,
            count(*) AS active_count,
-           count(*) FILTER (WHERE r.prev_n IS NULL OR r.prev_n < r.n - 1) AS starts_count
+           count(*) FILTER (WHERE r.prev_n IS NULL OR r.prev_n < r.n - 1) AS starts_count,
+           count(*) FILTER (WHERE r.next_n IS NULL OR r.next_n > r.n + 1) AS ending_next_count
     FROM run r
     GROUP BY r.n, r.provider, r.product_id
 ),
 ended AS (
-    SELECT r.n + 1 AS n, r.provider, r.product_id, count(*) AS ends_count
-    FROM run r
-    WHERE (r.next_n IS NULL OR r.next_n > r.n + 1) AND r.n + 1 <= (SELECT max(s.n) FROM snapshot s)
-    GROUP BY r.n + 1, r.provider, r.product_id
+    SELECT c.n + 1 AS n, c.provider, c.product_id, c.ending_next_count AS ends_count
+    FROM counted c
+    WHERE c.ending_next_count > 0 AND c.n + 1 <= (SELECT max(s.n) FROM snapshot s)
 )
 SELECT sn.month, COALESCE(c.provider, e.provider) AS provider, COALESCE(c.product_id, e.product_id) AS product_id,
        COALESCE(c.trialing_count, 0) AS trialing_count, COALESCE(c.paying_count, 0) AS paying_count,
