@@ -14,7 +14,7 @@ public enum ShowOrder {
 
     /// The job definition used by `Jobs/show-order`; `output` receives the CSV lines.
     public static func definition(output: @escaping @Sendable (String) -> Void = { print($0) }) -> JobDefinition {
-        JobDefinition(name: "show-order", summary: "print a Google order's staged earnings rows, read back from the kept report files",
+        JobDefinition(name: "show-order", summary: "print a Google order's staged earnings rows",
                       options: [], positional: "order id (GPA.…)", queryTool: true) { context in
             guard context.arguments.positionals.count == 1, let order = context.arguments.positionals.first else {
                 throw JobError.usage("show-order takes exactly one Google order id")

@@ -44,5 +44,7 @@ public enum JobExamples {
                               explanation: "prints which plans and store products the file would add (as PGUSER=iap_owner)"),
         "explain": JobExample(command: "explain --json 2000000123456789",
                               explanation: "one subscription's story for support, as one JSON document for jq"),
+        "show-order": JobExample(command: "show-order GPA.1234-5678-9012-34567",
+                                 explanation: "the order's rows in every staged earnings file, as the store wrote them, as CSV"),
     ]
 }
