@@ -13,8 +13,8 @@ public enum SHA256Digest {
         return lowerHex(digest)
     }
 
-    /// `digest` as lower-case hex digits, two per byte (shared with `SHA256Hasher`).
-    static func lowerHex(_ digest: [UInt8]) -> String {
+    /// `digest` (any bytes) as lower-case hex digits, two per byte (shared with `SHA256Hasher` and the kept files' keys).
+    public static func lowerHex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(digest.count * 2)

@@ -24,11 +24,16 @@ public final class SHA256Hasher {
         _ = EVP_DigestUpdate(context, base, bytes.count)
     }
 
-    /// The 32-byte digest of everything added, as 64 lower-case hex digits (call once; the hasher is spent after it).
-    public func hex() -> String {
+    /// The 32-byte digest of everything added (call once; the hasher is spent after it).
+    public func digest() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         digest.withUnsafeMutableBufferPointer { output in _ = EVP_DigestFinal_ex(context, output.baseAddress, &length) }
-        return SHA256Digest.lowerHex(digest)
+        return digest
+    }
+
+    /// The digest as 64 lower-case hex digits (call once; the hasher is spent after it).
+    public func hex() -> String {
+        SHA256Digest.lowerHex(digest())
     }
 }

@@ -60,7 +60,7 @@ struct KeptReportFile: Equatable {
 
     /// `sha256` as a `bytea` literal in hex (`\x…`), a query parameter.
     static func hexLiteral(_ sha256: [UInt8]) -> String {
-        "\\x" + sha256.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        "\\x" + SHA256Digest.lowerHex(sha256)
     }
 
     /// The hash and size of the file at `path`, read once.
@@ -98,12 +98,6 @@ struct KeptReportFile: Equatable {
             }
             if count == 0 { break }
         }
-        return KeptReportFile(sha256: bytes(hex: hasher.hex()), size: total)
-    }
-
-    /// The bytes a lowercase hex string spells.
-    private static func bytes(hex: String) -> [UInt8] {
-        let digits = Array(hex.utf8).map { $0 <= 0x39 ? $0 - 0x30 : $0 - 0x57 }
-        return stride(from: 0, to: digits.count - 1, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
+        return KeptReportFile(sha256: hasher.digest(), size: total)
     }
 }
