@@ -132,6 +132,11 @@ final class StoredMonths {
                 try database.transaction { db in
                     // Two runs storing at once: the second waits, then replaces what the first stored.
                     _ = try db.execute("LOCK TABLE report_stored_month IN SHARE ROW EXCLUSIVE MODE")
+                    // The rows first: they have no foreign key to their entry (migration 0038).
+                    _ = try db.execute("""
+                        DELETE FROM report_stored_row m USING pg_temp.report_stored_new_month n
+                        WHERE m.report = n.report AND m.basis = n.basis AND m.currency = n.currency AND m.month = n.month
+                        """)
                     _ = try db.execute("""
                         DELETE FROM report_stored_month m USING pg_temp.report_stored_new_month n
                         WHERE m.report = n.report AND m.basis = n.basis AND m.currency = n.currency AND m.month = n.month

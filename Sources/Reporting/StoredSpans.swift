@@ -25,6 +25,10 @@ final class StoredSpans {
     /// stored spans of the subscriptions whose digest is unchanged, and the recomputed spans of the others.
     func fill(_ table: String) throws {
         let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
+        // Before any store is read, all three at once: a run replacing a basis whole TRUNCATEs its partitions (`save`),
+        // which is not MVCC-safe. It waits for this lock, or it committed before it and this (older) snapshot sees its
+        // digests and spans both empty, so every subscription is recomputed: never spans without their digests.
+        try database.execute("LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span IN ACCESS SHARE MODE")
         try database.execute("""
             CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2)
             """, [asOf, basis])
@@ -85,21 +89,31 @@ final class StoredSpans {
                     let current = try db.query("SELECT definition FROM report_stored_span_set WHERE basis = $1", [basis])
                         .textRows().first?.first.flatMap { $0 }
                     guard recomputedAll || current == definition else { return }
-                    let only = recomputedAll ? "" : " AND subscription_id IN (SELECT subscription_id FROM pg_temp.report_span_touched)"
-                    let taken = recomputedAll ? "" : " WHERE subscription_id IN (SELECT subscription_id FROM pg_temp.report_span_touched)"
-                    _ = try db.execute("DELETE FROM report_stored_span WHERE basis = $1" + only, [basis])
-                    _ = try db.execute("DELETE FROM report_stored_span_input WHERE basis = $1" + only, [basis])
-                    _ = try db.execute("""
-                        INSERT INTO report_stored_span (basis, subscription_id, provider, billing_account_id, state, from_at, to_at,
-                                                        currency, country, product_id, plan_id, billing_period, twelfths)
-                        SELECT $1, subscription_id, provider, billing_account_id, state, from_at, to_at, currency, country,
-                               product_id, plan_id, billing_period, twelfths
-                        FROM pg_temp.report_span_run
-                        """ + taken, [basis])
-                    _ = try db.execute("""
-                        INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
-                        SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new
-                        """ + taken, [basis])
+                    let columns = "subscription_id, provider, billing_account_id, state, from_at, to_at, currency, country, "
+                        + "product_id, plan_id, billing_period, twelfths"
+                    if recomputedAll {
+                        // The basis's partitions replaced whole (migration 0037): emptied, filled without the index, which
+                        // is built after; the digests in subscription order, so their primary key is appended to.
+                        let spans = "report_stored_span_\(basis)", index = "report_stored_span_\(basis)_subscription"
+                        _ = try db.execute("TRUNCATE report_stored_span_input_\(basis), \(spans)")
+                        _ = try db.execute("DROP INDEX \(index)")
+                        _ = try db.execute("INSERT INTO \(spans) (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.report_span_run", [basis])
+                        _ = try db.execute("CREATE INDEX \(index) ON \(spans) (subscription_id)")
+                        _ = try db.execute("""
+                            INSERT INTO report_stored_span_input_\(basis) (basis, subscription_id, row_count, hash_sum)
+                            SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new ORDER BY subscription_id
+                            """, [basis])
+                    } else {
+                        let only = " AND subscription_id IN (SELECT subscription_id FROM pg_temp.report_span_touched)"
+                        let taken = " WHERE subscription_id IN (SELECT subscription_id FROM pg_temp.report_span_touched)"
+                        _ = try db.execute("DELETE FROM report_stored_span WHERE basis = $1" + only, [basis])
+                        _ = try db.execute("DELETE FROM report_stored_span_input WHERE basis = $1" + only, [basis])
+                        _ = try db.execute("INSERT INTO report_stored_span (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.report_span_run" + taken, [basis])
+                        _ = try db.execute("""
+                            INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
+                            SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new
+                            """ + taken, [basis])
+                    }
                     _ = try db.execute("DELETE FROM report_stored_span_set WHERE basis = $1", [basis])
                     _ = try db.execute("INSERT INTO report_stored_span_set (basis, definition) VALUES ($1, $2)", [basis, definition])
                 }

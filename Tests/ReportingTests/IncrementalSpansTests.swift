@@ -2,6 +2,7 @@ import Foundation
 import JobKit
 import Postgres
 import Reporting
+import TestSupport
 import Testing
 
 /// The stored per-subscription spans (migration 0031; Reports/README.md, "Incremental runs"): a run recomputes only
@@ -116,6 +117,31 @@ import Testing
             #expect(!moved.isEmpty, "\(change.name) changes the MRR or subscriber reports")
             previous = change.name
         }
+    }
+
+    /// A `--full` run replaces the basis's stored spans with TRUNCATE (migration 0037), which is not MVCC-safe: a run
+    /// whose snapshot is older and that locks the stores (as `StoredSpans.fill` does first) after the TRUNCATE committed
+    /// sees the digests and the spans both empty, so it recomputes every span; never digests without their spans.
+    @Test func aSnapshotOlderThanAFullRunsReplacementSeesDigestsAndSpansBothEmpty() throws {
+        let harness = try ReportingHarness("spans_overlap", seed: 31, subscriptions: 120, months: 4)
+        let sql = try harness.sqlFolder("sql")
+        let (first, firstSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("first").path])
+        #expect(first == .succeeded, "\(firstSummary)")
+        let counts = """
+            SELECT (SELECT count(*) FROM report_stored_span_input WHERE basis = 'corrected') > 0,
+                   (SELECT count(*) FROM report_stored_span WHERE basis = 'corrected') > 0
+            """
+        #expect(try harness.database.query(counts).textRows().first ?? [] == ["t", "t"], "the first run stored spans")
+        let reader = try PostgresConnection(configuration: try TestDatabase.serverConfiguration().withDatabase(harness.databaseName))
+        defer { reader.close() }
+        try reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        _ = try reader.query("SELECT count(*) FROM subscription")  // the snapshot, no store locked
+        let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("full").path, "--full"])
+        #expect(full == .succeeded, "\(fullSummary)")
+        try reader.execute("LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span IN ACCESS SHARE MODE")
+        #expect(try reader.query(counts).textRows().first ?? [] == ["f", "f"], "the older snapshot sees both stores empty")
+        try reader.execute("COMMIT")
+        #expect(try harness.database.query(counts).textRows().first ?? [] == ["t", "t"], "the --full run stored spans again")
     }
 
     /// Runs `build-reports` reusing the store, then with `--full`, into `<name>` and `<name>-full`: the first
