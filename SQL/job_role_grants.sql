@@ -49,6 +49,12 @@ BEGIN
             ('report_stored_span_set', 'SELECT, INSERT, DELETE'),
             ('report_stored_span_input', 'SELECT, INSERT, DELETE'),
             ('report_stored_span', 'SELECT, INSERT, DELETE'),
+            -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and
+            -- rebuilds its index through the owner's two functions (0039, granted below), never directly
+            ('report_stored_span_input_corrected', 'SELECT'),
+            ('report_stored_span_input_known', 'SELECT'),
+            ('report_stored_span_corrected', 'SELECT'),
+            ('report_stored_span_known', 'SELECT'),
             -- append-only trails
             ('audit_log', 'SELECT, INSERT'),
             ('drift_event', 'SELECT, INSERT'),
@@ -97,5 +103,10 @@ BEGIN
     LOOP
         EXECUTE format('GRANT %s ON TABLE public.%I TO iap_job', entry.privileges, entry.table_name);
     END LOOP;
+    -- The only functions that run with the owner's rights (SECURITY DEFINER; their EXECUTE is revoked from PUBLIC by
+    -- their migration): build-reports' replacement of a basis's stored spans (migration 0039).
+    IF to_regprocedure('public.report_stored_span_empty(text)') IS NOT NULL THEN
+        GRANT EXECUTE ON FUNCTION public.report_stored_span_empty(text), public.report_stored_span_index(text) TO iap_job;
+    END IF;
 END
 $grants$;

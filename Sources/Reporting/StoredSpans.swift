@@ -92,15 +92,14 @@ final class StoredSpans {
                     let columns = "subscription_id, provider, billing_account_id, state, from_at, to_at, currency, country, "
                         + "product_id, plan_id, billing_period, twelfths"
                     if recomputedAll {
-                        // The basis's partitions replaced whole (migration 0037): emptied, filled without the index, which
-                        // is built after; the digests in subscription order, so their primary key is appended to.
-                        let spans = "report_stored_span_\(basis)", index = "report_stored_span_\(basis)_subscription"
-                        _ = try db.execute("TRUNCATE report_stored_span_input_\(basis), \(spans)")
-                        _ = try db.execute("DROP INDEX \(index)")
-                        _ = try db.execute("INSERT INTO \(spans) (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.report_span_run", [basis])
-                        _ = try db.execute("CREATE INDEX \(index) ON \(spans) (subscription_id)")
+                        // The basis's partitions replaced whole (migration 0037): emptied and their index dropped by the
+                        // owner's function (0039: the job role owns no table), filled through the parent without the
+                        // index, which is built after; the digests in subscription order, so their primary key is appended to.
+                        _ = try db.execute("SELECT report_stored_span_empty($1)", [basis])
+                        _ = try db.execute("INSERT INTO report_stored_span (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.report_span_run", [basis])
+                        _ = try db.execute("SELECT report_stored_span_index($1)", [basis])
                         _ = try db.execute("""
-                            INSERT INTO report_stored_span_input_\(basis) (basis, subscription_id, row_count, hash_sum)
+                            INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
                             SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new ORDER BY subscription_id
                             """, [basis])
                     } else {

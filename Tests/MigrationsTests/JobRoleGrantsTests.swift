@@ -135,6 +135,53 @@ import Testing
         #expect(try job.query("SELECT count(*) AS n FROM audit_log").first?.decode(Int.self, "n") == 2)
     }
 
+    /// build-reports' replacement of a basis's stored spans (migration 0039) is the only thing the job role does with the
+    /// owner's rights: the schema's SECURITY DEFINER functions are exactly its two, PUBLIC may not run them, iap_job may
+    /// (for the two bases only), and the job role still cannot empty a partition or drop its index itself.
+    @Test func theStoredSpansAreReplacedThroughTheOwnersTwoFunctionsOnly() throws {
+        let database = try RoleDatabase.fresh("job_role_definer")
+        let admin = try PostgresConnection(configuration: database.superuser)
+        defer { admin.close() }
+        let definers = try admin.query("""
+            SELECT p.proname AS name, EXISTS (SELECT FROM aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                                              WHERE a.grantee = 0) AS public
+            FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace AND p.prosecdef ORDER BY 1
+            """).rows.map { (try $0.decode(String.self, "name"), try $0.decode(Bool.self, "public")) }
+        #expect(definers.map(\.0) == ["report_stored_span_empty", "report_stored_span_index"])
+        #expect(definers.allSatisfy { !$0.1 }, "PUBLIC may execute \(definers.filter(\.1).map(\.0))")
+        _ = try admin.execute("""
+            INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
+            VALUES ('corrected', gen_random_uuid(), 1, 1), ('known', gen_random_uuid(), 1, 1)
+            """)
+
+        let job = try PostgresConnection(configuration: database.jobConfiguration)
+        defer { job.close() }
+        for sql in ["TRUNCATE report_stored_span_corrected", "DROP INDEX report_stored_span_corrected_subscription"] {
+            do {
+                try job.execute(sql)
+                Issue.record("iap_job was allowed: \(sql)")
+            } catch let error as PostgresError {
+                #expect(error.sqlState == "42501", "\(sql): \(error)")
+            }
+        }
+        do {
+            try job.execute("SELECT report_stored_span_empty('report_stored_span')")
+            Issue.record("an unknown basis was accepted")
+        } catch let error as PostgresError {
+            #expect("\(error)".contains("unknown basis"), "\(error)")
+        }
+        try job.transaction { db in
+            _ = try db.execute("SELECT report_stored_span_empty('corrected')")
+            _ = try db.execute("SELECT report_stored_span_index('corrected')")
+        }
+        let left = try admin.query("SELECT basis FROM report_stored_span_input ORDER BY 1").rows.map { try $0.decode(String.self, "basis") }
+        #expect(left == ["known"], "only the named basis is emptied")
+        let indexes = try admin.query("""
+            SELECT indexname AS name FROM pg_indexes WHERE tablename = 'report_stored_span_corrected'
+            """).rows.map { try $0.decode(String.self, "name") }
+        #expect(indexes == ["report_stored_span_corrected_subscription"], "the index is built again")
+    }
+
     @Test func anInstallationWithTheOldBlanketGrantsIsBroughtToTheList() throws {
         let database = try RoleDatabase.fresh("job_role_upgrade", migrate: false)
         let admin = try PostgresConnection(configuration: database.superuser)

@@ -30,10 +30,12 @@ struct StateDigest: Equatable {
         self.rows = rows
     }
 
-    /// Reads every table of `database` but the excluded ones and `excluding`.
+    /// Reads every table of `database` but the excluded ones and `excluding`; a partitioned table once, through its
+    /// parent (its partitions' rows are the parent's).
     init(_ database: PostgresConnection, excluding: Set<String> = []) throws {
         let tables = try database.query("""
-            SELECT table_name::text AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1
+            SELECT c.relname::text AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1
             """).rows.map { try $0.decode(String.self, "t") }.filter { !Self.excludedTables.contains($0) && !excluding.contains($0) }
         let names = try Self.names(database)
         var rows: [String: [String]] = [:]
