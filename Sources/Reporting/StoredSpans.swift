@@ -91,28 +91,24 @@ final class StoredSpans {
                     guard recomputedAll || current == definition else { return }
                     let columns = "subscription_id, provider, billing_account_id, state, from_at, to_at, currency, country, "
                         + "product_id, plan_id, billing_period, twelfths"
+                    // A run that recomputed every span replaces the basis's partitions whole (migration 0037): emptied and
+                    // their index dropped by the owner's function (0039: the job role owns no table), filled without the
+                    // index, which is built after; the digests in subscription order, so their primary key is appended to.
+                    // Otherwise only the touched subscriptions' rows are replaced.
+                    let taken = recomputedAll ? "" : " WHERE subscription_id IN (SELECT subscription_id FROM pg_temp.report_span_touched)"
                     if recomputedAll {
-                        // The basis's partitions replaced whole (migration 0037): emptied and their index dropped by the
-                        // owner's function (0039: the job role owns no table), filled through the parent without the
-                        // index, which is built after; the digests in subscription order, so their primary key is appended to.
                         _ = try db.execute("SELECT report_stored_span_empty($1)", [basis])
-                        _ = try db.execute("INSERT INTO report_stored_span (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.report_span_run", [basis])
-                        _ = try db.execute("SELECT report_stored_span_index($1)", [basis])
-                        _ = try db.execute("""
-                            INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
-                            SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new ORDER BY subscription_id
-                            """, [basis])
                     } else {
                         let only = " AND subscription_id IN (SELECT subscription_id FROM pg_temp.report_span_touched)"
-                        let taken = " WHERE subscription_id IN (SELECT subscription_id FROM pg_temp.report_span_touched)"
                         _ = try db.execute("DELETE FROM report_stored_span WHERE basis = $1" + only, [basis])
                         _ = try db.execute("DELETE FROM report_stored_span_input WHERE basis = $1" + only, [basis])
-                        _ = try db.execute("INSERT INTO report_stored_span (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.report_span_run" + taken, [basis])
-                        _ = try db.execute("""
-                            INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
-                            SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new
-                            """ + taken, [basis])
                     }
+                    _ = try db.execute("INSERT INTO report_stored_span (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.report_span_run" + taken, [basis])
+                    if recomputedAll { _ = try db.execute("SELECT report_stored_span_index($1)", [basis]) }
+                    _ = try db.execute("""
+                        INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
+                        SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new
+                        """ + taken + (recomputedAll ? " ORDER BY subscription_id" : ""), [basis])
                     _ = try db.execute("DELETE FROM report_stored_span_set WHERE basis = $1", [basis])
                     _ = try db.execute("INSERT INTO report_stored_span_set (basis, definition) VALUES ($1, $2)", [basis, definition])
                 }
