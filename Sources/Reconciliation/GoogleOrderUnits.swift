@@ -33,8 +33,8 @@ struct GoogleOrderUnits {
         databases = reports
     }
 
-    /// Whether a row was added since `start`.
-    var hasRows: Bool { !id.isEmpty }
+    /// Whether an order was started (`start`).
+    private(set) var hasRows = false
 
     /// Whether the order being built is `order`.
     func holds(_ order: UnsafeRawBufferPointer) -> Bool {
@@ -48,6 +48,7 @@ struct GoogleOrderUnits {
 
     /// Starts order `order`: forgets the previous order's rows and units.
     mutating func start(_ order: UnsafeRawBufferPointer) {
+        hasRows = true
         id.removeAll(keepingCapacity: true)
         id.append(contentsOf: order)
         for index in reports.indices {
