@@ -79,10 +79,7 @@ struct GoogleMonthStream {
                     if let id, !rowOrder.lexicographicallyPrecedes(id) { return false }
                     try start(rowOrder, side: "billing_transaction")
                 }
-                order.addDatabaseRow(key: UnsafeRawBufferPointer(rebasing: bytes[row.key]), amount: row.amount,
-                                     currency: UnsafeRawBufferPointer(rebasing: bytes[row.currency]),
-                                     country: UnsafeRawBufferPointer(rebasing: bytes[row.country]),
-                                     product: UnsafeRawBufferPointer(rebasing: bytes[row.product]), isTest: row.isTest, at: row.at)
+                order.addDatabaseRow(row, bytes: bytes)
                 return true
             }) == true {
                 databaseRows.advance()

@@ -110,24 +110,25 @@ struct GoogleOrderUnits {
         }
     }
 
-    /// Adds a database row (rows arrive in transaction-key order): its period is the first of `periods` holding
-    /// `at` (a row in none is left out), its side the amount's sign. A country arrives alpha-3 or alpha-2 and is kept
-    /// alpha-2.
-    mutating func addDatabaseRow(key: UnsafeRawBufferPointer, amount: Int64, currency: UnsafeRawBufferPointer,
-                                 country: UnsafeRawBufferPointer, product: UnsafeRawBufferPointer, isTest: Bool, at: Int64) {
-        guard let period = periods.firstIndex(where: { $0.contains(at) }) else { return }
+    /// Adds database row `row` of a batch whose texts are in `bytes` (rows arrive in transaction-key order): its
+    /// period is the first of `periods` holding its instant (a row in none is left out), its side the amount's sign.
+    /// A country arrives alpha-3 or alpha-2 and is kept alpha-2.
+    mutating func addDatabaseRow(_ row: GoogleDatabaseStream.Row, bytes: UnsafeRawBufferPointer) {
+        guard let period = periods.firstIndex(where: { $0.contains(row.at) }) else { return }
+        func text(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[range]) }
         var unit = CompactUnit()
-        unit.gross = amount
+        unit.gross = row.amount
         unit.count = 1
-        unit.currency = databaseTexts.currencies.intern(currency)
-        unit.product = databaseTexts.products.intern(product)
+        unit.currency = databaseTexts.currencies.intern(text(row.currency))
+        unit.product = databaseTexts.products.intern(text(row.product))
+        let country = text(row.country)
         unit.country = country.count == 2 ? databaseTexts.countries.intern(country)
             : databaseTexts.countries.intern(CountryCodes.alpha2(String(decoding: country, as: UTF8.self)))
-        unit.at = at
-        unit.isTest = isTest
+        unit.at = row.at
+        unit.isTest = row.isTest
         let start = keyBytes.count
-        keyBytes.append(contentsOf: key)
-        rows.append(DatabaseRow(slot: period * 2 + (amount > 0 ? 0 : 1), unit: unit, key: start..<keyBytes.count))
+        keyBytes.append(contentsOf: bytes[row.key])
+        rows.append(DatabaseRow(slot: period * 2 + (row.amount > 0 ? 0 : 1), unit: unit, key: start..<keyBytes.count))
         folded = false
     }
 

@@ -102,25 +102,24 @@ import Testing
             }
         }
         for row in sorted {
-            let id = Array(row.order.utf8), key = Array(row.key.utf8)
+            let id = Array(row.order.utf8)
             id.withUnsafeBytes { id in
                 if !order.holds(id) {
                     if order.hasRows { collect() }
                     order.start(id)
                 }
             }
-            func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-            let (currency, country, product) = (bytes(row.currency), bytes(row.country), bytes(row.product))
-            key.withUnsafeBytes { key in
-                currency.withUnsafeBytes { currency in
-                    country.withUnsafeBytes { country in
-                        product.withUnsafeBytes { product in
-                            order.addDatabaseRow(key: key, amount: row.amount, currency: currency,
-                                                 country: country, product: product, isTest: row.isTest, at: row.at)
-                        }
-                    }
-                }
+            // The row as a batch of the database stream holds it: its texts end to end.
+            var batch: [UInt8] = []
+            func text(_ value: String) -> Range<Int> {
+                let start = batch.count
+                batch.append(contentsOf: value.utf8)
+                return start..<batch.count
             }
+            let streamed = GoogleDatabaseStream.Row(order: text(row.order), key: text(row.key), currency: text(row.currency),
+                                                    country: text(row.country), product: text(row.product), amount: row.amount,
+                                                    isTest: row.isTest, at: row.at)
+            batch.withUnsafeBytes { order.addDatabaseRow(streamed, bytes: $0) }
         }
         collect()
         #expect(found == expected)
