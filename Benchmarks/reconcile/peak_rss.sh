@@ -26,7 +26,7 @@ for orders in $ORDERS; do
     "$IMPORT" --reports-dir "$(ls "$cache/$orders-$month"/earnings_*.zip)" --log-format json >/dev/null
   fi
 done
-run() { # variant, binary, orders: prints "wall_s peak_rss_mib"
+run() { # variant, binary, orders: prints "wall_s peak_rss_mib client_cpu_s"
   local variant=$1 binary=$2 orders=$3 month=${month_of[$3]}
   psql -q -c "DELETE FROM reconciliation_item WHERE run_id IN (SELECT id FROM reconciliation_run WHERE provider = 'google' AND period = '$month')" \
        -c "DELETE FROM reconciliation_run WHERE provider = 'google' AND period = '$month'"
@@ -34,7 +34,8 @@ run() { # variant, binary, orders: prints "wall_s peak_rss_mib"
   /usr/bin/time -v "$binary" --provider google --period "$month" --out "$out/$variant-$orders" --log-format json \
     >"$out/$variant-$orders.log" 2>"$out/$variant-$orders.time" || { cat "$out/$variant-$orders.time" >&2; return 1; }
   awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3) ? p[1] * 3600 + p[2] * 60 + p[3] : p[1] * 60 + p[2] }
-              /Maximum resident set size/ { r = $2 / 1024 } END { printf "%.2f %.1f", w, r }' "$out/$variant-$orders.time"
+              /User time|System time/ { c += $2 }
+              /Maximum resident set size/ { r = $2 / 1024 } END { printf "%.2f %.1f %.2f", w, r, c }' "$out/$variant-$orders.time"
 }
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for pair in $(seq "$PAIRS"); do
@@ -42,7 +43,7 @@ for pair in $(seq "$PAIRS"); do
     if [ $((pair % 2)) = 1 ]; then order="before after"; else order="after before"; fi
     for variant in $order; do
       binary=$before; [ "$variant" = after ] && binary=$after
-      echo "pair $pair, $orders orders (${month_of[$orders]}), $variant: $(run "$variant" "$binary" "$orders") (wall s, peak RSS MiB), load $(cut -d' ' -f1 /proc/loadavg)"
+      echo "pair $pair, $orders orders (${month_of[$orders]}), $variant: $(run "$variant" "$binary" "$orders") (wall s, peak RSS MiB, client CPU s), load $(cut -d' ' -f1 /proc/loadavg)"
     done
     for file in "$out/before-$orders"/*; do
       cmp -s "$file" "$out/after-$orders/$(basename "$file")" || { echo "peak_rss: $(basename "$file") differs at $orders orders" >&2; exit 1; }
