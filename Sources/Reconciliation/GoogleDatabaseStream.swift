@@ -40,7 +40,10 @@ final class GoogleDatabaseStream: @unchecked Sendable {
     private var current = Batch()
     private var next = 0
 
-    /// The statement: rows as `copyStatement` of `periods` selects them.
+    /// The statement: every GOOGLE row with an order ID and a non-zero money amount effective in `periods` and
+    /// recorded by `knownAt`, as a binary COPY of transaction key, order, amount, currency, country, product, is_test
+    /// and `effective_at` (as the server holds it, microseconds), sorted by order ID bytes, then key. A refund row
+    /// without its own country or product takes its charge's, looked up only then (a subquery on the unique key).
     static func copyStatement(_ periods: [ReconciliationPeriod], knownAt: Date) -> String {
         let first = periods.map(\.start).min() ?? 0, last = periods.map(\.end).max() ?? 0
         return """
