@@ -1,4 +1,5 @@
 import Foundation
+@testable import Postgres
 @testable import Reconciliation
 import Testing
 
@@ -126,5 +127,56 @@ import Testing
         #expect(found.count > 40)
         #expect(!found.keys.contains { $0.hasPrefix("GPA.9999") }, "a row outside the periods makes no unit")
         #expect(expected.values.contains { $0.contains("GOOGLE:tab\there\nline:GPA.1015") })
+    }
+
+    /// The rows as the server sends them in binary COPY: the file header with the first tuple, one tuple per
+    /// message, the trailer alone; `effective_at` in microseconds since 2000 (with a fraction that rounds away).
+    static func messages(_ rows: [Row]) -> [[UInt8]] {
+        func int16(_ value: Int16) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func int32(_ value: Int32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func int64(_ value: Int64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func field(_ bytes: [UInt8]) -> [UInt8] { int32(Int32(bytes.count)) + bytes }
+        var messages = rows.map { row -> [UInt8] in
+            let micros = (row.at - 946_684_800) * 1_000_000 + 400_000
+            return int16(8) + field(Array(row.key.utf8)) + field(Array(row.order.utf8)) + field(int64(row.amount))
+                + field(Array(row.currency.utf8)) + field(Array(row.country.utf8)) + field(Array(row.product.utf8))
+                + field([row.isTest ? 1 : 0]) + field(int64(micros))
+        }
+        messages[0] = BinaryCopyReader.signature + int32(0) + int32(0) + messages[0]
+        messages.append(int16(-1))
+        return messages
+    }
+
+    /// The database stream's batches hold each tuple's fields as sent (a key with a tab and a line break, a negative
+    /// amount, the instant rounded to whole seconds); a NULL where the statement never sends one is refused naming it.
+    @Test func theDatabaseStreamKeepsEachTupleAndRefusesAnotherShape() throws {
+        let rows = [Self.row("GOOGLE:tab\there\nline:GPA.1015", "GPA.1015", -4_990_000, "EUR", "DEU", "premium_monthly",
+                             test: true, at: Self.period.start + 6)]
+        var reader = BinaryCopyReader()
+        var batch = GoogleDatabaseStream.Batch()
+        for message in Self.messages(rows) {
+            try message.withUnsafeBytes { bytes in
+                guard try reader.read(bytes) else { return }
+                try GoogleDatabaseStream.add(bytes, fields: reader.fields, to: &batch)
+            }
+        }
+        let row = try #require(batch.rows.first)
+        func text(_ range: Range<Int>) -> String { String(decoding: batch.bytes[range], as: UTF8.self) }
+        #expect(batch.rows.count == 1)
+        #expect(text(row.key) == rows[0].key && text(row.order) == "GPA.1015" && text(row.country) == "DEU")
+        #expect(row.amount == -4_990_000 && row.isTest && row.at == Self.period.start + 6)
+
+        // The amount (third field) as NULL: its length -1 and no bytes.
+        var tuple = Self.messages([Self.row("k", "GPA.1", 1, "EUR", "DE", "p", at: Self.period.start)])[0]
+        let amountAt = BinaryCopyReader.signature.count + 8 + 2 + 4 + 1 + 4 + 5
+        tuple.replaceSubrange(amountAt..<(amountAt + 12), with: [0xFF, 0xFF, 0xFF, 0xFF])
+        var fresh = BinaryCopyReader()
+        let error = #expect(throws: PostgresError.self) {
+            try tuple.withUnsafeBytes { bytes in
+                _ = try fresh.read(bytes)
+                try GoogleDatabaseStream.add(bytes, fields: fresh.fields, to: &batch)
+            }
+        }
+        #expect(error?.message.contains("NULL in field 3") == true)
     }
 }
