@@ -19,8 +19,8 @@ struct GoogleMonthItems {
     private var currencies: [Int32] = []
     private var currencyTables = (0, 0)
 
-    /// Hand bytes to the writer in pieces of about this size.
-    static let flushAt = 1 << 18
+    /// Hand bytes to the writer in pieces of about this size (the writer's own buffer size).
+    static let flushAt = ReconciliationCSVWriter.flushAt
 
     /// The items of `period` (its neighbours at `previous` and `next`), to `sink` or, without one, as items.
     init(categorizer: GoogleCategorizer, period: ReconciliationPeriod, periods: [ReconciliationPeriod], sink: ReconciliationItemSink?) {

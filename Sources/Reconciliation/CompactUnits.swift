@@ -61,9 +61,6 @@ struct OrderKeys {
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
 
-    /// Keys held.
-    var count: Int32 { Int32(ends.count) }
-
     /// Appends `key`; returns its number.
     mutating func append(_ key: UnsafeRawBufferPointer) -> Int32 {
         bytes.append(contentsOf: key)
