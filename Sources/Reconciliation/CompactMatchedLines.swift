@@ -1,11 +1,9 @@
 import BillingCore
-import CompactMemory
 /// A unit both compact sides of the period hold alike (same currency, equal gross, a charge the database has at
 /// least as often as the report): categorised `matched` with no detail of its own. The common case of a month,
 /// written to the items CSV straight from the compact data (`ReconciliationCSV.appendMatched`) instead of as a
 /// `ReconciliationItem`.
 struct CompactMatch {
-    var order: Int32
     /// 0 charge, 1 refund.
     var side: Int
     var report: CompactUnit
@@ -29,8 +27,8 @@ extension ReconciliationCSV {
     static let matchedCharge = Array(",matched,charge,".utf8)
     static let matchedRefund = Array(",matched,refund,".utf8)
     static let noAdjustment = Array(",false,,".utf8)
-    /// The detail's separators: a space between keys, a colon before a key's order.
-    private static let separators: StaticString = " :"
+    /// The detail's separator between keys.
+    private static let separators: StaticString = " "
     /// What stands for the hidden middle of a masked purchase token (`Redaction.mask`).
     private static let ellipsis: StaticString = "…"
     /// `Redaction.googlePrefix` as bytes.
@@ -58,10 +56,9 @@ extension ReconciliationCSV {
     /// Appends the line of a matched unit, the bytes `append(_:line:to:)` writes for its item: texts from the
     /// interners and the key arena, numbers formatted in place, straight into `line` (the chunk's bytes); the
     /// detail (the database keys) is built in `detail` first, to be quoted as a whole if it must.
-    static func appendMatched(_ match: CompactMatch, line number: Int, orders: ByteInterner, report: UnitTexts, database: UnitTexts,
-                              detail: inout [UInt8], to line: inout [UInt8]) {
+    static func appendMatched(_ match: CompactMatch, line number: Int, order: UnsafeRawBufferPointer, report: UnitTexts,
+                              database: UnitTexts, detail: inout [UInt8], to line: inout [UInt8]) {
         let r = match.report, d = match.database
-        let order = orders.arena.bytes(match.order)
         appendNumber(Int64(number), to: &line)
         line.append(contentsOf: match.side == 0 ? matchedCharge : matchedRefund)
         appendField(order, to: &line)
@@ -86,22 +83,18 @@ extension ReconciliationCSV {
         amount(r.tax)
         amount(r.gross + r.fee + r.tax)
         line.append(contentsOf: noAdjustment)
-        // The detail: the database keys, each with its order when stored without it, space-separated, empty ones left
-        // out; written straight into the line unless a piece needs the field quoted, then built first and quoted.
+        // The detail: the database keys, space-separated, empty ones left out; written straight into the line
+        // unless a piece needs the field quoted, then built first and quoted.
         let keys = d.firstKey >= 0 ? d.firstKey..<(d.firstKey + d.count) : 0..<0
         let space = UnsafeRawBufferPointer(start: separators.utf8Start, count: 1)
-        let colon = UnsafeRawBufferPointer(start: separators.utf8Start + 1, count: 1)
         func forEachPiece(_ body: (UnsafeRawBufferPointer) -> Void) {
             var first = true
             for key in keys {
-                let text = database.keys.bytes(key)
-                guard !text.isEmpty || d.keyEndsWithOrder else { continue }
-                if !first { body(space) }
-                first = false
-                maskedKeyPieces(text, body)
-                if d.keyEndsWithOrder {
-                    body(colon)
-                    body(order)
+                database.keys.withBytes(key) { text in
+                    guard !text.isEmpty else { return }
+                    if !first { body(space) }
+                    first = false
+                    maskedKeyPieces(text, body)
                 }
             }
         }

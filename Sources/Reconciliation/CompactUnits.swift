@@ -19,25 +19,24 @@ struct CompactUnit {
     var currency: Int32 = 0
     var country: Int32 = 0
     var product: Int32 = 0
-    /// The first database key (-1: none, a report unit); a database unit's `count` keys follow one another (each
-    /// of its rows adds one key and one to the count).
+    /// The first database key in the order's `OrderKeys` (-1: none, a report unit); a database unit's `count` keys
+    /// follow one another (each of its rows adds one key and one to the count).
     var firstKey: Int32 = -1
     /// True when every database row of the unit is a test purchase.
     var isTest = true
-    /// The unit's one key is stored without its ending `:` + order ID (a Google key is `GOOGLE:{token}:{order}`).
-    var keyEndsWithOrder = false
     /// The report's `Refund Type` of a refund unit in `UnitTexts.refundTypes` (0 = none; the table holds at most
     /// the empty text, `Full` and `Partial`, so a byte keeps the unit at 56 bytes).
     var refundType: UInt8 = 0
 }
 
-/// The texts of one side's units: currencies, countries and products interned (0 = empty), and the database keys.
+/// The texts of one side's units: currencies, countries and products interned (0 = empty; a few hundred texts in a
+/// month), and the database keys of the order being categorised.
 struct UnitTexts {
     var currencies = UnitTexts.table()
     var countries = UnitTexts.table()
     var products = UnitTexts.table()
     var refundTypes = UnitTexts.table()
-    var keys = ByteArena()
+    var keys = OrderKeys()
 
     static func table() -> ByteInterner {
         var table = ByteInterner(capacity: 256, keepsText: true, blockSize: 1 << 12)
@@ -45,12 +44,10 @@ struct UnitTexts {
         return table
     }
 
-    /// The database keys of `unit`, in order; `order` is its order ID (for a key stored without it).
-    func keys(of unit: CompactUnit, order: String) -> [String] {
+    /// The database keys of `unit`, in order.
+    func keys(of unit: CompactUnit) -> [String] {
         guard unit.firstKey >= 0 else { return [] }
-        return (unit.firstKey..<(unit.firstKey + unit.count)).map {
-            unit.keyEndsWithOrder ? keys.string($0) + ":" + order : keys.string($0)
-        }
+        return (unit.firstKey..<(unit.firstKey + unit.count)).map { keys.string($0) }
     }
 
     /// The report's `Refund Type` of `unit` (`Full`, `Partial` or empty).
@@ -59,59 +56,33 @@ struct UnitTexts {
     }
 }
 
-/// The report side of one Google month read from its staged files, compact: each order ID once in the shared
-/// interner, each unit a `CompactUnit`, found by order number and side. Its units are the rows folded in file order
-/// (each staged fact, a run folded at import, absorbed into its unit).
-struct CompactReport {
-    let orders: SharedOrders
-    var texts = UnitTexts()
-    var units = BlockArray<CompactUnit>()
-    /// Unit number per order number and side (`order * 2 + side`, side 0 charge, 1 refund); -1 when none.
-    var unitOf = BlockArray<Int32>()
-    /// A batch's order numbers (scratch of `add(_:)`).
-    private var numbers: [Int32] = []
+/// The database keys of one order's units, end to end; emptied when the next order starts.
+struct OrderKeys {
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
 
-    /// An empty side numbering its orders in `orders`.
-    init(orders: SharedOrders) {
-        self.orders = orders
+    /// Appends `key`; returns its number.
+    mutating func append(_ key: UnsafeRawBufferPointer) -> Int32 {
+        bytes.append(contentsOf: key)
+        ends.append(bytes.count)
+        return Int32(ends.count - 1)
     }
 
-    /// Adds a batch of runs (`EarningsRuns`, numbered in the texts this side takes at the end), in file order:
-    /// their orders numbered first, under one taking of the shared lock; a run of an order and side already seen
-    /// is absorbed into its unit.
-    mutating func add(_ runs: EarningsRuns) {
-        orders.intern(runs.orderBytes, ranges: runs.orders, into: &numbers)
-        for (index, number) in numbers.enumerated() {
-            let slot = Int(number) * 2 + Int(runs.sides[index])
-            while unitOf.count <= slot { unitOf.append(-1) }
-            if unitOf[slot] < 0 {
-                unitOf[slot] = Int32(units.count)
-                units.append(runs.units[index])
-            } else {
-                units[Int(unitOf[slot])].absorb(runs.units[index])
-            }
-        }
+    /// Forgets every key (keeping the memory for the next order).
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
     }
 
-    /// The unit number of order number `order` on `side` (0 charge, 1 refund; -1: none).
-    func unitNumber(order: Int32, side: Int) -> Int32 {
-        let slot = Int(order) * 2 + side
-        return slot < unitOf.count ? unitOf[slot] : -1
+    /// Calls `body` with the bytes of key `number`.
+    func withBytes<R>(_ number: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let index = Int(number)
+        let start = index == 0 ? 0 : ends[index - 1]
+        return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<ends[index]])) }
     }
 
-    /// Whether order number `order` has a unit on `side`.
-    func has(order: Int32, side: Int) -> Bool {
-        unitNumber(order: order, side: side) >= 0
-    }
-
-    /// Whether the order `text` has a unit on `side` (while the orders' look-up table is kept).
-    func has(order text: String, side: Int) -> Bool {
-        orders.interned.find(text).map { has(order: $0, side: side) } ?? false
-    }
-
-    /// The unit of order number `order` on `side`.
-    func unit(order: Int32, side: Int) -> CompactUnit? {
-        let unit = unitNumber(order: order, side: side)
-        return unit >= 0 ? units[Int(unit)] : nil
+    /// Key `number` as text.
+    func string(_ number: Int32) -> String {
+        withBytes(number) { String(decoding: $0, as: UTF8.self) }
     }
 }

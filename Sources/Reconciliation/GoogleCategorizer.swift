@@ -1,6 +1,6 @@
 import BillingCore
 /// Categorises Google units (an order's charge or refund) of one period, given both sides of the period and of
-/// its two neighbours. Pure: the reader gathers the sides (`GoogleStagedSource`), this decides.
+/// its two neighbours. Pure: the reader gathers the sides (`GoogleMonthStream`), this decides.
 public struct GoogleCategorizer: Sendable {
     /// How close to the shared period edge a unit must be for the other side's neighbour period to explain it.
     public let windowSeconds: Int64
@@ -57,7 +57,7 @@ public struct GoogleCategorizer: Sendable {
     static func item(order: String, side: Int, report: CompactUnit?, database: CompactUnit?, reportTexts: UnitTexts,
                      databaseTexts: UnitTexts, category: ReconciliationCategory, detail: String) -> ReconciliationItem {
         var text = detail
-        for key in database.map({ databaseTexts.keys(of: $0, order: order) }) ?? [] where !key.isEmpty {
+        for key in database.map({ databaseTexts.keys(of: $0) }) ?? [] where !key.isEmpty {
             if !text.isEmpty { text += " " }
             text += Redaction.transactionKey(key)
         }
@@ -91,7 +91,7 @@ public struct GoogleCategorizer: Sendable {
     /// masked), else its order.
     func nearEdge(_ order: String, _ unit: CompactUnit?, _ texts: UnitTexts, edge: Int64) -> String? {
         guard let unit, abs(unit.at - edge) <= windowSeconds else { return nil }
-        return texts.keys(of: unit, order: order).first.map(Redaction.transactionKey) ?? order
+        return texts.keys(of: unit).first.map(Redaction.transactionKey) ?? order
     }
 }
 

@@ -39,16 +39,26 @@ struct PriorPeriodAdjustments {
                             AND b.effective_at < l.ends_at AND b.recorded_at > c.closed_at)
             ORDER BY b.effective_at, b.transaction_key
             """, [period.provider.databaseLabel, period.start, knownAt]).rows
-        var result: [ReconciliationItem] = []
-        var reports: [String: ReportSide] = [:]
+        // Each row landing in `period`, with its own (closed) period; then what those periods' reports carry.
+        var landing: [(row: PostgresRow, own: ReconciliationPeriod)] = []
         for row in rows {
             let at = try row.decode(Int64.self, "at")
             let recorded = try row.decode(Date.self, "recorded_at")
             guard let own = locks.first(where: { at >= $0.starts && at < $0.ends && recorded > $0.closedAt }) else { continue }
-            var landing = own.ends
-            while let closed = locks.first(where: { $0.starts == landing && $0.closedAt < recorded }) { landing = closed.ends }
-            guard landing == period.start, let ownPeriod = ReconciliationPeriod(period.provider, own.period) else { continue }
-            if reports[own.period] == nil { reports[own.period] = try ReportSide.load(ownPeriod, database: database) }
+            var landsIn = own.ends
+            while let closed = locks.first(where: { $0.starts == landsIn && $0.closedAt < recorded }) { landsIn = closed.ends }
+            guard landsIn == period.start, let ownPeriod = ReconciliationPeriod(period.provider, own.period) else { continue }
+            landing.append((row, ownPeriod))
+        }
+        var reports: [String: ReportSide] = [:]
+        for own in Set(landing.map(\.own.label)) {
+            guard let ownPeriod = ReconciliationPeriod(period.provider, own) else { continue }
+            let orders = try landing.filter { $0.own.label == own }.map { try $0.row.decode(String.self, "order_id") }
+            reports[own] = try ReportSide.load(ownPeriod, orders: orders, database: database)
+        }
+        var result: [ReconciliationItem] = []
+        for (row, ownPeriod) in landing {
+            let own = ownPeriod.label
             let amount = try row.decode(Int64.self, "amount_micros")
             let currency = try row.decode(String.self, "currency_code")
             let country = CountryCodes.alpha2(try row.decode(String.self, "country"))
@@ -62,12 +72,12 @@ struct PriorPeriodAdjustments {
             case .google:
                 side = amount > 0 ? "charge" : "refund"
                 grain = order
-                carried = reports[own.period]?.google?.has(order: order, side: side == "charge" ? 0 : 1) ?? false
+                carried = reports[own]?.google.contains(GoogleUnitKey(order: order, side: side == "charge" ? 0 : 1)) ?? false
             case .apple:
                 let cell = AppleCell(product: product, country: country, currency: currency, price: amount)
                 side = cell.side
                 grain = cell.key
-                carried = (reports[own.period]?.apple[cell]?.reportUnits ?? 0) > 0
+                carried = (reports[own]?.apple[cell]?.reportUnits ?? 0) > 0
             }
             var item = ReconciliationItem(
                 category: isTest ? .testPurchaseExcluded : (carried ? .matched : .missingInStoreReport),
@@ -75,26 +85,51 @@ struct PriorPeriodAdjustments {
                 databaseCurrency: currency, reportUnits: 0, databaseUnits: 1, reportGross: 0, databaseGross: amount,
                 detail: Redaction.transactionKey(try row.decode(String.self, "transaction_key")))
             item.priorPeriodAdjustment = true
-            item.adjustmentPeriod = own.period
+            item.adjustmentPeriod = own
             result.append(item)
         }
         return result
     }
 
-    /// The report side of a closed period, as it is staged now.
+    /// The report side of a closed period, as it is staged now: for Google, which of `orders`' units its report has.
     struct ReportSide {
-        var google: CompactReport?
+        var google: Set<GoogleUnitKey> = []
         var apple: [AppleCell: AppleCellSides] = [:]
 
-        static func load(_ period: ReconciliationPeriod, database: PostgresConnection) throws -> ReportSide {
+        static func load(_ period: ReconciliationPeriod, orders: [String], database: PostgresConnection) throws -> ReportSide {
             var side = ReportSide()
             switch period.provider {
             case .google:
-                side.google = try GoogleStagedSource(database: database, knownAt: Date()).report(period)
+                side.google = try googleUnits(period, orders: orders, database: database)
             case .apple:
                 side.apple = try AppleSource(database: database, knownAt: Date()).report([period], only: nil).0[period.label] ?? [:]
             }
             return side
         }
+
+        /// The units of `orders` the period's current staged files hold (its earnings facts, or its estimated-sales
+        /// rows when it has no earnings file): an order's side is there when one of its facts or rows is.
+        static func googleUnits(_ period: ReconciliationPeriod, orders: [String], database: PostgresConnection) throws -> Set<GoogleUnitKey> {
+            let files = try GoogleMonthStream.files(database, [period], only: nil)
+            let earnings = files.filter { $0.kind == "googleEarnings" }.map(\.id)
+            let sql = earnings.isEmpty
+                ? """
+                  SELECT DISTINCT r.order_number AS o, (r.financial_status = 'Refund')::int::int8 AS side FROM google_estimated_sales_row r
+                  WHERE r.report_file_id IN (\(GoogleMonthStream.list(files.map(\.id)))) AND r.order_number = ANY($1::text[])
+                  """
+                : """
+                  SELECT DISTINCT f.order_id AS o, f.side::int8 AS side FROM google_earnings_fact f
+                  WHERE f.report_file_id IN (\(GoogleMonthStream.list(earnings))) AND f.order_id = ANY($1::text[])
+                  """
+            return Set(try database.query(sql, [PostgresTextArray(orders)]).rows.map {
+                GoogleUnitKey(order: try $0.decode(String.self, "o"), side: Int(try $0.decode(Int64.self, "side")))
+            })
+        }
     }
+}
+
+/// A Google unit: an order's charge (side 0) or refund (side 1).
+struct GoogleUnitKey: Hashable {
+    var order: String
+    var side: Int
 }

@@ -79,17 +79,21 @@ public struct Reconciler {
         return ReconciliationRun(result)
     }
 
-    /// A Google month reconciled by the compact engine: the report sides of the month and its neighbours read from
-    /// their staged files and the database side of all three, each with one binary COPY (`GoogleStagedSource`), then
-    /// the items in key order to `sink` / `emit`, then the prior-period adjustments.
+    /// A Google month reconciled in one pass: the report sides of the month and its neighbours (their staged files)
+    /// and the database side of all three arrive as one stream sorted by order ID (`GoogleMonthStream`), each order
+    /// categorised as soon as its rows are in, its items to `sink` / `emit` in key order; then the prior-period
+    /// adjustments.
     func googleStaged(_ period: ReconciliationPeriod, knownAt: Date, only: Set<Int64>?, sink: ReconciliationItemSink?,
-                      itemChunk: Int = GoogleCategorizer.itemChunk,
                       emit: (ReconciliationItem) throws -> Void) throws -> ReconciliationRun {
-        let read = try GoogleStagedSource(database: database, knownAt: knownAt)
-            .read(period, previous: period.previous ?? period, next: period.next ?? period, only: only)
-        try GoogleCategorizer(windowSeconds: categorizerWindow).forEachItem(
-            reports: read.reports, database: read.database, period: period, sink: sink, chunkSize: itemChunk, emit)
+        let periods = [period.previous ?? period, period, period.next ?? period]
+        let files = try GoogleMonthStream.files(database, periods, only: only)
+        var items = GoogleMonthItems(categorizer: GoogleCategorizer(windowSeconds: categorizerWindow), period: period,
+                                     periods: periods, sink: sink)
+        try GoogleMonthStream(database: database, knownAt: knownAt).read(periods, files: files) { order in
+            try items.add(&order, emit)
+        }
+        try items.finish()
         for item in try PriorPeriodAdjustments(database: database).items(for: period, knownAt: knownAt) { try emit(item) }
-        return ReconciliationRun(period: period, knownAt: knownAt, files: read.files)
+        return ReconciliationRun(period: period, knownAt: knownAt, files: files.sorted())
     }
 }

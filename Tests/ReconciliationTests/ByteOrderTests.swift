@@ -1,17 +1,32 @@
-import CompactMemory
+import Postgres
 @testable import Reconciliation
+import TestSupport
 import Testing
 
-/// The categoriser's order of order IDs (`GoogleCategorizer.byteOrder` over the interner's numbers) is `String`'s.
+/// The Google month's stream is sorted by the server as `ORDER BY order_id COLLATE "C"`; the items CSV lists orders
+/// in the order of their bytes (`String`'s for ASCII IDs). The two are the same order, including IDs that are
+/// prefixes of others, renewals `..N` and non-ASCII bytes, and `GoogleOrderUnits.isBefore` agrees with it.
 @Suite struct ByteOrderTests {
-    @Test func theCategorisersOrderIsStringOrder() {
-        var interner = ByteInterner()
-        var values = ["", "G", "GPA.1", "GPA.1..0", "GPA.1..10", "GPA.3000-2791-0000-00000..5", "GPA.3000-2791-0000-00000..20",
-                      "GPA.3000-2791-0000-00001", "GPA.3000-2791", "GPA.3000-2790-9999-99999", "GPA.3000-2791-0000-0000"]
-        for index in 0..<3_000 { values.append("GPA.\(3_000 + index % 97)-\(index % 13)\(index % 7)-0000-\(index)..\(index % 11)") }
-        let numbers = values.map { interner.intern($0) }
-        #expect(Set(numbers).count == Set(values).count)
-        let ordered = GoogleCategorizer.byteOrder(interner).map { interner.string($0) }
-        #expect(ordered == Array(Set(values)).sorted())
+    @Test func theServersCollateCOrderIsTheBytesOrder() throws {
+        let roles = try RoleDatabase.fresh("byte_order")
+        let database = try PostgresConnection(configuration: roles.superuser)
+        defer { database.close() }
+        var values = ["G", "GPA.1", "GPA.1..0", "GPA.1..10", "GPA.3000-2791-0000-00000..5", "GPA.3000-2791-0000-00000..20",
+                      "GPA.3000-2791-0000-00001", "GPA.3000-2791", "GPA.3000-2790-9999-99999", "GPA.3000-2791-0000-0000",
+                      "gpa.1", "GPA.1 ", "GPA-1", "GPA.é", "GPA.z", "GPA._", "GPA.~"]
+        for index in 0..<500 { values.append("GPA.\(3_000 + index % 97)-\(index % 13)\(index % 7)-0000-\(index)..\(index % 11)") }
+        let unique = Array(Set(values))
+        let sorted = try database.query("SELECT v FROM unnest($1::text[]) AS v ORDER BY v COLLATE \"C\"", [PostgresTextArray(unique)])
+            .rows.map { try $0.decode(String.self, "v") }
+        let bytes = unique.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(sorted == bytes)
+        #expect(sorted.filter { $0.utf8.allSatisfy { $0 < 0x80 } } == unique.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.sorted())
+        let period = try #require(ReconciliationPeriod(.google, "2026-10"))
+        var order = GoogleOrderUnits(periods: [period])
+        for (earlier, later) in zip(sorted, sorted.dropFirst()) {
+            Array(earlier.utf8).withUnsafeBytes { order.start($0) }
+            #expect(Array(later.utf8).withUnsafeBytes { order.isBefore($0) }, "\(earlier) < \(later)")
+            #expect(!Array(earlier.utf8).withUnsafeBytes { order.isBefore($0) })
+        }
     }
 }

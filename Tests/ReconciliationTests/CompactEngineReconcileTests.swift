@@ -6,8 +6,8 @@ import Postgres
 import StoreExports
 import Testing
 
-/// The compact engine on staged earnings (every side read with one binary COPY, both sides compact) gives the same
-/// items item by item, through a sink and in chunks of any size; and the job stores matched orders summed. (That the
+/// The one-pass reading of staged earnings (one binary COPY sorted by order ID, each order categorised as it
+/// completes) gives the same items item by item and through a sink; and the job stores matched orders summed. (That the
 /// items are the ones the row-by-row reading gave is pinned by `GoogleStagedReconcileTests` and
 /// `GoogleEstimatedSalesReconcileTests`.)
 @Suite struct CompactEngineReconcileTests {
@@ -30,21 +30,14 @@ import Testing
             let expected = compact.items
             #expect(!expected.isEmpty)
             #expect(compact.files.allSatisfy { $0.id > 0 } && compact.files.contains { $0.kind == "googleEarnings" && $0.period == month })
-            var chunked: [ReconciliationItem] = []
+            // Into a sink (the job's way): matched units written without items, the same bytes, totals and rows.
+            let sink = try ReconciliationItemSink(csvPath: nil)
             _ = try Reconciler(database: harness.database)
-                .googleStaged(period, knownAt: knownAt, only: nil, sink: nil, itemChunk: 3) { chunked.append($0) }
-            #expect(chunked == expected, "\(period), chunks of 3 orders")
-            // Into a sink (the job's way): matched units written without items, the same bytes, totals and rows,
-            // whether the orders are written as one chunk or as many on two threads.
-            for chunk in [1, 3, GoogleCategorizer.itemChunk] {
-                let sink = try ReconciliationItemSink(csvPath: nil)
-                _ = try Reconciler(database: harness.database)
-                    .googleStaged(period, knownAt: knownAt, only: nil, sink: sink, itemChunk: chunk, emit: sink.add)
-                #expect(try sink.csv.finish() == SHA256Digest.hex(ReconciliationCSV.items(expected)), "\(period) chunk \(chunk)")
-                #expect(sink.csv.count == expected.count)
-                #expect(sink.totals == ReconciliationTotals(expected))
-                #expect(sink.stored.stored == StoredItems(expected).stored)
-            }
+                .googleStaged(period, knownAt: knownAt, only: nil, sink: sink, emit: sink.add)
+            #expect(try sink.csv.finish() == SHA256Digest.hex(ReconciliationCSV.items(expected)), "\(period)")
+            #expect(sink.csv.count == expected.count)
+            #expect(sink.totals == ReconciliationTotals(expected))
+            #expect(sink.stored.stored == StoredItems(expected).stored)
             compared += compact.items.filter { $0.category != .matched }.count
         }
         #expect(compared > 0, "the world injected no Google difference")

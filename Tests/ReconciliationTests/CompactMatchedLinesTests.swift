@@ -1,10 +1,9 @@
 import BillingCore
-import CompactMemory
 @testable import Reconciliation
 import Testing
 
-/// A matched unit's CSV line written from the compact sides is the line of its item: quoting, keys stored with and
-/// without their order, empty keys, negative amounts.
+/// A matched unit's CSV line written from the compact sides is the line of its item: quoting, empty keys, negative
+/// amounts.
 @Suite struct CompactMatchedLinesTests {
     /// A unit whose texts are numbered in `texts`, its keys stored whole, one after another.
     func unit(gross: Int64, count: Int32, product: String, keys: [String], in texts: inout UnitTexts) -> CompactUnit {
@@ -33,25 +32,19 @@ import Testing
     ] as [(String, [String], Int)])
     func lineEqualsTheItemsLine(product: String, keys: [String], side: Int) {
         let order = "GPA.1"
-        var orders = ByteInterner()
-        let number = orders.intern(order)
         var reportTexts = UnitTexts(), databaseTexts = UnitTexts()
         let report = unit(gross: side == 0 ? 4_990_000 : -4_990_000, count: 1, product: product, keys: [], in: &reportTexts)
-        var database = unit(gross: side == 0 ? 4_990_000 : -4_990_000, count: Int32(max(1, keys.count)), product: product,
+        let database = unit(gross: side == 0 ? 4_990_000 : -4_990_000, count: Int32(max(1, keys.count)), product: product,
                             keys: keys, in: &databaseTexts)
-        if keys == ["GOOGLE:tok:GPA.1"] {
-            // As `CompactDatabase` stores a one-row unit: the key without its `:` + order.
-            var bare = "GOOGLE:tok"
-            database.firstKey = bare.withUTF8 { databaseTexts.keys.append(UnsafeRawBufferPointer($0)) }
-            database.keyEndsWithOrder = true
-        }
         let item = GoogleCategorizer.item(order: order, side: side, report: report, database: database, reportTexts: reportTexts,
                                           databaseTexts: databaseTexts, category: .matched, detail: "")
         var expected: [UInt8] = []
         ReconciliationCSV.append(item, line: 42, to: &expected)
         var line: [UInt8] = [], detail: [UInt8] = []
-        ReconciliationCSV.appendMatched(CompactMatch(order: number, side: side, report: report, database: database), line: 42,
-                                        orders: orders, report: reportTexts, database: databaseTexts, detail: &detail, to: &line)
+        Array(order.utf8).withUnsafeBytes { id in
+            ReconciliationCSV.appendMatched(CompactMatch(side: side, report: report, database: database), line: 42,
+                                            order: id, report: reportTexts, database: databaseTexts, detail: &detail, to: &line)
+        }
         #expect(String(decoding: line, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         #expect(item.detail == keys.filter { !$0.isEmpty }.map(Redaction.transactionKey).joined(separator: " "))
     }

@@ -1,5 +1,4 @@
 import BillingCore
-import CompactMemory
 @testable import Reconciliation
 import ReportImport
 import StoreExports
@@ -90,32 +89,39 @@ import Testing
          Row(type: "Tax" + suffix, refundType: refundType, amount: direction * -2_290_000)]
     }
 
+    /// The report side of the test order's units, as reconcile holds it (`GoogleOrderUnits`' report units of one
+    /// period).
+    struct Report {
+        var texts: UnitTexts
+        var units: [Int: CompactUnit]
+
+        /// The unit of the test order (number 0) on `side`.
+        func unit(order: Int32, side: Int) -> CompactUnit? { order == 0 ? units[side] : nil }
+    }
+
     /// The report side of `rows` (the test order's), as reconcile reads it: folded into facts as import-exports folds
-    /// an earnings file's rows (`GoogleEarningsFacts`), each fact a run absorbed into its unit (`CompactReport`), one
-    /// fact a batch.
-    func report(_ rows: [Row]) throws -> CompactReport {
+    /// an earnings file's rows (`GoogleEarningsFacts`), each fact absorbed into its unit in file order
+    /// (`GoogleOrderUnits.addFact`).
+    func report(_ rows: [Row]) throws -> Report {
         var facts = GoogleEarningsFacts()
-        var report = CompactReport(orders: SharedOrders())
-        var texts = UnitTexts()
+        let period = try #require(ReconciliationPeriod(.google, "2026-10"))
+        var order = GoogleOrderUnits(periods: [period, period, period])
         func absorb(_ fact: GoogleEarningsFact) {
-            var batch = EarningsRuns()
-            fact.order.withUnsafeBytes { order in
+            fact.order.withUnsafeBytes { id in
+                if !order.holds(id) { order.start(id) }
                 fact.currency.withUnsafeBytes { currency in
                     fact.country.withUnsafeBytes { country in
                         fact.product.withUnsafeBytes { product in
-                            var refundType = Array((fact.refundType?.rawValue ?? "").utf8)
-                            refundType.withUnsafeMutableBytes { refund in
-                                batch.add(StagedEarningsFact(order: order, side: UInt8(fact.side), gross: fact.gross, fee: fact.fee,
-                                                             tax: fact.tax, charges: fact.charges, rows: Int(fact.rows),
-                                                             currency: currency, country: country, product: product,
-                                                             refundType: fact.refundType == nil ? nil : UnsafeRawBufferPointer(refund),
-                                                             at: fact.at), texts: &texts)
+                            let refundType = Array((fact.refundType?.rawValue ?? "").utf8)
+                            refundType.withUnsafeBytes { refund in
+                                order.addFact(period: 1, side: Int(fact.side), gross: fact.gross, fee: fact.fee, tax: fact.tax,
+                                              charges: fact.charges, currency: currency, country: country, product: product,
+                                              refundType: fact.refundType == nil ? nil : refund, at: fact.at)
                             }
                         }
                     }
                 }
             }
-            report.add(batch)
         }
         let texts0 = (Array(Self.order.utf8), Array("member.android.cableshop".utf8), Array("DK".utf8), Array("DKK".utf8))
         for row in rows {
@@ -134,8 +140,9 @@ import Testing
             }
         }
         facts.finish(absorb)
-        report.texts = texts
-        return report
+        var units: [Int: CompactUnit] = [:]
+        for side in 0..<2 { units[side] = order.report(period: 1, side: side) }
+        return Report(texts: order.reportTexts, units: units)
     }
 
     /// The database side of the test order: its charge and refund units, texts in `texts`.
@@ -145,7 +152,7 @@ import Testing
     }
 
     /// The items of the test order from its report side and `database`.
-    func items(_ report: CompactReport, database: Database) -> [ReconciliationItem] {
+    func items(_ report: Report, database: Database) -> [ReconciliationItem] {
         (0..<2).compactMap { side in
             let reportUnit = report.unit(order: 0, side: side), databaseUnit = database.units[side]
             guard reportUnit != nil || databaseUnit != nil else { return nil }

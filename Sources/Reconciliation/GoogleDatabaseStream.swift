@@ -1,0 +1,169 @@
+import Foundation
+import Postgres
+
+/// The database side of a Google month and its neighbours, streamed on a connection and a thread of its own while
+/// the caller reads the report side: every GOOGLE row with an order ID and a non-zero money amount effective in the
+/// periods and recorded by `knownAt`, sorted by order ID bytes (`COLLATE "C"`), then transaction key, as one binary
+/// COPY. The rows come over in batches (at most `depth` waiting), so the two server processes sort and send their
+/// sides at once and memory holds a few batches, whatever the month's size.
+final class GoogleDatabaseStream: @unchecked Sendable {
+    /// One batch: the rows' texts end to end and their fields.
+    struct Batch {
+        var bytes: [UInt8] = []
+        var rows: [Row] = []
+    }
+
+    /// One row: its texts in the batch's bytes.
+    struct Row {
+        var order: Range<Int>
+        var key: Range<Int>
+        var currency: Range<Int>
+        var country: Range<Int>
+        var product: Range<Int>
+        var amount: Int64
+        var isTest: Bool
+        /// `effective_at`, UTC epoch seconds.
+        var at: Int64
+    }
+
+    /// Rows per batch and batches waiting at most.
+    static let batchRows = 4_096
+    static let depth = 4
+
+    private let condition = NSCondition()
+    private var waiting: [Batch] = []
+    private var ended = false
+    private var cancelled = false
+    private var threadDone = false
+    private var failure: Error?
+    /// The batch being read by the caller and its next row.
+    private var current = Batch()
+    private var next = 0
+
+    /// The statement: every GOOGLE row with an order ID and a non-zero money amount effective in `periods` and
+    /// recorded by `knownAt`, as a binary COPY of transaction key, order, amount, currency, country, product, is_test
+    /// and `effective_at` (as the server holds it, microseconds), sorted by order ID bytes, then key. A refund row
+    /// without its own country or product takes its charge's, looked up only then (a subquery on the unique key).
+    static func copyStatement(_ periods: [ReconciliationPeriod], knownAt: Date) -> String {
+        let first = periods.map(\.start).min() ?? 0, last = periods.map(\.end).max() ?? 0
+        return """
+            COPY (SELECT b.transaction_key, b.order_id, b.amount_micros, b.currency_code,
+                   coalesce(b.country_code, (SELECT c.country_code FROM billing_transaction c
+                                             WHERE c.transaction_key = b.refunded_transaction_key), ''),
+                   coalesce(b.product_id, (SELECT c.product_id FROM billing_transaction c
+                                           WHERE c.transaction_key = b.refunded_transaction_key), ''),
+                   b.is_test, b.effective_at
+            FROM billing_transaction b
+            WHERE b.provider = 'GOOGLE' AND b.order_id IS NOT NULL AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
+              AND b.event_type = ANY(\(MoneyEvents.sqlArray))
+              AND b.effective_at >= to_timestamp(\(first)) AND b.effective_at < to_timestamp(\(last))
+              AND b.recorded_at <= '\(PostgresTimestamp.format(knownAt))'::timestamptz
+            ORDER BY b.order_id COLLATE "C", b.transaction_key COLLATE "C") TO STDOUT (FORMAT binary)
+            """
+    }
+
+    /// Starts streaming the rows of `periods` recorded by `knownAt` on a new connection of `configuration`.
+    init(configuration: PostgresConfiguration, periods: [ReconciliationPeriod], knownAt: Date) {
+        let sql = Self.copyStatement(periods, knownAt: knownAt)
+        let thread = Thread { [self] in run(configuration: configuration, sql: sql) }
+        thread.stackSize = 1 << 22
+        thread.start()
+    }
+
+    private func run(configuration: PostgresConfiguration, sql: String) {
+        let outcome = Result<Void, Error> {
+            let connection = try PostgresConnection(configuration: configuration)
+            defer { connection.close() }
+            // One server process for its scan and sort: the report side's takes the other core.
+            try connection.execute("SET max_parallel_workers_per_gather = 0")
+            var reader = BinaryCopyReader()
+            var batch = Batch()
+            try connection.copyOutMessages(sql) { message in
+                guard try reader.read(message) else { return }
+                try Self.add(message, fields: reader.fields, to: &batch)
+                if batch.rows.count >= Self.batchRows {
+                    try hand(batch)
+                    batch = Batch()
+                }
+            }
+            if !batch.rows.isEmpty { try hand(batch) }
+        }
+        condition.lock()
+        if case .failure(let error) = outcome, !cancelled { failure = error }
+        ended = true
+        threadDone = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Adds one tuple of the binary COPY (transaction key, order, amount, currency, country, product, is_test,
+    /// `effective_at`) to `batch`.
+    static func add(_ bytes: UnsafeRawBufferPointer, fields columns: [Range<Int>?], to batch: inout Batch) throws {
+        func unexpected(_ reason: String) -> PostgresError {
+            PostgresError(.copy, message: "unexpected COPY row of billing_transaction (\(reason)): \(columns.count) fields, \(bytes.count) bytes")
+        }
+        guard columns.count == 8 else { throw unexpected("not 8 fields") }
+        func field(_ index: Int) throws -> Range<Int> {
+            guard let field = columns[index] else { throw unexpected("NULL in field \(index + 1)") }
+            return field
+        }
+        let fields = (try field(0), try field(1), try field(2), try field(3), try field(4), try field(5), try field(6), try field(7))
+        guard let amount = BinaryCopyReader.int64(bytes, fields.2) else { throw unexpected("amount is not an int8") }
+        guard let micros = BinaryCopyReader.int64(bytes, fields.7),
+              let at = BinaryCopyReader.epochSeconds(postgresMicroseconds: micros) else { throw unexpected("effective_at is not a timestamptz") }
+        guard fields.6.count == 1 else { throw unexpected("is_test is not a bool") }
+        func copy(_ range: Range<Int>) -> Range<Int> {
+            let start = batch.bytes.count
+            batch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+            return start..<batch.bytes.count
+        }
+        batch.rows.append(Row(order: copy(fields.1), key: copy(fields.0), currency: copy(fields.3), country: copy(fields.4),
+                              product: copy(fields.5), amount: amount, isTest: bytes[fields.6.lowerBound] != 0, at: at))
+    }
+
+    /// Queues `batch` for the reader (waiting for room); once the reader has stopped, stops the COPY.
+    private func hand(_ batch: Batch) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting.count >= Self.depth, !cancelled { condition.wait() }
+        if cancelled { throw CancellationError() }
+        waiting.append(batch)
+        condition.broadcast()
+    }
+
+    /// Calls `body` with the next row and the bytes its texts are in, without taking it (nil: no row is left).
+    func peek<R>(_ body: (Row, UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        while next >= current.rows.count {
+            condition.lock()
+            while waiting.isEmpty, !ended { condition.wait() }
+            if let failure {
+                condition.unlock()
+                throw failure
+            }
+            guard !waiting.isEmpty else {
+                condition.unlock()
+                return nil
+            }
+            current = waiting.removeFirst()
+            next = 0
+            condition.broadcast()
+            condition.unlock()
+        }
+        let row = current.rows[next]
+        return try current.bytes.withUnsafeBytes { try body(row, $0) }
+    }
+
+    /// Takes the row `peek` showed.
+    func advance() {
+        next += 1
+    }
+
+    /// Stops the thread (dropping what is left) and waits for it to close its connection.
+    func close() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        while !threadDone { condition.wait() }
+        condition.unlock()
+    }
+}
