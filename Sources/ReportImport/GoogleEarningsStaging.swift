@@ -14,8 +14,9 @@ enum GoogleEarningsStaging {
     }
 
     /// Stages the earnings file at `path` under `fileID`; a defect of the file aborts the COPY and is thrown (the
-    /// caller's transaction then keeps nothing).
-    static func stage(_ path: String, fileID: Int64, into database: PostgresConnection) throws -> Staged {
+    /// caller's transaction then keeps nothing). `kept`: the file's hash and size from a first look, if taken
+    /// (`KeptReportFile.keep`).
+    static func stage(_ path: String, fileID: Int64, kept known: KeptReportFile? = nil, into database: PostgresConnection) throws -> Staged {
         let name = ReportLoader.fileName(path)
         let before = FileStamp.of(path)
         var tally: GoogleEarningsTally?
@@ -32,7 +33,7 @@ enum GoogleEarningsStaging {
             try writer.finish()
         }
         guard let tally else { preconditionFailure("the COPY body returned without reading") }
-        let kept = try KeptReportFile.keep(path, name: name, in: database)
+        let kept = try KeptReportFile.keep(path, name: name, known: known, in: database)
         let after = FileStamp.of(path)
         guard let before, before == after, before.size == kept.size else {
             throw StoreReportError(file: name, line: 1, column: 1, reason: "the file changed while it was read (before: "
