@@ -2,10 +2,10 @@ import Postgres
 import StoreExports
 
 /// Stages a Google earnings file while it is read: its rows, as soon as `GoogleEarningsReading` has read them, are
-/// folded into facts (`GoogleEarningsFacts`) that go into `google_earnings_fact` through one binary `COPY` (the
-/// server parses no text); then the file itself is kept as its bytes (`KeptReportFile`). The file's stamp is the
-/// same before the read and after the bytes are kept, or the file is refused: the bytes kept are the bytes parsed.
-/// Nothing of the file is held but one run and one chunk.
+/// folded into facts (`GoogleEarningsFacts`, on a thread of their own: `GoogleEarningsFactPipe`) that go into
+/// `google_earnings_fact` through one binary `COPY` (the server parses no text); then the file itself is kept as its
+/// bytes (`KeptReportFile`). The file's stamp is the same before the read and after the bytes are kept, or the file
+/// is refused: the bytes kept are the bytes parsed. Nothing of the file is held but a few chunks and batches of facts.
 enum GoogleEarningsStaging {
     /// What staging a file did: the read's tally and the bytes kept.
     struct Staged {
@@ -22,14 +22,12 @@ enum GoogleEarningsStaging {
         var tally: GoogleEarningsTally?
         try database.copyIn(GoogleEarningsFact.copy) { copy in
             var writer = BinaryCopyWriter(copy)
-            var facts = GoogleEarningsFacts()
             var seq: Int32 = 0
-            func write(_ fact: GoogleEarningsFact) throws {
+            // Read and folded on a thread of its own (`GoogleEarningsFactPipe`), written here.
+            tally = try GoogleEarningsFactPipe.run(path) { fact in
                 try fact.write(file: fileID, seq: seq, to: &writer)
                 seq += 1
             }
-            tally = try GoogleEarningsReading.read(path) { row in try facts.add(row.foldedFields, write) }
-            try facts.finish(write)
             try writer.finish()
         }
         guard let tally else { preconditionFailure("the COPY body returned without reading") }
