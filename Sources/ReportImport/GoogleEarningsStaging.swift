@@ -2,10 +2,10 @@ import Postgres
 import StoreExports
 
 /// Stages a Google earnings file while it is read: its rows, as soon as `GoogleEarningsReading` has read them, are
-/// folded into facts (`GoogleEarningsFacts`) that go into `google_earnings_fact` through one binary `COPY` (the
-/// server parses no text); then the file itself is kept as its bytes (`KeptReportFile`). The file's stamp is the
-/// same before the read and after the bytes are kept, or the file is refused: the bytes kept are the bytes parsed.
-/// Nothing of the file is held but one run and one chunk.
+/// folded into facts (`GoogleEarningsFacts`, on a thread of their own: `GoogleEarningsFactPipe`) that go into
+/// `google_earnings_fact` through one binary `COPY` (the server parses no text); then the file itself is kept as its
+/// bytes (`KeptReportFile`). The file's stamp is the same before the read and after the bytes are kept, or the file
+/// is refused: the bytes kept are the bytes parsed. Nothing of the file is held but a few chunks and batches of facts.
 enum GoogleEarningsStaging {
     /// What staging a file did: the read's tally and the bytes kept.
     struct Staged {
@@ -14,25 +14,24 @@ enum GoogleEarningsStaging {
     }
 
     /// Stages the earnings file at `path` under `fileID`; a defect of the file aborts the COPY and is thrown (the
-    /// caller's transaction then keeps nothing).
-    static func stage(_ path: String, fileID: Int64, into database: PostgresConnection) throws -> Staged {
+    /// caller's transaction then keeps nothing). `kept`: the file's hash and size from a first look, if taken
+    /// (`KeptReportFile.keep`).
+    static func stage(_ path: String, fileID: Int64, kept known: KeptReportFile? = nil, into database: PostgresConnection) throws -> Staged {
         let name = ReportLoader.fileName(path)
         let before = FileStamp.of(path)
         var tally: GoogleEarningsTally?
         try database.copyIn(GoogleEarningsFact.copy) { copy in
             var writer = BinaryCopyWriter(copy)
-            var facts = GoogleEarningsFacts()
             var seq: Int32 = 0
-            func write(_ fact: GoogleEarningsFact) throws {
+            // Read and folded on a thread of its own (`GoogleEarningsFactPipe`), written here.
+            tally = try GoogleEarningsFactPipe.run(path) { fact in
                 try fact.write(file: fileID, seq: seq, to: &writer)
                 seq += 1
             }
-            tally = try GoogleEarningsReading.read(path) { row in try facts.add(row.foldedFields, write) }
-            try facts.finish(write)
             try writer.finish()
         }
         guard let tally else { preconditionFailure("the COPY body returned without reading") }
-        let kept = try KeptReportFile.keep(path, name: name, in: database)
+        let kept = try KeptReportFile.keep(path, name: name, known: known, in: database)
         let after = FileStamp.of(path)
         guard let before, before == after, before.size == kept.size else {
             throw StoreReportError(file: name, line: 1, column: 1, reason: "the file changed while it was read (before: "

@@ -80,8 +80,9 @@ public enum ImportExports {
                 let outcome: ReportLoadOutcome
                 let fxCount: Int
                 if file.kind == .googleEarnings, !context.dryRun {
-                    // Staged while it is read; a first look at the hash spares an unchanged file the staging.
-                    (outcome, fxCount) = try loader.loadGoogleEarnings(file.path, knownSHA256: ReportStream.sha256(file.path))
+                    // Staged while it is read; a first look at the bytes' hash spares an unchanged file the staging
+                    // (and a new one the staging's own read to hash them).
+                    (outcome, fxCount) = try loader.loadGoogleEarnings(file.path, kept: KeptReportFile.firstLook(file.path))
                 } else if ReportLoader.stagesWhileReading(file.kind), !context.dryRun {
                     outcome = try loader.loadStreamed(file.path, kind: file.kind, knownSHA256: ReportStream.sha256(file.path))
                     fxCount = 0

@@ -10,11 +10,11 @@ import Glibc
 /// zip, gzip or CSV import-exports read), in 1 MiB chunks under the SHA-256 of those bytes, identical files kept once.
 /// Written in the transaction that stages the file; the caller compares the file's stamp from before its streamed
 /// read with the one after `keep`, so the bytes kept are the bytes parsed.
-struct KeptReportFile: Equatable {
+public struct KeptReportFile: Equatable, Sendable {
     /// SHA-256 of the file's bytes.
-    let sha256: [UInt8]
+    public let sha256: [UInt8]
     /// The file's size in bytes.
-    let size: Int64
+    public let size: Int64
 
     /// The chunk size.
     static let chunk = 1 << 20
@@ -31,31 +31,45 @@ struct KeptReportFile: Equatable {
     /// transaction would miss them and the COPY would collide on the primary key; hence READ COMMITTED. A delete of
     /// the last file naming the bytes takes the same lock, so it cannot remove them while this import commits a file
     /// naming them.
-    static func keep(_ path: String, name: String, in database: PostgresConnection) throws -> KeptReportFile {
-        let first = try hash(path, name: name)
+    ///
+    /// `known`, the file's hash and size from a first look before the staging (`firstLook`), spares the read that
+    /// hashes the file: the copy's read must then give the same hash and size, or the file changed since and is refused.
+    static func keep(_ path: String, name: String, known: KeptReportFile? = nil, in database: PostgresConnection) throws -> KeptReportFile {
+        let first = try known ?? hash(path, name: name)
         let sha256 = hexLiteral(first.sha256)
         _ = try database.query("SELECT report_file_content_lock($1::bytea)", [sha256])
         let held = try database.query("SELECT 1 FROM report_file_content WHERE sha256 = $1::bytea AND chunk = 0",
                                       [sha256]).first != nil
-        if held { return first }
         var second: KeptReportFile?
-        try database.copyIn("COPY report_file_content (sha256, chunk, bytes) FROM STDIN (FORMAT binary)") { copy in
-            var writer = BinaryCopyWriter(copy)
-            var index: Int32 = 0
-            second = try read(path, name: name) { bytes in
-                try writer.beginRow(fields: 3)
-                first.sha256.withUnsafeBytes { writer.text($0) }
-                writer.int32(index)
-                writer.text(bytes)
-                index += 1
+        if held {
+            // Kept already: the file is read once more only when its hash came from before the staging's read.
+            guard known != nil else { return first }
+            second = try hash(path, name: name)
+        } else {
+            try database.copyIn("COPY report_file_content (sha256, chunk, bytes) FROM STDIN (FORMAT binary)") { copy in
+                var writer = BinaryCopyWriter(copy)
+                var index: Int32 = 0
+                second = try read(path, name: name) { bytes in
+                    try writer.beginRow(fields: 3)
+                    first.sha256.withUnsafeBytes { writer.text($0) }
+                    writer.int32(index)
+                    writer.text(bytes)
+                    index += 1
+                }
+                try writer.finish()
             }
-            try writer.finish()
         }
         guard second == first else {
             throw StoreReportError(file: name, line: 1, column: 1, reason: "the file changed while it was read (its bytes "
                                    + "differ between two reads); nothing imported: import it again once it is complete")
         }
         return first
+    }
+
+    /// The hash and size of the file's bytes as they are now (a rerun's first look: a file whose bytes a report
+    /// already holds is not read further), nil when it cannot be read: the staging's read then says why.
+    public static func firstLook(_ path: String) -> KeptReportFile? {
+        try? hash(path, name: path)
     }
 
     /// `sha256` as a `bytea` literal in hex (`\x…`), a query parameter.

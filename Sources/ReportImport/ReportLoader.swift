@@ -51,7 +51,7 @@ public struct ReportLoader {
         if Self.stagesWhileReading(report.identity.kind) {
             return try loadStreamed(report.path, kind: report.identity.kind, knownSHA256: report.contentSHA256)
         }
-        return try stage(report.identity, path: report.path, knownSHA256: report.contentSHA256) { db, id in
+        return try stage(report.identity, path: report.path, unchanged: { try held(report.identity, sha: report.contentSHA256, $0) }) { db, id in
             let rows = try StagingCopy.load(report, fileID: id, into: db)
             if !fxRates.isEmpty { _ = try FXRateWriter(database: db, actor: actor).upsert(fxRates) }
             return (report.contentSHA256, rows, nil)
@@ -59,13 +59,30 @@ public struct ReportLoader {
     }
 
     /// Stages the Google earnings file at `path` while it is read, with the month's exchange rates, in one
-    /// transaction; `knownSHA256`, a hash taken before (a rerun's first look), makes an unchanged file a no-op
-    /// without reading it again. Returns the outcome and the rates written (none when unchanged).
-    public func loadGoogleEarnings(_ path: String, knownSHA256: String? = nil) throws -> (outcome: ReportLoadOutcome, rates: Int) {
+    /// transaction. `kept`, the file's bytes' hash and size taken before (a rerun's first look,
+    /// `KeptReportFile.firstLook`), makes a file whose bytes the report held before a no-op without reading it
+    /// further, and spares the staging a read; without it (or with bytes not held) the content is staged, and
+    /// content held before (the same CSV in another zip) is found then and rolled back. A report staged before
+    /// migration 0033 has no kept bytes: for it the first look is at the content's hash, as it was then.
+    /// `knownSHA256`, the content's hash from a read before, makes content held before a no-op as well.
+    /// Returns the outcome and the rates written (none when unchanged).
+    public func loadGoogleEarnings(_ path: String, kept: KeptReportFile? = nil,
+                                   knownSHA256: String? = nil) throws -> (outcome: ReportLoadOutcome, rates: Int) {
         let identity = ReportIdentity.of(Self.fileName(path), kind: .googleEarnings)
         var rates = 0
-        let outcome = try stage(identity, path: path, knownSHA256: knownSHA256) { db, id in
-            let staged = try GoogleEarningsStaging.stage(path, fileID: id, into: db)
+        let unchanged: (PostgresConnection) throws -> Bool = { db in
+            if let knownSHA256 { return try held(identity, sha: knownSHA256, db) }
+            guard let kept else { return false }
+            if try db.query("SELECT 1 FROM report_file WHERE kind = $1 AND report_key = $2 AND kept_sha256 = $3::bytea",
+                            [identity.kind.rawValue, identity.key, KeptReportFile.hexLiteral(kept.sha256)]).first != nil {
+                return true
+            }
+            guard try db.query("SELECT 1 FROM report_file WHERE kind = $1 AND report_key = $2 AND kept_sha256 IS NULL",
+                               [identity.kind.rawValue, identity.key]).first != nil else { return false }
+            return try ReportStream.sha256(path).map { try held(identity, sha: $0, db) } ?? false
+        }
+        let outcome = try stage(identity, path: path, unchanged: unchanged) { db, id in
+            let staged = try GoogleEarningsStaging.stage(path, fileID: id, kept: kept, into: db)
             let fx = staged.tally.rates.rates(month: identity.period)
             if !fx.isEmpty { _ = try FXRateWriter(database: db, actor: actor).upsert(fx) }
             rates = fx.count
@@ -85,7 +102,8 @@ public struct ReportLoader {
     /// read, in one transaction; `knownSHA256`, a hash taken before (a rerun's first look), makes an unchanged file a
     /// no-op without reading it again.
     public func loadStreamed(_ path: String, kind: StoreReportKind, knownSHA256: String? = nil) throws -> ReportLoadOutcome {
-        try stage(ReportIdentity.of(Self.fileName(path), kind: kind), path: path, knownSHA256: knownSHA256) { db, id in
+        let identity = ReportIdentity.of(Self.fileName(path), kind: kind)
+        return try stage(identity, path: path, unchanged: { db in try knownSHA256.map { try held(identity, sha: $0, db) } ?? false }) { db, id in
             let tally = kind == .googleEstimatedSales
                 ? try GoogleEstimatedSalesStaging.stage(path, fileID: id, into: db)
                 : try AppleReportStaging.stage(path, kind: kind, fileID: id, into: db)
@@ -100,11 +118,12 @@ public struct ReportLoader {
     /// Signals, inside the transaction, that the content just read was held before: the staging is rolled back.
     private struct HeldBefore: Error {}
 
-    /// Stages one file of the report `identity` in one transaction: `copy` writes its rows (and rates) under the
-    /// new file's id. Then, in this order: content the report held before is a no-op (rolled back); a correction of
+    /// Stages one file of the report `identity` in one transaction: unless `unchanged` (a first look, under the
+    /// report's lock) finds the file held before, `copy` writes its rows (and rates) under the new file's id. Then,
+    /// in this order: content the report held before is a no-op (rolled back); a correction of
     /// a file a close compared or with fewer rows is refused (rolled back); else the file it replaces loses its rows
     /// and is marked, and the replacement is audited with both row counts.
-    private func stage(_ identity: ReportIdentity, path: String, knownSHA256: String?,
+    private func stage(_ identity: ReportIdentity, path: String, unchanged: (PostgresConnection) throws -> Bool,
                        copy: (PostgresConnection, Int64) throws -> Staged) throws -> ReportLoadOutcome {
         do {
             // READ COMMITTED, whatever the session's default: each statement sees what other imports committed
@@ -112,7 +131,7 @@ public struct ReportLoader {
             return try database.transaction(isolation: "READ COMMITTED") { db in
                 // One importer at a time per report, so two runs cannot both add a current file.
                 _ = try db.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["report_file:" + identity.key])
-                if let knownSHA256, try held(identity, sha: knownSHA256, db) { return .unchanged }
+                if try unchanged(db) { return .unchanged }
                 let previous = try current(identity, lock: true)
                 let id = try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first?.decode(Int64.self, "id") ?? 0
                 let name = Self.fileName(path)

@@ -206,13 +206,15 @@ public struct GoogleEarningsScanner {
     /// The record read by the whole-file parser's readers (exact acceptance and messages).
     private mutating func readRows(_ bytes: UnsafeRawBufferPointer, line: Int, _ emit: (GoogleEarningsCells) throws -> Void) throws {
         guard let layout else { return }
-        if defects.rank == nil, bytes.count <= GoogleEarningsParser.limits.cellBytes, var reader = fast {
-            fast = nil  // the reader's buffers stay unshared while it reads
-            defer { fast = reader }
-            if try reader.read(bytes, line: line, { cells in
-                rows += 1
+        if defects.rank == nil, bytes.count <= GoogleEarningsParser.limits.cellBytes, fast != nil {
+            // Read in place (the reader is neither copied nor its buffers shared); the rows it hands on are counted
+            // apart, as `self` is being modified meanwhile.
+            var emitted = 0
+            defer { rows += emitted }
+            if try fast?.read(bytes, line: line, { cells in
+                emitted += 1
                 try emit(cells)
-            }) { return }
+            }) == true { return }
         }
         let records: [DelimitedRecord]
         do {
