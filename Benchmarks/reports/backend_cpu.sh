@@ -4,12 +4,11 @@
 # "backend_cpu_s <seconds>": the CPU (user + system) that the cluster at PGHOST:PGPORT spent for the database DB
 # (BACKEND_DB, else PGDATABASE) while COMMAND ran.
 #   BACKEND_DB=db Benchmarks/reports/backend_cpu.sh OUT COMMAND [ARG…]      (exits with COMMAND's status)
-# How: a process's /proc/<pid>/stat holds its own CPU (utime, stime) and that of the children it has reaped (cutime,
-# cstime). The postmaster reaps every backend and worker, so its four fields grow by the CPU of each one that exits;
-# the script adds those of the live backends connected to DB. It reads both before COMMAND and after it, once DB has no
-# client backend left (at most 10 s), so the last backend's CPU is in. Long-lived processes of other databases and the
-# server's own (checkpointer, WAL writer) are left out; any other process that exits meanwhile (an autovacuum worker,
-# another short session) is counted, so the cluster should be otherwise quiet.
+# How: every POLL_SECONDS (default 0.1) it reads /proc/<pid>/stat (utime + stime) of each process serving DB: the
+# postmaster's children whose title names DB (`postgres: <user> <db> …`) and the parallel workers of those; a process's
+# CPU is its last reading, less its first when it was already there before COMMAND. A process that exits loses at
+# most its last POLL_SECONDS. (Counting the postmaster's reaped children instead, as this did before, counted every
+# other session of the cluster that ended meanwhile: the shared cluster's other benchmarks.)
 set -euo pipefail
 out=$1
 shift
@@ -18,33 +17,38 @@ postmaster=$(head -n 1 "$lock")
 tick=$(getconf CLK_TCK)
 
 db=${BACKEND_DB:-${PGDATABASE:?BACKEND_DB or PGDATABASE names the database}}
-pids() { # the live backends (parallel workers included) connected to the database
-  psql -qtA -d postgres -v db="$db" <<<"SELECT pid FROM pg_stat_activity WHERE datname = :'db' AND pid <> pg_backend_pid()"
-}
+poll=${POLL_SECONDS:-0.1}
 
-# Cumulative CPU ticks of the postmaster (its reaped children included) and of the database's live backends.
-server_ticks() {
-  local total=0 pid ticks
-  for pid in $postmaster $(pids); do
-    # Fields after the ")" of the command name: 14-17 of stat(5) are utime stime cutime cstime (12-15 after it).
-    ticks=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $12 + $13 + $14 + $15 }') || continue
-    total=$((total + ${ticks:-0}))
+# "pid ticks" of each process serving the database, one line each (bash builtins but one pgrep: it runs ten times a
+# second beside what it measures).
+sample() {
+  local pid title stat own=" " workers=""
+  for pid in $(pgrep -P "$postmaster"); do
+    IFS= read -r -d '' title <"/proc/$pid/cmdline" 2>/dev/null || [ -n "$title" ] || continue
+    case $title in
+      "postgres: "*" $db "*) own+="$pid " ;;
+      "postgres: parallel worker for PID "*) workers+="$pid:${title#postgres: parallel worker for PID } " ;;
+    esac
   done
-  echo "$total"
+  for pid in $own ${workers}; do
+    case $pid in *:*) local leader=${pid#*:}; leader=${leader%% *}; pid=${pid%%:*}; [[ $own == *" $leader "* ]] || continue ;; esac
+    IFS= read -r stat <"/proc/$pid/stat" 2>/dev/null || continue
+    # Fields after the ")" of the command name: 14-15 of stat(5) are utime stime (12-13 after it).
+    set -- ${stat##*) }
+    echo "$pid $((${12} + ${13}))"
+  done
 }
 
-clients() {
-  psql -qtA -d postgres -v db="$db" <<<"SELECT count(*) FROM pg_stat_activity WHERE datname = :'db' AND backend_type IN ('client backend', 'parallel worker')"
-}
-
-before=$(server_ticks)
+samples=$(mktemp)
+trap 'rm -f "$samples"' EXIT
+sample | sed 's/^/before /' >"$samples"
+( while :; do sample >>"$samples"; sleep "$poll"; done ) &
+poller=$!
 status=0
 "$@" || status=$?
-for _ in $(seq 1 100); do
-  [ "$(clients)" = 0 ] && break
-  sleep 0.1
-done
-sleep 0.2 # the postmaster reaps the last backend after it has left pg_stat_activity
-after=$(server_ticks)
-awk -v a="$before" -v b="$after" -v t="$tick" 'BEGIN { printf "backend_cpu_s %.1f\n", (b - a) / t }' >"$out"
+kill "$poller" 2>/dev/null || true
+wait "$poller" 2>/dev/null || true
+sample >>"$samples"
+awk -v t="$tick" '$1 == "before" { first[$2] = $3; next } { last[$1] = $2 }
+  END { for (p in last) s += last[p] - first[p]; printf "backend_cpu_s %.1f\n", s / t }' "$samples" >"$out"
 exit "$status"

@@ -8,7 +8,8 @@
 # The nightly files must be byte-identical to the full run's; the peer's CSVs cell-equal to build-reports'.
 # Environment: REPORT_DB, REPORT_BIN (release folder with build-reports), REPORT_OUT, AS_OF, REPORT_MONTHS, ROUNDS,
 # RUNS (default "nightly full duckdb"; "full" alone measures build-reports' full run, e.g. where the peer would not fit
-# in memory, and skips the previous night's run).
+# in memory, and skips the previous night's run; "old" runs OLD_BIN's build-reports --full, another build alternated
+# with this one, whose files must be byte-identical to the full run's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 db=${REPORT_DB:-bench_reports}
@@ -35,7 +36,7 @@ subs=$(psql -qtA -c "SELECT count(*) FROM subscription"); history=$(psql -qtA -c
 four() { "$venv/bin/python" -c 'import json, sys
 n = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ["shared_tables"] + sys.argv[2].split(",")))' "$1" "$duck_reports"; }
-rm -rf "$out"/prev "$out"/nightly-* "$out"/full-* "$out"/duckdb-*
+rm -rf "$out"/prev "$out"/nightly-* "$out"/full-* "$out"/old-* "$out"/duckdb-*
 case " $RUNS " in *" nightly "*) read -r _ _ _ _ <<<"$(measure prev "$bin/build-reports" --as-of "$previous" "${common[@]}" --out "$out/prev")" ;; esac
 rows=""
 for round in $(seq 1 "$ROUNDS"); do
@@ -44,6 +45,8 @@ for round in $(seq 1 "$ROUNDS"); do
     case $who in
       nightly) line=$(measure "nightly-$round" "$bin/build-reports" --as-of "$AS_OF" "${common[@]}" --out "$out/nightly-$round") ;;
       full) line=$(measure "full-$round" "$bin/build-reports" --as-of "$AS_OF" "${common[@]}" --full --out "$out/full-$round") ;;
+      old) line=$(measure "old-$round" "${OLD_BIN:?OLD_BIN names the folder of the other build-reports}/build-reports" \
+                --as-of "$AS_OF" "${common[@]}" --full --out "$out/old-$round") ;;
       duckdb) line=$(measure "duckdb-$round" "$venv/bin/python" Benchmarks/peers/reports_duckdb.py --dsn "$dsn" --as-of "$AS_OF" \
                 --from "$first" --to "$last" --currency USD --basis corrected --out "$out/duckdb-$round") ;;
     esac
@@ -56,6 +59,11 @@ for round in $(seq 1 "$ROUNDS"); do
   if [ -d "$out/nightly-$round" ]; then
     same="byte-identical"
     for f in "$out/full-$round"/*; do cmp -s "$f" "$out/nightly-$round/$(basename "$f")" || same="**differ** ($(basename "$f"))"; done
+  fi
+  if [ -d "$out/old-$round" ]; then
+    old_same="byte-identical"
+    for f in "$out/full-$round"/*; do cmp -s "$f" "$out/old-$round/$(basename "$f")" || old_same="**differ** ($(basename "$f"))"; done
+    same+="; old vs full: $old_same"
   fi
   [ -d "$out/duckdb-$round" ] \
     && agree=$("$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/full-$round" "$out/duckdb-$round" 5 "$duck_reports" | grep "^==" | tr '\n' ' ')

@@ -53,20 +53,14 @@ public enum BuildReports {
         let database = context.database
         let spans = StoredSpans(settings: settings, database: database)
         // One snapshot for every report. It starts read-write only to fill the shared tables (temporary, dropped at
-        // its end), then turns read-only before any report file runs.
+        // its end), then turns read-only before any report file runs. The files that read only the history run
+        // meanwhile in a second session that imports this snapshot (`HistoryReports`).
         try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        var history: HistoryReports?
         do {
-            // The reports' CTE row estimates are far too high, so PostgreSQL would JIT-compile every report (8-15 s of
-            // LLVM time each, even on a 20-subscription world, for no gain): off for this transaction.
-            try database.execute("SET LOCAL jit = off")
-            // Reports without charts are read through a cursor; plan them for all their rows, as a plain query is (the
-            // default, 0.1, picks fast-start plans that made mrr_movements several times slower).
-            try database.execute("SET LOCAL cursor_tuple_fraction = 1.0")
-            // The contributions are one sort of the history and the reports group them into a few thousand cells, but
-            // PostgreSQL estimates hundreds of thousands of groups: with the default 32 MB it sorts (4 s for mrr at
-            // 200k subscriptions) where a hash table takes 0.7 s, and the contribution sort spills to disk
-            // (Reports/README.md, "Cost"). One report runs at a time, so this bounds the backend to a few of these.
-            try database.execute("SET LOCAL work_mem = '256MB'")
+            try configureSnapshot(database)
+            history = try HistoryReports.start(context.dryRun ? [] : present.filter { HistoryReports.readsOnlyHistory($0.0, sql: $0.1) },
+                                               settings: settings, database: database, connect: context.connect)
             let filling = Date()
             try SharedReportTables.fill(settings: settings, database: database, spans: spans)
             noteSeconds("shared_tables", since: filling, context: context)
@@ -82,17 +76,42 @@ public enum BuildReports {
                 }
                 context.setCount("reports", present.count)
             } else {
-                try write(present, settings: settings, stored: stored, context: context)
+                let waiting = Date()
+                let computed = try history?.wait() ?? [:]
+                if let history {
+                    noteSeconds("history_session_waited", since: waiting, context: context)
+                    context.note("seconds_history_session", String(format: "%.2f", history.seconds))
+                }
+                try write(present, settings: settings, stored: stored, computed: computed, context: context)
             }
             try database.execute("COMMIT")
         } catch {
             _ = try? database.execute("ROLLBACK")
+            // The second session ends on its own (its snapshot imported, or failing to import it); waited for, so no
+            // query of this run outlives it. Its own error, if any, is this one's consequence.
+            _ = try? history?.wait()
             throw error
         }
         let storing = Date()
         try spans.save(keep: !context.dryRun)
         try StoredMonths.save(database, keep: !context.dryRun)
         noteSeconds("storing_months", since: storing, context: context)
+    }
+
+    /// Sets the run's planner settings in `database`'s open transaction (the job's session and the second one alike).
+    static func configureSnapshot(_ database: PostgresConnection) throws {
+        // The reports' CTE row estimates are far too high, so PostgreSQL would JIT-compile every report (8-15 s of
+        // LLVM time each, even on a 20-subscription world, for no gain): off for this transaction.
+        try database.execute("SET LOCAL jit = off")
+        // Reports without charts are read through a cursor; plan them for all their rows, as a plain query is (the
+        // default, 0.1, picks fast-start plans that made mrr_movements several times slower).
+        try database.execute("SET LOCAL cursor_tuple_fraction = 1.0")
+        // The contributions are one sort of the history and the reports group them into a few thousand cells, but
+        // PostgreSQL estimates hundreds of thousands of groups: with the default 32 MB it sorts (4 s for mrr at
+        // 200k subscriptions) where a hash table takes 0.7 s, and the contribution sort spills to disk
+        // (Reports/README.md, "Cost"). One report runs at a time per session (two sessions at most), so this bounds
+        // the backends to a few of these.
+        try database.execute("SET LOCAL work_mem = '256MB'")
     }
 
     /// Notes the seconds since `started` as `seconds_<name>` (two decimals) in the job's summary and returns them, so a
@@ -118,8 +137,10 @@ public enum BuildReports {
             + " Apple payments summary / Google earnings report, which carry their rates")
     }
 
+    /// Writes every report; those in `computed` (the second session's, `HistoryReports`) from their rows, the others
+    /// from their SQL in the job's session.
     static func write(_ present: [(ReportDefinition, String)], settings: ReportSettings, stored: StoredMonths?,
-                      context: JobContext) throws {
+                      computed: [String: HistoryReports.Computed] = [:], context: JobContext) throws {
         let files = try StagedFiles(folder: settings.outputFolder)
         do {
             var book: ReportWorkbook?
@@ -133,7 +154,8 @@ public enum BuildReports {
             var results: [ReportResult] = []
             var drawn: [(ReportDefinition, ReportTable, ReportFormatter, Worksheet?)] = []
             for (definition, sql) in ReportCatalogue.printOrder(present, name: { $0.0.name }) {
-                let started = Date()
+                // A report of the second session counts its query's seconds there too.
+                var started = Date()
                 let csv = settings.writeCSV ? try CSVFileWriter(url: files.stage(definition.name + ".csv")) : nil
                 var sheet: Worksheet?
                 var formatter: ReportFormatter?
@@ -159,13 +181,17 @@ public enum BuildReports {
                         if let sheet, count <= ReportWorkbook.maxDataRows { try sheet.writeRow(cells.map(\.cell), row: count) }
                     }
                 }
-                if let whole = try ReportRows.read(definition, sql: sql, settings: settings, stored: stored, context: context,
-                                                   whole: !definition.charts.isEmpty || CoverHeadline.reports.contains(definition.name)
-                                                        || definition.name == CohortTriangle.report
-                                                        || MonthEndPack.reports.contains(definition.name)
-                                                        || (settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name }),
-                                                   consume) {
-                    kept = whole
+                let whole = !definition.charts.isEmpty || CoverHeadline.reports.contains(definition.name)
+                    || definition.name == CohortTriangle.report || MonthEndPack.reports.contains(definition.name)
+                    || (settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name })
+                if let done = computed[definition.name] {
+                    started = started.addingTimeInterval(-done.seconds)
+                    context.count("rows_reused", by: 0)
+                    try consume(done.table.columns, done.table.rows)
+                    if whole { kept = done.table }
+                } else if let table = try ReportRows.read(definition, sql: sql, settings: settings, stored: stored, context: context,
+                                                          whole: whole, consume) {
+                    kept = table
                 }
                 if definition.name == CohortTriangle.report, let book, let formatter {
                     sheet = try book.addTriangleSheet(definition.sheet, triangle: try CohortTriangle(table: kept, formatter: formatter))

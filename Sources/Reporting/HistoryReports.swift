@@ -1,0 +1,106 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// The report files that read only the history, none of the run's filled tables (`report_run_*`), computed in a second
+/// session on a thread of their own while the job's session fills the shared tables (`SharedReportTables`), so the two
+/// overlap. The second session imports the job's snapshot (`pg_export_snapshot`, `SET TRANSACTION SNAPSHOT`) and is
+/// read-only from its start: every report of a run still reads one snapshot. Their rows are held whole until the job
+/// writes them, in print order (Reports/README.md, "Cost").
+final class HistoryReports: @unchecked Sendable {
+    /// One report's rows and the seconds its query took in the second session.
+    struct Computed: Sendable {
+        let table: ReportTable
+        let seconds: TimeInterval
+    }
+
+    private let reports: [(ReportDefinition, String)]
+    private let settings: ReportSettings
+    private let snapshot: String
+    private let connection: PostgresConnection
+    private let condition = NSCondition()
+    private var finished = false
+    private var computed: [String: Computed] = [:]
+    private var failure: (any Error)?
+    /// The second session's seconds, from its start to its last report.
+    private(set) var seconds: TimeInterval = 0
+
+    /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
+    /// `report_run_*` relation, and `definition` stores no months (those read the run's tables, `ReportReuse`). A file
+    /// that reached them some other way would still be right there, only slower: the second session has none of the
+    /// run's temporary tables, and the `report_run_*` functions compute their rows from the history.
+    static func readsOnlyHistory(_ definition: ReportDefinition, sql: String) -> Bool {
+        definition.reuse == nil && !sql.contains("report_run_")
+    }
+
+    private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection) {
+        self.reports = reports
+        self.settings = settings
+        self.snapshot = snapshot
+        self.connection = connection
+    }
+
+    /// Exports the snapshot of `database`'s open REPEATABLE READ transaction and starts computing `reports` on a new
+    /// connection (`connect`) that imports it; nil, and nothing started, when `reports` is empty.
+    static func start(_ reports: [(ReportDefinition, String)], settings: ReportSettings, database: PostgresConnection,
+                      connect: () throws -> PostgresConnection) throws -> HistoryReports? {
+        guard !reports.isEmpty else { return nil }
+        let snapshot = try StoredMonths.failing("history reports") {
+            try database.query("SELECT pg_export_snapshot()").textRows().first?.first.flatMap { $0 } ?? ""
+        }
+        // An identifier such as 00000003-0000001B-1: SET TRANSACTION SNAPSHOT takes a literal, not a parameter.
+        guard !snapshot.isEmpty, snapshot.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw JobError.failed("report history reports: the server exported the snapshot '\(snapshot)', not an identifier")
+        }
+        let connection: PostgresConnection
+        do {
+            connection = try connect()
+        } catch let error as PostgresError {
+            throw JobError.failed("report history reports: a second connection failed: \(error.message)")
+        }
+        let started = HistoryReports(reports: reports, settings: settings, snapshot: snapshot, connection: connection)
+        let thread = Thread { started.run() }
+        thread.name = "history-reports"
+        thread.start()
+        return started
+    }
+
+    /// Waits for the second session to end and returns each report's rows by name; its error, if it failed.
+    func wait() throws -> [String: Computed] {
+        condition.lock()
+        while !finished { condition.wait() }
+        let (computed, failure) = (self.computed, self.failure)
+        condition.unlock()
+        if let failure { throw failure }
+        return computed
+    }
+
+    private func run() {
+        let started = Date()
+        var computed: [String: Computed] = [:]
+        var failure: (any Error)?
+        do {
+            try StoredMonths.failing("history reports") {
+                try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try connection.execute("SET TRANSACTION SNAPSHOT '\(snapshot)'")
+                try BuildReports.configureSnapshot(connection)
+            }
+            for (definition, sql) in reports {
+                let began = Date()
+                let table = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: connection)
+                computed[definition.name] = Computed(table: table, seconds: Date().timeIntervalSince(began))
+            }
+            try StoredMonths.failing("history reports") { try connection.execute("COMMIT") }
+        } catch {
+            failure = error
+        }
+        connection.close()
+        condition.lock()
+        self.computed = computed
+        self.failure = failure
+        seconds = Date().timeIntervalSince(started)
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
