@@ -20,15 +20,16 @@ CREATE FUNCTION report_month_history(as_of timestamptz, basis text)
 RETURNS TABLE (month date, row_count bigint, hash_sum numeric, excluded_count bigint, excluded_hash_sum numeric)
 LANGUAGE sql STABLE SET enable_sort = off AS $fn$
 WITH per_month AS (
-    SELECT (date_trunc('month', b.effective_at AT TIME ZONE 'UTC'))::date AS month,
-           count(*) FILTER (WHERE b.effective_at <= $1 AND ($2 <> 'known' OR b.recorded_at <= $1)) AS row_count,
-           sum(hash_record_extended(ROW(b.subscription_id, b.provider, b.event_type, b.transaction_key, b.effective_at,
-                                        b.recorded_at, b.amount_micros, b.currency_code, b.is_test, b.product_id,
-                                        b.billing_period, b.period_end_at, b.refunded_transaction_key, b.refund_kind), 0))
-               FILTER (WHERE b.effective_at <= $1 AND ($2 <> 'known' OR b.recorded_at <= $1)) AS hash_sum,
-           array_agg(DISTINCT b.subscription_id) FILTER (WHERE b.is_test) AS tested
-    FROM billing_transaction b
-    GROUP BY 1
+    SELECT h.month, count(h.hash) AS row_count, sum(h.hash) AS hash_sum,
+           array_agg(h.subscription_id) FILTER (WHERE h.is_test) AS tested
+    FROM (SELECT (date_trunc('month', b.effective_at AT TIME ZONE 'UTC'))::date AS month, b.subscription_id, b.is_test,
+                 CASE WHEN b.effective_at <= $1 AND ($2 <> 'known' OR b.recorded_at <= $1)
+                      THEN hash_record_extended(ROW(b.subscription_id, b.provider, b.event_type, b.transaction_key,
+                                                    b.effective_at, b.recorded_at, b.amount_micros, b.currency_code,
+                                                    b.is_test, b.product_id, b.billing_period, b.period_end_at,
+                                                    b.refunded_transaction_key, b.refund_kind), 0) END AS hash
+          FROM billing_transaction b) h
+    GROUP BY h.month
 ),
 excluded AS (
     SELECT s.id FROM subscription s WHERE s.is_test_purchase OR s.is_sandbox
