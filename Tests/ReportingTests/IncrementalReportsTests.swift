@@ -160,6 +160,44 @@ import Testing
         #expect(changed, "the late plan change in \(late) changes plan_change_mix")
     }
 
+    /// The excluded part of the history digest (migration 0043): a test row, even one effective after the as-of instant
+    /// (so no history row read changes), excludes its subscription from `kpis` and `plan_change_mix` in every month it
+    /// has rows. `report_month_history` moves at the month of the subscription's first read row, and only there
+    /// (`report_month_inputs` accumulates it into every later month); without the excluded part nothing moves.
+    @Test func aLateTestRowMovesTheHistoryDigestAtTheSubscriptionsFirstMonth() throws {
+        let harness = try ReportingHarness("incremental_excluded", seed: 37, subscriptions: 300, months: 6)
+        let database = harness.database
+        func digest() throws -> [String: String] {
+            var out: [String: String] = [:]
+            for row in try database.query("""
+                SELECT to_char(month, 'YYYY-MM'), row_count || ':' || hash_sum || ':' || excluded_count || ':' || excluded_hash_sum
+                FROM report_month_history($1::timestamptz, 'corrected')
+                """, [harness.asOf]).textRows() {
+                if let month = row[0], let value = row[1] { out[month] = value }
+            }
+            return out
+        }
+        let before = try digest()
+        let first = try #require(database.query("""
+            WITH counted AS (
+                SELECT b.subscription_id, min(b.effective_at) AS first_at
+                FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+                WHERE NOT s.is_test_purchase AND NOT s.is_sandbox AND b.effective_at <= $1::timestamptz
+                GROUP BY b.subscription_id
+                HAVING NOT bool_or(b.is_test) AND min(b.effective_at) < $1::timestamptz - interval '90 days'
+                ORDER BY 2, 1 LIMIT 1),
+            late AS (
+                INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, is_test, raw_payload)
+                SELECT c.subscription_id, s.provider, 'CANCELED', 'late-test-row', $1::timestamptz + interval '1 day', true, '{}'::jsonb
+                FROM counted c JOIN subscription s ON s.id = c.subscription_id RETURNING 1)
+            SELECT to_char(c.first_at AT TIME ZONE 'UTC', 'YYYY-MM') FROM counted c CROSS JOIN (SELECT count(*) FROM late) l
+            """, [harness.asOf]).textRows().first?.first ?? nil)
+        let after = try digest()
+        #expect(Set(before.keys) == Set(after.keys))
+        let moved = after.keys.filter { before[$0] != after[$0] }.sorted()
+        #expect(moved == [first], "the late test row moves the month of the subscription's first row (\(first)), not \(moved)")
+    }
+
     /// Closes every month with history before the as-of month (its rows locked; late rows may still be inserted), as
     /// the month-end close does; the as-of month (`YYYY-MM`).
     func closeMonths(_ harness: ReportingHarness) throws -> String {
