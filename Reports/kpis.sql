@@ -31,11 +31,19 @@ WITH params AS (
 snapshot AS (
     SELECT * FROM report_run_snapshot($1, $2, $3, $5)
 ),
+-- Only the reported snapshots and the one before them are read (a month's row reads its snapshot and the previous
+-- one's paying accounts), so a run that computes only its last months (an incremental one: Reports/README.md,
+-- "Incremental runs") does not group every snapshot's movements and states.
+first_reported AS (
+    SELECT min(sn.n) AS n FROM snapshot sn WHERE sn.reported
+),
 movement AS (
-    SELECT * FROM report_run_movement($1, $2, $3, $5)
+    SELECT m.* FROM report_run_movement($1, $2, $3, $5) m WHERE m.n >= (SELECT f.n - 1 FROM first_reported f)
 ),
 active AS (
-    SELECT st.n, st.provider, count(*) AS active_count FROM report_run_subscriber_state($1, $2, $3, $5) st GROUP BY st.n, st.provider
+    SELECT st.n, st.provider, count(*) AS active_count FROM report_run_subscriber_state($1, $2, $3, $5) st
+    WHERE st.n >= (SELECT f.n FROM first_reported f)
+    GROUP BY st.n, st.provider
 ),
 -- The bridge's reporting view (Reports/README.md "FX"): per month, provider and currency the exact sums in twelfths of
 -- a micro, converted at the month's rate (the start at the previous month's), added over currencies and rounded once.
@@ -70,8 +78,9 @@ bridge AS (
     GROUP BY c.n, c.provider
     HAVING bool_and(r.rate IS NOT NULL AND (r0.rate IS NOT NULL OR NOT c.has_start))
 ),
--- Paid transactions and refunds by the month of their instant (refunds.sql, view by_refund_month): who counts and the
--- rows read as there; a refund counts its refunded charge's key once (its own key when it names none).
+-- Paid transactions and refunds by the month of their instant (refunds.sql, view by_refund_month), from the first
+-- reported month on: who counts and the rows read as there; a refund counts its refunded charge's key once (its own
+-- key when it names none).
 subscriber AS (
     SELECT s.id AS subscription_id, s.provider::text AS provider
     FROM subscription s
@@ -90,7 +99,7 @@ money AS (
                CASE WHEN b.refund_kind IN ('REFUND', 'CHARGEBACK') THEN b.refund_kind END AS refund_kind,
                CASE WHEN b.refund_kind IN ('REFUND', 'CHARGEBACK') THEN COALESCE(b.refunded_transaction_key, b.transaction_key) END AS key
         FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
-        WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+        WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AND b.effective_at >= p.range_start
           AND ((b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND b.amount_micros > 0)
                OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK')))
         GROUP BY 1, 2, 4, 5

@@ -67,7 +67,9 @@ public enum BuildReports {
             let (recomputed, reused) = try spans.counts()
             context.setCount("spans_recomputed", recomputed)
             context.setCount("spans_reused", reused)
+            let digesting = Date()
             let stored = try StoredMonths.prepare(present, settings: settings, database: database)
+            noteSeconds("month_inputs", since: digesting, context: context)
             try database.execute("SET TRANSACTION READ ONLY")
             try checkFX(sql: fxSQL, settings: settings, context: context)
             if context.dryRun {

@@ -96,7 +96,8 @@ public enum ReportCatalogue {
             required: true,
             charts: [ReportChart(kind: .line, title: "Churn, refund and chargeback rates (all providers)",
                                  values: ["logo_churn_rate", "revenue_churn_rate", "refund_rate", "chargeback_rate"],
-                                 filter: ["provider": "ALL"], valueAxis: "rate")]),
+                                 filter: ["provider": "ALL"], valueAxis: "rate")],
+            reuse: .monthEnd(column: "month")),
         ReportDefinition(
             name: "trial_conversion", sheet: "Trial conversion",
             summary: "per trial-start month, provider, product and country: trials, converted in the trial or after a billing retry, cancelled, failed, open, conversion rate with its 95% interval, days to convert; Apple's event counts beside ours",
@@ -110,7 +111,8 @@ public enum ReportCatalogue {
             summary: "per month, provider and change type (upgrade, downgrade, crossgrade, period change): from product and period to product and period, changes and MRR moved",
             required: true,
             charts: [ReportChart(kind: .stackedColumn, title: "Plan changes per month by type (all providers)", values: ["changes_count"],
-                                 seriesColumns: ["change_type"], valueAxis: "plan changes", combine: .sum)]),
+                                 seriesColumns: ["change_type"], valueAxis: "plan changes", combine: .sum)],
+            reuse: .monthEnd(column: "month")),
         ReportDefinition(
             name: "cohorts", sheet: "Cohorts",
             summary: "per start month, provider and currency, by months since start: customers retained, realised net revenue (refunds deducted), revenue retention, realised LTV to date",
