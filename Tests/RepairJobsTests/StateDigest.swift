@@ -19,9 +19,11 @@ struct StateDigest: Equatable {
     /// Columns that hold a surrogate key or the wall-clock time a row was written, in every table.
     static let ignoredColumns: Set<String> = ["id", "job_run_id", "created_at", "updated_at", "last_verified_at", "recorded_at",
                                               "imported_at", "detected_at", "received_at", "processing_attempts", "processing_error"]
-    /// Wall-clock columns of one table only (elsewhere the same name is a store time).
+    /// Wall-clock columns of one table only (elsewhere the same name is a store time), and a stored month's `inputs`:
+    /// its digest covers the history rows' `recorded_at` (migration 0040: the `known` basis reads it), which two runs
+    /// record at different instants; the stored rows themselves are compared.
     static let ignoredByTable: [String: Set<String>] = ["audit_log": ["at"], "inbound_webhook_event": ["processed_at"],
-                                                        "report_stored_month": ["stored_at"]]
+                                                        "report_stored_month": ["stored_at", "inputs"]]
 
     /// Canonical rows (sorted JSON objects, sorted) per table.
     let rows: [String: [String]]
