@@ -3,7 +3,7 @@
 # side: per round `nightly` (reusing what the previous run stored) and `--full`, old and new alternated. Before the
 # rounds each copy stores the previous night (as of AS_OF minus one day). Prints one markdown row per run (wall, the
 # client's CPU, the database's backend CPU for that copy, the job's step seconds) and whether each run's files equal
-# the other version's and each nightly's its full run's.
+# the other version's (CSVs) and each nightly's its full run's (every file).
 #   OLD_DB=… OLD_SQL=<report folder> NEW_DB=… NEW_SQL=Reports REPORT_BIN=<folder of build-reports> [OLD_BIN=…]
 #   [ROUNDS=1] [AS_OF=2026-11-29T00:00:00Z] [REPORT_MONTHS=24] Benchmarks/reports/ab_nightly.sh
 set -euo pipefail
@@ -37,9 +37,12 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "| $round | $who | $wall | $cpu | $server | $load | $(steps "$out/$who-$round.out") |"
   done
   same=""
-  for pair in "nightly-old full-old" "nightly-new full-new" "full-old full-new" "nightly-old nightly-new"; do
+  # Old against new: the CSVs (the workbook's cover and the HTML page name each report file's SHA-256, which differs
+  # where a file changed).
+  for pair in "nightly-old full-old all" "nightly-new full-new all" "full-old full-new csv" "nightly-old nightly-new csv"; do
     set -- $pair; verdict="byte-identical"
-    for f in "$out/$1-$round"/*; do cmp -s "$f" "$out/$2-$round/$(basename "$f")" || verdict="**differ** ($(basename "$f"))"; done
+    if [ "$3" = csv ]; then files=("$out/$1-$round"/*.csv); else files=("$out/$1-$round"/*); fi
+    for f in "${files[@]}"; do cmp -s "$f" "$out/$2-$round/$(basename "$f")" || verdict="**differ** ($(basename "$f"))"; done
     same+="$1 vs $2: $verdict; "
   done
   echo "| $round | $same ||||||"
