@@ -28,13 +28,16 @@ snapshot AS (
 contribution AS (
     SELECT * FROM report_run_contribution($1, $2, $3, $5)
 ),
--- Grouped by plan id first, then by its code (a few thousand groups: the plan is looked up per group, not per row).
+-- Grouped by plan id first, then by its code (a few thousand groups: the plan is looked up per group, not per row);
+-- only the reported snapshots' contributions (from the first reported one on: a run that computes its last months
+-- does not group every snapshot's).
 cell AS (
     SELECT c.n, c.provider, c.product_id, pl.code AS plan_code, c.billing_period, c.currency, c.country,
            sum(c.twelfths) AS twelfths, sum(c.paying)::bigint AS paying
     FROM (SELECT n, provider, product_id, plan_id, billing_period, currency, country, sum(twelfths) AS twelfths,
                  count(*) AS paying
-          FROM contribution GROUP BY n, provider, product_id, plan_id, billing_period, currency, country) c
+          FROM contribution WHERE n >= (SELECT min(n) FROM snapshot WHERE reported)
+          GROUP BY n, provider, product_id, plan_id, billing_period, currency, country) c
     LEFT JOIN plan pl ON pl.id = c.plan_id
     GROUP BY c.n, c.provider, c.product_id, pl.code, c.billing_period, c.currency, c.country
 )

@@ -59,13 +59,16 @@ moved AS (
     WHERE m.movement <> 'unchanged' AND m.n >= (SELECT n FROM first_reported)
 ),
 -- The subscriptions behind each moved account's contribution at the named snapshot: only those accounts' contributions
--- are grouped (most accounts do not move in a month). Grouped and joined by account first: the sorts compare the uuid
--- (bytes) and rarely reach the text keys, which the database's locale would compare more slowly.
+-- are grouped (most accounts do not move in a month), and only the snapshots a moved row can name are read (the first
+-- reported one's previous on: a run that computes its last months does not scan every snapshot's contributions).
+-- Grouped and joined by account first: the sorts compare the uuid (bytes) and rarely reach the text keys, which the
+-- database's locale would compare more slowly.
 account_subscription AS (
     SELECT c.billing_account_id, c.n, c.provider, c.currency, min(c.subscription_id::text) AS subscription_id,
            count(*) AS subscriptions_count
     FROM contribution c
-    WHERE (c.billing_account_id, c.n, c.provider, c.currency) IN (SELECT billing_account_id, named_n, provider, currency FROM moved)
+    WHERE c.n >= (SELECT n FROM first_reported) - 1
+      AND (c.billing_account_id, c.n, c.provider, c.currency) IN (SELECT billing_account_id, named_n, provider, currency FROM moved)
     GROUP BY c.billing_account_id, c.n, c.provider, c.currency
 )
 -- The moved rows with their subscriptions, the month, and the rates (the reporting currency itself at 1 when the table

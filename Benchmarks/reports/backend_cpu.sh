@@ -24,7 +24,9 @@ poll=${POLL_SECONDS:-0.1}
 sample() {
   local pid title stat own=" " workers=""
   for pid in $(pgrep -P "$postmaster"); do
-    IFS= read -r -d '' title <"/proc/$pid/cmdline" 2>/dev/null || [ -n "$title" ] || continue
+    # A process that exited since pgrep has no cmdline: skipped (not the previous one's title, not an unset variable).
+    title=""
+    { IFS= read -r -d '' title <"/proc/$pid/cmdline"; } 2>/dev/null || [ -n "$title" ] || continue
     case $title in
       "postgres: "*" $db "*) own+="$pid " ;;
       "postgres: parallel worker for PID "*) workers+="$pid:${title#postgres: parallel worker for PID } " ;;
