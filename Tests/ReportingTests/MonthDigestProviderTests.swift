@@ -4,7 +4,7 @@ import Testing
 
 /// The history part of the month digest (`report_month_history`) names a row's provider as `kpis` and
 /// `plan_change_mix` do: from its subscription (`subscription.provider`), not from the row's own column, which no
-/// constraint makes equal (migration 0044; Reports/README.md, "Incremental runs"). A subscription whose provider
+/// constraint makes equal (migration 0041; Reports/README.md, "Incremental runs"). A subscription whose provider
 /// changes moves the digest of every month it has a read row in, and only those; hashed from the row's column (0040),
 /// nothing moved and those reports would have reused stale months.
 @Suite(.serialized) struct MonthDigestProviderTests {

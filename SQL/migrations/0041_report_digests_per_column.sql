@@ -29,7 +29,7 @@ GROUP BY h.subscription_id
 $fn$;
 
 COMMENT ON FUNCTION report_span_input(timestamptz, text) IS
-    'Per subscription, the count and hash sum (per column) of what report_span reads of it; equal digests mean equal spans (migrations 0031, 0044).';
+    'Per subscription, the count and hash sum (per column) of what report_span reads of it; equal digests mean equal spans (migrations 0031, 0041).';
 
 CREATE OR REPLACE FUNCTION report_month_history(as_of timestamptz, basis text)
 RETURNS TABLE (month date, row_count bigint, hash_sum numeric, excluded_count bigint, excluded_hash_sum numeric)
@@ -67,4 +67,4 @@ FROM per_month m FULL JOIN excluded_from e ON e.month = m.month
 $fn$;
 
 COMMENT ON FUNCTION report_month_history(timestamptz, text) IS
-    'Per month of effective_at, the count and hash sum of the history rows read as of $1 under basis $2 (with their subscription''s provider), and of the excluded (test, sandbox) subscriptions from their first read row''s month; report_month_inputs accumulates them (migrations 0040, 0044).';
+    'Per month of effective_at, the count and hash sum of the history rows read as of $1 under basis $2 (with their subscription''s provider), and of the excluded (test, sandbox) subscriptions from their first read row''s month; report_month_inputs accumulates them (migrations 0040, 0041).';
