@@ -80,7 +80,8 @@ charge AS MATERIALIZED (
                      AND lag(h.currency_code) OVER w = h.currency_code AND h.amount_micros < lag(h.amount_micros) OVER w
                 THEN lag(h.amount_micros) OVER w END AS decreased_from
     FROM hist h WHERE h.is_charge
-    WINDOW w AS (PARTITION BY h.subscription_id ORDER BY h.effective_at, h.id)
+    -- (ROWS: lead and lag ignore the frame, and ROWS spares the default RANGE frame's peer test of every row)
+    WINDOW w AS (PARTITION BY h.subscription_id ORDER BY h.effective_at, h.id ROWS UNBOUNDED PRECEDING)
 ),
 -- The rows other than charges that the report reads: the notices, and the rows that disrupt paying (an ending, grace,
 -- hold or pause), for the baseline.
