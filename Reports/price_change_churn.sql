@@ -64,9 +64,11 @@ own AS NOT MATERIALIZED (
 test_purchase AS MATERIALIZED (
     SELECT DISTINCT t.subscription_id FROM billing_transaction t WHERE t.is_test
 ),
--- The history rows read: as known on the chosen basis, test purchases left out.
+-- The history rows read: as known on the chosen basis, test purchases left out. Written as NOT IN (subscription_id is
+-- never NULL) so that each row is tested against the few test subscriptions hashed once, in the scan: as an anti-join
+-- PostgreSQL sorted every charge by subscription for a merge and then again for the window below.
 hist AS NOT MATERIALIZED (
-    SELECT o.* FROM own o WHERE NOT EXISTS (SELECT 1 FROM test_purchase t WHERE t.subscription_id = o.subscription_id)
+    SELECT o.* FROM own o WHERE o.subscription_id NOT IN (SELECT t.subscription_id FROM test_purchase t)
 ),
 -- Every paid charge with its subscription's next paid charge (in the order effective_at, id), for the baseline, and,
 -- for a renewal or recovery that charged less than the previous paid charge, of the same product and currency, that
@@ -78,7 +80,8 @@ charge AS MATERIALIZED (
                      AND lag(h.currency_code) OVER w = h.currency_code AND h.amount_micros < lag(h.amount_micros) OVER w
                 THEN lag(h.amount_micros) OVER w END AS decreased_from
     FROM hist h WHERE h.is_charge
-    WINDOW w AS (PARTITION BY h.subscription_id ORDER BY h.effective_at, h.id)
+    -- (ROWS: lead and lag ignore the frame, and ROWS spares the default RANGE frame's peer test of every row)
+    WINDOW w AS (PARTITION BY h.subscription_id ORDER BY h.effective_at, h.id ROWS UNBOUNDED PRECEDING)
 ),
 -- The rows other than charges that the report reads: the notices, and the rows that disrupt paying (an ending, grace,
 -- hold or pause), for the baseline.
@@ -246,6 +249,10 @@ candidate AS (
                      AND l.period_end_at > c.window_start
                      AND l.country_code IS DISTINCT FROM c.region_code
     WHERE
+      -- Implied by the join (the charge's period holds some cohort's window start), tested first so that only the
+      -- charges around the window starts are sorted for the join, not the whole history's.
+      l.period_end_at > (SELECT min(w.window_start) FROM cohort w) AND l.effective_at <= (SELECT max(w.window_start) FROM cohort w)
+      AND
       -- Not a member of this cohort. (Written as NOT IN over the members' complete keys so that PostgreSQL hashes them
       -- once instead of scanning every member for every peer; a key with a NULL matches no one, as in an equality.)
       (c.provider IS NULL OR c.product_id IS NULL OR c.currency_code IS NULL OR c.old_amount_micros IS NULL

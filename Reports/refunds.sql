@@ -76,8 +76,10 @@ refund AS (
            round(extract(epoch FROM r.effective_at - c.effective_at) / 86400, 4) AS days
     FROM history r JOIN subscriber sub USING (subscription_id)
     LEFT JOIN billing_transaction c ON c.transaction_key = r.refunded_transaction_key
+    -- (looked up only for a refund whose currency neither it nor its refunded charge gives: a family revocation)
     LEFT JOIN LATERAL (SELECT b.currency_code FROM billing_transaction b
-                       WHERE b.subscription_id = r.subscription_id AND b.currency_code IS NOT NULL
+                       WHERE r.currency_code IS NULL AND c.currency_code IS NULL
+                         AND b.subscription_id = r.subscription_id AND b.currency_code IS NOT NULL
                          AND b.effective_at <= r.effective_at AND b.event_type <> 'REFUNDED'
                        ORDER BY b.effective_at DESC, b.id DESC LIMIT 1) l ON true
     WHERE (r.event_type = 'REFUNDED' AND r.refund_kind IN ('REFUND', 'CHARGEBACK')) OR r.refund_kind = 'FAMILY_REVOKE'
