@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "Migrations", path: "SQL", exclude: ["README.md", "migrations", "job_role_grants.sql"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "BillingCore"]),
         .target(name: "StoreAuth", dependencies: ["Crypto"]),
-        .target(name: "Archive", dependencies: ["CArchive"]),
+        .target(name: "Archive", dependencies: ["CArchive", "CompactMemory"]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "HTTP", dependencies: ["CCurl", "CCurlShim", "BillingCore"]),
         .target(name: "HTTPServer", dependencies: ["HTTP"]),
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "XLSXTests", dependencies: ["XLSX", "Archive"]),
         .executableTarget(name: "bench-xlsx", dependencies: ["XLSX"], path: "Benchmarks/xlsx"),
         // Report import (issue 14): staging of the stores' report files.
-        .target(name: "ReportImport", dependencies: ["StoreExports", "BillingCore", "JobKit", "Postgres", "Crypto", "AppStore", "GooglePlay", "StoreAccess"]),
+        .target(name: "ReportImport", dependencies: ["CompactMemory", "StoreExports", "BillingCore", "JobKit", "Postgres", "Crypto", "AppStore", "GooglePlay", "StoreAccess"]),
         job("import-exports", ["JobKit", "ReportImport"]),
         // show-order: a Google order's staged earnings rows, read back from the kept report files (issue 29).
         job("show-order", ["JobKit", "ReportImport"]),
@@ -116,8 +116,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
 
         // Reconciliation and month-end close (issue 14): staged reports against billing_transaction.
-        // Low-level memory helpers of the compact engine (interning, block arrays): import nothing of ours
-        // (PackageGraphTests); each kept because it beats the standard library alone (bench-compact-memory).
+        // Low-level helpers (interning, block arrays, the bounded hand-over between threads): import nothing of ours
+        // (PackageGraphTests); the memory helpers kept because each beats the standard library alone (bench-compact-memory).
         .target(name: "CompactMemory"),
         .testTarget(name: "CompactMemoryTests", dependencies: ["CompactMemory"]),
         .executableTarget(name: "bench-compact-memory", dependencies: ["CompactMemory"], path: "Benchmarks/compact-memory"),

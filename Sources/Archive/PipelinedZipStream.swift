@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 
 extension CompressedReader {
@@ -27,7 +28,7 @@ extension CompressedReader {
         thread.start()
         defer { pipe.finish() }
         while true {
-            switch pipe.take() {
+            switch try pipe.take() {
             case let .member(name, index):
                 do { try member(name, index) } catch { pipe.cancel(); throw error }
             case let .chunk(bytes):
@@ -40,8 +41,8 @@ extension CompressedReader {
     }
 }
 
-/// The bounded queue between the decompressing thread and the reader: at most `depth` events wait, and chunk
-/// buffers are handed back for reuse.
+/// The decompressing thread's side of the hand-over to the reader (`BoundedHandOff`, at most `depth` events
+/// waiting): gathers the inflated bytes into chunks of about `batch` bytes, reusing chunk buffers the reader hands back.
 final class ChunkPipe: @unchecked Sendable {
     enum Event {
         case member(String, Int)
@@ -49,20 +50,13 @@ final class ChunkPipe: @unchecked Sendable {
         case end(Result<CompressedReader.StreamedMember, Error>)
     }
 
-    /// Thrown on the decompressing thread once the reader has stopped.
-    struct Cancelled: Error {}
-
-    private let condition = NSCondition()
-    private var events: [Event] = []
-    private var spare: [[UInt8]] = []
-    private var cancelled = false
-    private var ended = false
-    private let depth: Int
+    private let events: BoundedHandOff<Event>
+    private let buffers = BoundedHandOff<[UInt8]>(depth: 1, spares: 2)
     /// The batch being filled (decompressing thread only).
     private var filling: [UInt8] = []
 
     init(depth: Int) {
-        self.depth = depth
+        events = BoundedHandOff(depth: depth)
     }
 
     /// Adds decompressed bytes to the batch, sending each batch as it reaches `batch` bytes.
@@ -70,9 +64,7 @@ final class ChunkPipe: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             if filling.capacity == 0 {
-                condition.lock()
-                filling = spare.popLast() ?? []
-                condition.unlock()
+                filling = buffers.spare() ?? []
                 filling.reserveCapacity(batch)
             }
             let take = min(batch - filling.count, bytes.count - offset)
@@ -90,23 +82,14 @@ final class ChunkPipe: @unchecked Sendable {
         try put(.chunk(full))
     }
 
-    /// Waits for room, then queues `event`; throws `Cancelled` when the reader has stopped.
+    /// Waits for room, then queues `event`; throws once the reader has stopped.
     func put(_ event: Event) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while events.count >= depth, !cancelled { condition.wait() }
-        if cancelled { throw Cancelled() }
-        events.append(event)
-        condition.broadcast()
+        try events.put(event)
     }
 
-    /// Waits for the next event.
-    func take() -> Event {
-        condition.lock()
-        defer { condition.unlock() }
-        while events.isEmpty { condition.wait() }
-        let event = events.removeFirst()
-        condition.broadcast()
+    /// Waits for the next event (the thread always sends `.end` before it finishes, unless the reader stopped it).
+    func take() throws -> Event {
+        guard let event = try events.take() else { throw BoundedHandOff<Event>.Stopped() }
         return event
     }
 
@@ -114,32 +97,22 @@ final class ChunkPipe: @unchecked Sendable {
     func recycle(_ bytes: [UInt8]) {
         var bytes = bytes
         bytes.removeAll(keepingCapacity: true)
-        condition.lock()
-        if spare.count < 2 { spare.append(bytes) }
-        condition.unlock()
+        buffers.recycle(bytes)
     }
 
-    /// Marks the decompressing thread's end (whether it ended with a result or cancelled).
+    /// Marks the decompressing thread's end (whether it ended with a result or was stopped).
     func producerDone() {
-        condition.lock()
-        ended = true
-        condition.broadcast()
-        condition.unlock()
+        events.finish()
     }
 
     /// Stops the decompressing thread at its next chunk.
     func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
+        events.stop()
     }
 
-    /// Waits until the decompressing thread has ended (it always ends: with its result, or cancelled).
+    /// Stops the decompressing thread if it still runs and waits until it has ended.
     func finish() {
         cancel()
-        condition.lock()
-        defer { condition.unlock() }
-        while !ended { condition.wait() }
+        events.waitUntilFinished()
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import CompactMemory
 import JobKit
 
 /// Hashes full buffers and writes them to a file on a thread of its own, in the order they are handed over, while
@@ -11,13 +12,9 @@ final class BufferWriterThread: @unchecked Sendable {
     private let handle: FileHandle?
     /// The file `handle` writes, named in a write's failure.
     private let path: String
-    private let condition = NSCondition()
-    private var waiting: [[UInt8]] = []
-    private var spare: [[UInt8]] = []
-    private var busy = false
-    private var stopped = false
-    private var ended = false
-    private var failure: Error?
+    private let buffers = BoundedHandOff<[UInt8]>(depth: depth, spares: depth)
+    /// Signalled once the thread has ended.
+    private let ended = DispatchSemaphore(value: 0)
     static let depth = 2
 
     /// Starts the thread; every buffer goes into `hasher` and, when there is one, to `handle`.
@@ -33,65 +30,44 @@ final class BufferWriterThread: @unchecked Sendable {
     /// Queues `buffer` (waiting for room) and returns an empty buffer to fill next.
     func submit(_ buffer: [UInt8]) throws -> [UInt8] {
         try enqueue(buffer)
-        condition.lock()
-        defer { condition.unlock() }
-        var next = spare.popLast() ?? []
+        var next = buffers.spare() ?? []
         next.reserveCapacity(buffer.capacity)
         return next
     }
 
     /// Queues `buffer` (waiting for room).
     func enqueue(_ buffer: [UInt8]) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while waiting.count >= Self.depth, failure == nil { condition.wait() }
-        if let failure { throw failure }
-        waiting.append(buffer)
-        condition.broadcast()
+        try buffers.put(buffer)
     }
 
     /// Waits until every queued buffer is hashed and written.
     func drain() throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while !waiting.isEmpty || busy, failure == nil { condition.wait() }
-        if let failure { throw failure }
+        try buffers.waitUntilConsumed()
     }
 
     /// Ends the thread once the queued buffers are done (waits for it).
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        while !ended { condition.wait() }
-        condition.unlock()
+        buffers.finish()
+        ended.wait()
+        ended.signal()  // a second `stop` returns at once
     }
 
     private func run() {
-        condition.lock()
+        defer { ended.signal() }
         while true {
-            while waiting.isEmpty, !stopped { condition.wait() }
-            if waiting.isEmpty || failure != nil { break }
-            var buffer = waiting.removeFirst()
-            busy = true
-            condition.broadcast()
-            condition.unlock()
+            let taken: [UInt8]?
+            // The producer's `finish()` carries no failure: `take` throws nothing here, it only ends the loop.
+            do { taken = try buffers.take() } catch { return }
+            guard var buffer = taken else { return }
             hasher.update(buffer)
-            var error: Error?
             if let handle {
                 do { try handle.write(contentsOf: buffer) } catch let failed {
-                    error = FileSystemError("write", path, reason: FileSystemError.reason(of: failed))
+                    buffers.stop(FileSystemError("write", path, reason: FileSystemError.reason(of: failed)))
+                    return
                 }
             }
             buffer.removeAll(keepingCapacity: true)
-            condition.lock()
-            busy = false
-            if let error { failure = error }
-            if spare.count < Self.depth { spare.append(buffer) }
-            condition.broadcast()
+            buffers.recycle(buffer)
         }
-        ended = true
-        condition.broadcast()
-        condition.unlock()
     }
 }

@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 import Postgres
 
@@ -30,12 +31,7 @@ final class GoogleDatabaseStream: @unchecked Sendable {
     static let batchRows = 4_096
     static let depth = 4
 
-    private let condition = NSCondition()
-    private var waiting: [Batch] = []
-    private var ended = false
-    private var cancelled = false
-    private var threadDone = false
-    private var failure: Error?
+    private let batches = BoundedHandOff<Batch>(depth: depth)
     /// The batch being read by the caller and its next row.
     private var current = Batch()
     private var next = 0
@@ -88,12 +84,7 @@ final class GoogleDatabaseStream: @unchecked Sendable {
             }
             if !batch.rows.isEmpty { try hand(batch) }
         }
-        condition.lock()
-        if case .failure(let error) = outcome, !cancelled { failure = error }
-        ended = true
-        threadDone = true
-        condition.broadcast()
-        condition.unlock()
+        if case .failure(let error) = outcome { batches.finish(failure: error) } else { batches.finish() }
     }
 
     /// Adds one tuple of the binary COPY (transaction key, order, amount, currency, country, product, is_test,
@@ -121,33 +112,17 @@ final class GoogleDatabaseStream: @unchecked Sendable {
                               product: copy(fields.5), amount: amount, isTest: bytes[fields.6.lowerBound] != 0, at: at))
     }
 
-    /// Queues `batch` for the reader (waiting for room); once the reader has stopped, stops the COPY.
+    /// Queues `batch` for the reader (waiting for room); once the reader has stopped, throws, which stops the COPY.
     private func hand(_ batch: Batch) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while waiting.count >= Self.depth, !cancelled { condition.wait() }
-        if cancelled { throw CancellationError() }
-        waiting.append(batch)
-        condition.broadcast()
+        try batches.put(batch)
     }
 
     /// Calls `body` with the next row and the bytes its texts are in, without taking it (nil: no row is left).
     func peek<R>(_ body: (Row, UnsafeRawBufferPointer) throws -> R) throws -> R? {
         while next >= current.rows.count {
-            condition.lock()
-            while waiting.isEmpty, !ended { condition.wait() }
-            if let failure {
-                condition.unlock()
-                throw failure
-            }
-            guard !waiting.isEmpty else {
-                condition.unlock()
-                return nil
-            }
-            current = waiting.removeFirst()
+            guard let batch = try batches.take() else { return nil }
+            current = batch
             next = 0
-            condition.broadcast()
-            condition.unlock()
         }
         let row = current.rows[next]
         return try current.bytes.withUnsafeBytes { try body(row, $0) }
@@ -160,10 +135,7 @@ final class GoogleDatabaseStream: @unchecked Sendable {
 
     /// Stops the thread (dropping what is left) and waits for it to close its connection.
     func close() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        while !threadDone { condition.wait() }
-        condition.unlock()
+        batches.stop()
+        batches.waitUntilFinished()
     }
 }

@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 import StoreExports
 
@@ -12,9 +13,6 @@ final class GoogleEarningsFactPipe: @unchecked Sendable {
     /// Batches waiting at most.
     static let depth = 4
 
-    /// Thrown on the reading thread once the writer has stopped.
-    struct Cancelled: Error {}
-
     /// A batch: its first `count` facts are the ones to write.
     struct Batch {
         var facts: [GoogleEarningsFact] = []
@@ -28,108 +26,50 @@ final class GoogleEarningsFactPipe: @unchecked Sendable {
         }
     }
 
-    private let condition = NSCondition()
-    private var ready: [Batch] = []
-    private var spare: [Batch] = []
-    private var outcome: Result<GoogleEarningsTally, Error>?
-    private var cancelled = false
-
     /// Reads the file at `path` on a thread of its own, folding its rows into facts, and hands each fact, in file
     /// order, to `write` on the calling thread; returns the read's tally, or throws the read's error (or `write`'s).
     static func run(_ path: String, write: (GoogleEarningsFact) throws -> Void) throws -> GoogleEarningsTally {
-        let pipe = GoogleEarningsFactPipe()
+        let batches = BoundedHandOff<Batch>(depth: depth, spares: depth + 2)
+        let read = ReadOutcome()
         let thread = Thread {
             let outcome = Result { () throws -> GoogleEarningsTally in
                 var facts = GoogleEarningsFacts()
-                var batch = pipe.take(spare: ())
+                var batch = batches.spare() ?? Batch()
                 func hand(_ fact: GoogleEarningsFact) throws {
                     batch.add(fact)
                     if batch.count == batchSize {
-                        try pipe.put(batch)
-                        batch = pipe.take(spare: ())
+                        try batches.put(batch)
+                        batch = batches.spare() ?? Batch()
                     }
                 }
                 let tally = try GoogleEarningsReading.read(path) { row in try facts.add(row.foldedFields, hand) }
                 try facts.finish(hand)
-                if batch.count > 0 { try pipe.put(batch) }
+                if batch.count > 0 { try batches.put(batch) }
                 return tally
             }
-            pipe.end(outcome)
+            read.outcome = outcome
+            if case .failure(let error) = outcome { batches.finish(failure: error) } else { batches.finish() }
         }
         thread.stackSize = 4 << 20
         thread.start()
         do {
-            while var batch = pipe.next() {
+            while var batch = try batches.take() {
                 for index in 0..<batch.count { try write(batch.facts[index]) }
                 batch.count = 0
-                pipe.recycle(batch)
+                batches.recycle(batch)
             }
         } catch {
-            pipe.cancel()
-            _ = pipe.waitForEnd()
+            batches.stop()
+            batches.waitUntilFinished()
             throw error
         }
-        return try pipe.waitForEnd().get()
+        batches.waitUntilFinished()
+        return try read.outcome.get()
     }
 
-    /// A spare batch (empty), or a new one.
-    private func take(spare _: Void) -> Batch {
-        condition.lock()
-        defer { condition.unlock() }
-        return spare.popLast() ?? Batch()
-    }
-
-    /// Queues `batch` for the writer, waiting while `depth` batches wait; throws once the writer has stopped.
-    private func put(_ batch: Batch) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.count >= Self.depth, !cancelled { condition.wait() }
-        if cancelled { throw Cancelled() }
-        ready.append(batch)
-        condition.broadcast()
-    }
-
-    /// The reading's end.
-    private func end(_ result: Result<GoogleEarningsTally, Error>) {
-        condition.lock()
-        outcome = result
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next batch in file order, nil once the reading has ended and every batch was taken (or it failed).
-    private func next() -> Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.isEmpty, outcome == nil { condition.wait() }
-        if ready.isEmpty { return nil }
-        if case .failure = outcome { return nil }
-        let batch = ready.removeFirst()
-        condition.broadcast()
-        return batch
-    }
-
-    /// Hands a written batch back for reuse.
-    private func recycle(_ batch: Batch) {
-        condition.lock()
-        spare.append(batch)
-        condition.unlock()
-    }
-
-    /// Stops the reading (its next hand-over throws `Cancelled`).
-    private func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits until the reading thread has ended; its outcome.
-    private func waitForEnd() -> Result<GoogleEarningsTally, Error> {
-        condition.lock()
-        defer { condition.unlock() }
-        while outcome == nil { condition.wait() }
-        return outcome ?? .failure(Cancelled())
+    /// The reading thread's outcome, set before it finishes the hand-over (so read after `waitUntilFinished`).
+    private final class ReadOutcome: @unchecked Sendable {
+        var outcome: Result<GoogleEarningsTally, Error> = .failure(BoundedHandOff<Batch>.Stopped())
     }
 }
 
