@@ -167,16 +167,7 @@ import Testing
     @Test func aLateTestRowMovesTheHistoryDigestAtTheSubscriptionsFirstMonth() throws {
         let harness = try ReportingHarness("incremental_excluded", seed: 37, subscriptions: 300, months: 6)
         let database = harness.database
-        func digest() throws -> [String: String] {
-            var out: [String: String] = [:]
-            for row in try database.query("""
-                SELECT to_char(month, 'YYYY-MM'), row_count || ':' || hash_sum || ':' || excluded_count || ':' || excluded_hash_sum
-                FROM report_month_history($1::timestamptz, 'corrected')
-                """, [harness.asOf]).textRows() {
-                if let month = row[0], let value = row[1] { out[month] = value }
-            }
-            return out
-        }
+        func digest() throws -> [String: String] { try harness.monthHistoryDigest() }
         let before = try digest()
         let first = try #require(database.query("""
             WITH counted AS (

@@ -11,16 +11,7 @@ import Testing
     @Test func aSubscriptionsProviderChangeMovesTheMonthsOfItsReadRows() throws {
         let harness = try ReportingHarness("digest_provider", seed: 41, subscriptions: 200, months: 6)
         let database = harness.database
-        func digest() throws -> [String: String] {
-            var out: [String: String] = [:]
-            for row in try database.query("""
-                SELECT to_char(month, 'YYYY-MM'), row_count || ':' || hash_sum || ':' || excluded_count || ':' || excluded_hash_sum
-                FROM report_month_history($1::timestamptz, 'corrected')
-                """, [harness.asOf]).textRows() {
-                if let month = row[0], let value = row[1] { out[month] = value }
-            }
-            return out
-        }
+        func digest() throws -> [String: String] { try harness.monthHistoryDigest() }
         let before = try digest()
         // A counted subscription with read rows in more than one month moves to another provider.
         let months = try database.query("""
@@ -44,5 +35,20 @@ import Testing
         #expect(Set(before.keys) == Set(after.keys))
         let moved = after.keys.filter { before[$0] != after[$0] }.sorted()
         #expect(moved == months, "the provider change moves the months of the subscription's read rows (\(months)), not \(moved)")
+    }
+}
+
+extension ReportingHarness {
+    /// `report_month_history` as of the harness's instant under `corrected`: per month (`YYYY-MM`), its row count and
+    /// hash sum and its excluded count and hash sum, joined by colons.
+    func monthHistoryDigest() throws -> [String: String] {
+        var out: [String: String] = [:]
+        for row in try database.query("""
+            SELECT to_char(month, 'YYYY-MM'), row_count || ':' || hash_sum || ':' || excluded_count || ':' || excluded_hash_sum
+            FROM report_month_history($1::timestamptz, 'corrected')
+            """, [asOf]).textRows() {
+            if let month = row[0], let value = row[1] { out[month] = value }
+        }
+        return out
     }
 }
