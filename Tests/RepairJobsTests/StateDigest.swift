@@ -19,11 +19,14 @@ struct StateDigest: Equatable {
     /// Columns that hold a surrogate key or the wall-clock time a row was written, in every table.
     static let ignoredColumns: Set<String> = ["id", "job_run_id", "created_at", "updated_at", "last_verified_at", "recorded_at",
                                               "imported_at", "detected_at", "received_at", "processing_attempts", "processing_error"]
-    /// Wall-clock columns of one table only (elsewhere the same name is a store time), and a stored month's `inputs`:
-    /// its digest covers the history rows' `recorded_at` (migration 0040: the `known` basis reads it), which two runs
-    /// record at different instants; the stored rows themselves are compared.
+    /// Wall-clock columns of one table only (elsewhere the same name is a store time), and the report stores' input
+    /// digests: a stored month's `inputs` covers the history rows' `recorded_at` (migration 0040: the `known` basis
+    /// reads it), which two runs record at different instants, and both it and a subscription's span digest hash
+    /// enum columns per column (migration 0041), and an enum value's hash is that of its OID, which each database
+    /// assigns itself; stable within a database, not between two. The stored rows and counts themselves are compared.
     static let ignoredByTable: [String: Set<String>] = ["audit_log": ["at"], "inbound_webhook_event": ["processed_at"],
-                                                        "report_stored_month": ["stored_at", "inputs"]]
+                                                        "report_stored_month": ["stored_at", "inputs"],
+                                                        "report_stored_span_input": ["hash_sum"]]
 
     /// Canonical rows (sorted JSON objects, sorted) per table.
     let rows: [String: [String]]
