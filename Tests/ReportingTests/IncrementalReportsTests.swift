@@ -90,12 +90,7 @@ import Testing
     /// the month digest (migration 0040) sees it. `kpis` (and every reusing report) recomputes from that month, and
     /// the files equal `--full`'s; without that part, the stored `kpis` month would be reused and differ.
     @Test func aLateChargebackInAClosedMonthRecomputesKPIsFromIt() throws {
-        let harness = try ReportingHarness("incremental_kpis", seed: 29, subscriptions: 300, months: 6)
-        let sql = try harness.sqlFolder("sql")
-        let asOfMonth = try closeMonths(harness)
-        let (first, summary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("first").path])
-        #expect(first == .succeeded, "\(summary)")
-        try expectIncrementalEqualsFull(harness, sql: sql, name: "before", reusedThrough: asOfMonth)
+        let (harness, sql) = try storedAndReused("incremental_kpis", seed: 29)
 
         let late = try #require(harness.database.query("""
             INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, amount_micros,
@@ -127,12 +122,7 @@ import Testing
     /// A late plan change (a `PRODUCT_CHANGED` charge to another product of its provider) in a closed month:
     /// `plan_change_mix` counts it in that month; it recomputes from there and the files equal `--full`'s.
     @Test func aLatePlanChangeInAClosedMonthRecomputesPlanChangeMixFromIt() throws {
-        let harness = try ReportingHarness("incremental_plan_change", seed: 31, subscriptions: 300, months: 6)
-        let sql = try harness.sqlFolder("sql")
-        let asOfMonth = try closeMonths(harness)
-        let (first, summary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("first").path])
-        #expect(first == .succeeded, "\(summary)")
-        try expectIncrementalEqualsFull(harness, sql: sql, name: "before", reusedThrough: asOfMonth)
+        let (harness, sql) = try storedAndReused("incremental_plan_change", seed: 31)
 
         let late = try #require(harness.database.query("""
             INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, amount_micros,
@@ -191,6 +181,18 @@ import Testing
 
     /// Closes every month with history before the as-of month (its rows locked; late rows may still be inserted), as
     /// the month-end close does; the as-of month (`YYYY-MM`).
+    /// A 300-subscription, 6-month world with its months before the as-of month closed, a first run storing them,
+    /// and a nightly run that reuses them all checked equal to `--full` (files "before…"); its harness and SQL folder.
+    func storedAndReused(_ name: String, seed: UInt64) throws -> (ReportingHarness, URL) {
+        let harness = try ReportingHarness(name, seed: seed, subscriptions: 300, months: 6)
+        let sql = try harness.sqlFolder("sql")
+        let asOfMonth = try closeMonths(harness)
+        let (first, summary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("first").path])
+        #expect(first == .succeeded, "\(summary)")
+        try expectIncrementalEqualsFull(harness, sql: sql, name: "before", reusedThrough: asOfMonth)
+        return (harness, sql)
+    }
+
     func closeMonths(_ harness: ReportingHarness) throws -> String {
         let database = harness.database
         _ = try database.execute("""
