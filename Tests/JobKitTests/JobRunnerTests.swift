@@ -173,10 +173,25 @@ final class OutputLines: @unchecked Sendable {
 }
 
 /// A `job_run` row left `running` by a process that died (its connection is gone) is marked `abandoned` by the next
-/// run of any job; a row whose connection is still open is left alone.
+/// run of any job; a row whose connection is still open is left alone. Its own database: any job run in
+/// `JobRunnerTests`' database (those tests run alongside) would mark the dead row first.
 @Suite(.serialized) struct AbandonedRunTests {
+    static let database: Result<PostgresConfiguration, any Error> = Result {
+        let (configuration, connection) = try TestDatabase.migrated("test_jobkit_abandoned")
+        connection.close()
+        return configuration
+    }
+
+    static func environment() throws -> JobEnvironment {
+        _ = try database.get()
+        var variables = ProcessInfo.processInfo.environment
+        variables["DATABASE_URL"] = nil
+        variables["PGDATABASE"] = "test_jobkit_abandoned"
+        return JobEnvironment(variables)
+    }
+
     @Test func theNextRunMarksRunsWhoseConnectionIsGone() throws {
-        let configuration = try JobRunnerTests.database.get()
+        let configuration = try Self.database.get()
         let insert = "INSERT INTO job_run (job_name, as_of, host, pid) VALUES ($1, now(), 'elsewhere', 1) RETURNING id"
         let dead = try PostgresConnection(configuration: configuration)
         let deadID = try #require(try dead.query(insert, ["probe-killed"]).first).decode(Int64.self, "id")
@@ -187,17 +202,20 @@ final class OutputLines: @unchecked Sendable {
         let aliveID = try #require(try alive.query(insert, ["probe-still-running"]).first).decode(Int64.self, "id")
         let observer = try PostgresConnection(configuration: configuration)
         defer { observer.close() }
-        // The server ends a closed connection's backend asynchronously.
-        for _ in 0..<200 {
-            let gone = try observer.query("SELECT count(*)::int8 AS n FROM pg_stat_activity WHERE pid = $1", [deadBackend]).first?
+        // The server ends a closed connection's backend asynchronously (seconds on a loaded machine): wait for it, up
+        // to a minute, so the run below sees it gone.
+        var gone = false
+        let deadline = Date().addingTimeInterval(60)
+        while !gone, Date() < deadline {
+            gone = try observer.query("SELECT count(*)::int8 AS n FROM pg_stat_activity WHERE pid = $1", [deadBackend]).first?
                 .decode(Int64.self, "n") == 0
-            if gone { break }
-            Thread.sleep(forTimeInterval: 0.02)
+            if !gone { Thread.sleep(forTimeInterval: 0.02) }
         }
+        try #require(gone, "the closed connection's backend \(deadBackend) still runs after a minute")
 
         let output = OutputLines()
         let code = JobRunner.run(JobDefinition(name: "probe-after-crash", summary: "test") { _ in }, arguments: ["--log-format", "json"],
-                                 environment: try JobRunnerTests.environment(), output: { output.append($0) })
+                                 environment: try Self.environment(), output: { output.append($0) })
         #expect(code == .succeeded)
         #expect(output.lines.last?.contains("runs_marked_abandoned") == true, "\(output.lines)")
         let rows = try observer.query("SELECT id, status, finished_at IS NOT NULL AS finished, coalesce(error, '') AS error FROM job_run WHERE id IN ($1, $2)",
