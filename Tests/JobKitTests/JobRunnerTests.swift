@@ -14,17 +14,27 @@ final class OutputLines: @unchecked Sendable {
 
 /// The job contract end to end on the real PostgreSQL: exit codes, summary line, job_run rows, the lock.
 @Suite(.serialized) struct JobRunnerTests {
-    static let database: Result<PostgresConfiguration, any Error> = Result {
-        let (configuration, connection) = try TestDatabase.migrated("test_jobkit")
-        connection.close()
-        return configuration
-    }
+    static let database = migrated("test_jobkit")
 
     static func environment() throws -> JobEnvironment {
+        try environment(database, named: "test_jobkit")
+    }
+
+    /// The migrated test database `name`'s configuration (its connection closed).
+    static func migrated(_ name: String) -> Result<PostgresConfiguration, any Error> {
+        Result {
+            let (configuration, connection) = try TestDatabase.migrated(name)
+            connection.close()
+            return configuration
+        }
+    }
+
+    /// The process environment pointed at the test database `name` (created first, through `database`).
+    static func environment(_ database: Result<PostgresConfiguration, any Error>, named name: String) throws -> JobEnvironment {
         _ = try database.get()
         var variables = ProcessInfo.processInfo.environment
         variables["DATABASE_URL"] = nil
-        variables["PGDATABASE"] = "test_jobkit"
+        variables["PGDATABASE"] = name
         return JobEnvironment(variables)
     }
 
@@ -176,18 +186,10 @@ final class OutputLines: @unchecked Sendable {
 /// run of any job; a row whose connection is still open is left alone. Its own database: any job run in
 /// `JobRunnerTests`' database (those tests run alongside) would mark the dead row first.
 @Suite(.serialized) struct AbandonedRunTests {
-    static let database: Result<PostgresConfiguration, any Error> = Result {
-        let (configuration, connection) = try TestDatabase.migrated("test_jobkit_abandoned")
-        connection.close()
-        return configuration
-    }
+    static let database = JobRunnerTests.migrated("test_jobkit_abandoned")
 
     static func environment() throws -> JobEnvironment {
-        _ = try database.get()
-        var variables = ProcessInfo.processInfo.environment
-        variables["DATABASE_URL"] = nil
-        variables["PGDATABASE"] = "test_jobkit_abandoned"
-        return JobEnvironment(variables)
+        try JobRunnerTests.environment(database, named: "test_jobkit_abandoned")
     }
 
     @Test func theNextRunMarksRunsWhoseConnectionIsGone() throws {
