@@ -54,6 +54,11 @@ public final class BoundedHandOff<Element>: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Producer: no element follows; a failed `outcome` (the producing thread's) reaches the consumer as `finish(failure:)`.
+    public func finish<Value>(after outcome: Result<Value, any Error>) {
+        if case .failure(let error) = outcome { finish(failure: error) } else { finish() }
+    }
+
     /// Consumer: the next element in the order put, waiting for it; nil once the producer has finished and every
     /// element was taken; throws the producer's failure.
     public func take() throws -> Element? {

@@ -84,7 +84,7 @@ final class GoogleDatabaseStream: @unchecked Sendable {
             }
             if !batch.rows.isEmpty { try hand(batch) }
         }
-        if case .failure(let error) = outcome { batches.finish(failure: error) } else { batches.finish() }
+        batches.finish(after: outcome)
     }
 
     /// Adds one tuple of the binary COPY (transaction key, order, amount, currency, country, product, is_test,

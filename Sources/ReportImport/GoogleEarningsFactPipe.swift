@@ -48,7 +48,7 @@ final class GoogleEarningsFactPipe: @unchecked Sendable {
                 return tally
             }
             read.outcome = outcome
-            if case .failure(let error) = outcome { batches.finish(failure: error) } else { batches.finish() }
+            batches.finish(after: outcome)
         }
         thread.stackSize = 4 << 20
         thread.start()
