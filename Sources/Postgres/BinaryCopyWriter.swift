@@ -3,54 +3,40 @@
 /// count and per field a 32-bit length (-1: NULL) and its bytes, integers in network byte order; the trailer at
 /// `finish`. The server parses no text: numbers, dates and timestamps arrive as the integers it stores.
 public struct BinaryCopyWriter {
-    /// The bytes to send are `buffer[0..<used]`; the buffer is written in place (grown only for a tuple larger than
-    /// what is left after `flushAt`).
-    private var buffer: [UInt8]
-    private var used = 0
+    /// The bytes to send (grown only for a tuple larger than what is left after `flushAt`).
+    private var buffer: BinaryCopyTuples
     private let copy: PostgresCopyIn
     private static let flushAt = 1 << 20
 
     /// A writer sending through `copy`; writes the file header.
     public init(_ copy: PostgresCopyIn) {
         self.copy = copy
-        buffer = [UInt8](repeating: 0, count: Self.flushAt + (1 << 16))
-        BinaryCopyReader.signature.withUnsafeBytes { put($0) }
-        append(UInt32(0))
-        append(UInt32(0))
+        buffer = BinaryCopyTuples(capacity: Self.flushAt + (1 << 16))
+        BinaryCopyReader.signature.withUnsafeBytes { buffer.put($0) }
+        buffer.append(UInt32(0))
+        buffer.append(UInt32(0))
     }
 
     /// Starts a tuple of `fields` fields (sending the buffer when it is full).
     public mutating func beginRow(fields: Int) throws {
-        if used >= Self.flushAt { try send() }
-        append(Int16(fields))
+        if buffer.count >= Self.flushAt { try send() }
+        buffer.beginRow(fields: fields)
     }
 
     /// A NULL field.
-    public mutating func null() { append(Int32(-1)) }
+    public mutating func null() { buffer.null() }
 
     /// An `int4` field.
-    public mutating func int32(_ value: Int32) {
-        append(Int32(4))
-        append(value)
-    }
+    public mutating func int32(_ value: Int32) { buffer.int32(value) }
 
     /// An `int8` field.
-    public mutating func int64(_ value: Int64) {
-        append(Int32(8))
-        append(value)
-    }
+    public mutating func int64(_ value: Int64) { buffer.int64(value) }
 
     /// A `text` (or `char(n)`, `varchar`) field: its UTF-8 bytes.
-    public mutating func text(_ value: String) {
-        var value = value
-        value.withUTF8 { text(UnsafeRawBufferPointer($0)) }
-    }
+    public mutating func text(_ value: String) { buffer.text(value) }
 
     /// A `text` field of UTF-8 bytes (or any field of its binary form, made by the caller: `numericField`).
-    public mutating func text(_ bytes: UnsafeRawBufferPointer) {
-        append(Int32(bytes.count))
-        put(bytes)
-    }
+    public mutating func text(_ bytes: UnsafeRawBufferPointer) { buffer.text(bytes) }
 
     /// A `date` field from days since 1970-01-01 (the server counts from 2000-01-01).
     public mutating func date(daysSince1970 days: Int) {
@@ -58,9 +44,7 @@ public struct BinaryCopyWriter {
     }
 
     /// A `timestamptz` field from whole epoch seconds (the server stores microseconds since 2000-01-01 UTC).
-    public mutating func timestamp(epochSeconds seconds: Int64) {
-        int64((seconds - 946_684_800) * 1_000_000)
-    }
+    public mutating func timestamp(epochSeconds seconds: Int64) { buffer.timestamp(epochSeconds: seconds) }
 
     /// A `numeric` field of `unscaled` × 10^-`scale`, its display scale `scale` (as the text `1.0800` keeps four
     /// decimals): base-10000 digits around the decimal point, leading and trailing zero digits left out.
@@ -99,29 +83,18 @@ public struct BinaryCopyWriter {
 
     /// Writes the trailer and sends what is buffered.
     public mutating func finish() throws {
-        append(Int16(-1))
+        buffer.append(Int16(-1))
         try send()
     }
 
+    /// Sends `tuples`, encoded apart (`BinaryCopyTuples`, e.g. on another thread), after what is buffered.
+    public mutating func tuples(_ tuples: UnsafeRawBufferPointer) throws {
+        if buffer.count > 0 { try send() }
+        try copy.writeRaw(tuples)
+    }
+
     private mutating func send() throws {
-        let count = used
-        try buffer.withUnsafeBytes { try copy.writeRaw(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        used = 0
-    }
-
-    private mutating func append<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { put($0) }
-    }
-
-    /// Writes `bytes` at the end of what is buffered.
-    private mutating func put(_ bytes: UnsafeRawBufferPointer) {
-        let count = bytes.count
-        if used + count > buffer.count { buffer.append(contentsOf: repeatElement(0, count: Swift.max(count, buffer.count))) }
-        guard let source = bytes.baseAddress, count > 0 else { return }
-        let at = used
-        buffer.withUnsafeMutableBytes { target in
-            target.baseAddress.map { $0.advanced(by: at).copyMemory(from: source, byteCount: count) }
-        }
-        used += count
+        try buffer.withBytes { try copy.writeRaw($0) }
+        buffer.removeAll()
     }
 }

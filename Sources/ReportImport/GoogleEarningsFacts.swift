@@ -97,23 +97,23 @@ extension GoogleEarningsFact {
         row_count, currency, country, product_id, refund_type, first_at) FROM STDIN (FORMAT binary)
         """
 
-    /// Writes the fact as a binary `COPY` tuple, fact `seq` of the file `file`.
-    func write(file: Int64, seq: Int32, to writer: inout BinaryCopyWriter) throws {
-        try writer.beginRow(fields: 14)
-        writer.int64(file)
-        writer.int32(seq)
-        order.withUnsafeBytes { writer.text($0) }
-        writer.int32(side)
-        writer.int64(gross)
-        writer.int64(fee)
-        writer.int64(tax)
-        writer.int32(charges)
-        writer.int32(rows)
-        currency.withUnsafeBytes { writer.text($0) }
-        country.withUnsafeBytes { writer.text($0) }
-        product.withUnsafeBytes { writer.text($0) }
-        if let refundType { writer.text(refundType.rawValue) } else { writer.null() }
-        writer.timestamp(epochSeconds: at)
+    /// Encodes the fact as a binary `COPY` tuple, fact `seq` of the file `file`.
+    func write(file: Int64, seq: Int32, to tuples: inout BinaryCopyTuples) {
+        tuples.beginRow(fields: 14)
+        tuples.int64(file)
+        tuples.int32(seq)
+        order.withUnsafeBytes { tuples.text($0) }
+        tuples.int32(side)
+        tuples.int64(gross)
+        tuples.int64(fee)
+        tuples.int64(tax)
+        tuples.int32(charges)
+        tuples.int32(rows)
+        currency.withUnsafeBytes { tuples.text($0) }
+        country.withUnsafeBytes { tuples.text($0) }
+        product.withUnsafeBytes { tuples.text($0) }
+        if let refundType { tuples.text(refundType.rawValue) } else { tuples.null() }
+        tuples.timestamp(epochSeconds: at)
     }
 }
 

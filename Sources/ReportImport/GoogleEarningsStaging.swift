@@ -2,9 +2,9 @@ import Postgres
 import StoreExports
 
 /// Stages a Google earnings file while it is read: its rows, as soon as `GoogleEarningsReading` has read them, are
-/// folded into facts (`GoogleEarningsFacts`, on a thread of their own: `GoogleEarningsFactPipe`) that go into
-/// `google_earnings_fact` through one binary `COPY` (the server parses no text); then the file itself is kept as its
-/// bytes (`KeptReportFile`). The file's stamp is the same before the read and after the bytes are kept, or the file
+/// folded into facts (`GoogleEarningsFacts`) and encoded as binary `COPY` tuples on a thread of their own
+/// (`GoogleEarningsFactPipe`) that go into `google_earnings_fact` through one binary `COPY` (the server parses no
+/// text); then the file itself is kept as its bytes (`KeptReportFile`). The file's stamp is the same before the read and after the bytes are kept, or the file
 /// is refused: the bytes kept are the bytes parsed. Nothing of the file is held but a few chunks and batches of facts.
 enum GoogleEarningsStaging {
     /// What staging a file did: the read's tally and the bytes kept.
@@ -22,12 +22,8 @@ enum GoogleEarningsStaging {
         var tally: GoogleEarningsTally?
         try database.copyIn(GoogleEarningsFact.copy) { copy in
             var writer = BinaryCopyWriter(copy)
-            var seq: Int32 = 0
-            // Read and folded on a thread of its own (`GoogleEarningsFactPipe`), written here.
-            tally = try GoogleEarningsFactPipe.run(path) { fact in
-                try fact.write(file: fileID, seq: seq, to: &writer)
-                seq += 1
-            }
+            // Read, folded and encoded on a thread of its own (`GoogleEarningsFactPipe`), sent from here.
+            tally = try GoogleEarningsFactPipe.run(path, fileID: fileID) { try writer.tuples($0) }.tally
             try writer.finish()
         }
         guard let tally else { preconditionFailure("the COPY body returned without reading") }
