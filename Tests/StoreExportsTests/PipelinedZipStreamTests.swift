@@ -28,19 +28,6 @@ import Testing
         #expect(batch > plain.count || chunks > 1)
     }
 
-    /// What the decompressing thread sees (`inflated`, where the import hashes the content) is every byte the
-    /// reader gets, in the same order, and nothing more when the reader reads to the end.
-    @Test(arguments: [1, 4_096, 1 << 19]) func theInflatedCallbackSeesTheReadersBytes(batch: Int) throws {
-        let (path, size) = try fixture()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        final class Seen: @unchecked Sendable { var bytes: [UInt8] = [] }
-        let seen = Seen()
-        var piped: [UInt8] = []
-        _ = try CompressedReader.streamZipMemberPipelined(path: path, compressedSize: size, batch: batch, member: { _, _ in },
-                                                          inflated: { seen.bytes += $0 }, chunk: { piped += $0 })
-        #expect(!piped.isEmpty && seen.bytes == piped)
-    }
-
     @Test func aReaderThatStopsEndsTheThread() throws {
         let (path, size) = try fixture()
         defer { try? FileManager.default.removeItem(atPath: path) }
