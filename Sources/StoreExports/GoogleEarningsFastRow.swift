@@ -74,13 +74,7 @@ struct GoogleEarningsFastRow {
         // must close it (a doubled quote or text after the quote is left to the field-by-field reader).
         var start = 0
         var count = 0
-        // The next quote at or after `start` (`end`: none), found again only once passed: one `memchr` per quote and
-        // record, not one per field.
-        var quote = -1
         while count < width {
-            if quote < start {
-                quote = memchr(base + start, 0x22, end - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? end
-            }
             if start < end, record[start] == 0x22 {
                 guard let found = memchr(base + start + 1, 0x22, end - start - 1) else { return false }
                 let close = base.distance(to: UnsafeRawPointer(found))
@@ -92,7 +86,7 @@ struct GoogleEarningsFastRow {
                 continue
             }
             let comma = memchr(base + start, 0x2C, end - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? end
-            guard quote >= comma else { return false }
+            guard memchr(base + start, 0x22, comma - start) == nil else { return false }
             fields[count] = start..<comma
             count += 1
             start = comma + 1
