@@ -6,12 +6,9 @@ extension CompressedReader {
     /// and `body` still run on the calling thread, in the same order and with the same bytes (gathered into chunks
     /// of about `batch` bytes), and a failure of the archive reaches the caller after every chunk read before it, as
     /// it would without the thread. When `member` or `body` throws, the decompression stops and that error is
-    /// thrown. Returns when the thread has finished. `inflated` sees every decompressed piece, in order, on the
-    /// decompressing thread before it is handed over (e.g. to hash the content off the caller's thread); it may see
-    /// bytes the caller never reaches when the caller stops early.
+    /// thrown. Returns when the thread has finished.
     public static func streamZipMemberPipelined(path: String, compressedSize: Int, limits: ArchiveLimits = .standard,
                                                 batch: Int = 1 << 19, member: (String, Int) throws -> Void,
-                                                inflated: @escaping @Sendable (UnsafeRawBufferPointer) -> Void = { _ in },
                                                 chunk body: (UnsafeRawBufferPointer) throws -> Void) throws -> StreamedMember {
         let pipe = ChunkPipe(depth: 4)
         let thread = Thread {
@@ -20,7 +17,6 @@ extension CompressedReader {
                     try pipe.flush()
                     try pipe.put(.member(name, index))
                 }, chunk: { bytes in
-                    inflated(bytes)
                     try pipe.append(bytes, batch: batch)
                 })
             }

@@ -1,9 +1,8 @@
 import COpenSSL
 
 /// An incremental SHA-256 (OpenSSL EVP): feed the bytes in pieces, then read the digest once, e.g. for a file written
-/// in chunks whose whole text is never held in memory. Used by one thread at a time (it may be handed to another, e.g.
-/// the thread inflating a zip, and read back once that thread has ended).
-public final class SHA256Hasher: @unchecked Sendable {
+/// in chunks whose whole text is never held in memory.
+public final class SHA256Hasher {
     private let context: OpaquePointer?
 
     /// A hasher over no bytes yet.

@@ -35,9 +35,10 @@ enum ReportStream {
         do {
             switch StoreReportKind.container(of: name) {
             case .zip:
-                // Hashed on the inflating thread, as the bytes come out: the reading thread only parses.
-                member = try zipMember(path, name: name, size: Int(before?.size ?? 0), position: position, label: label,
-                                       inflated: { hasher.update($0) }, chunk)
+                member = try zipMember(path, name: name, size: Int(before?.size ?? 0), position: position, label: label) {
+                    hasher.update($0)
+                    try chunk($0)
+                }
             case .gzip:
                 try gzip(path, name: name, size: Int(before?.size ?? 0), position: position) {
                     hasher.update($0)
@@ -123,8 +124,7 @@ enum ReportStream {
     /// Streams the one CSV member of the zip at `path`; returns its name: not empty, a zip, exactly one file and a
     /// `.csv`.
     private static func zipMember(_ path: String, name: String, size: Int, position: () -> (line: Int, column: Int),
-                                  label: (String) -> Void, inflated: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
-                                  _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
+                                  label: (String) -> Void, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
         try checkSignature(path, name: name, size: size, [0x50, 0x4B], otherwise: "not zip data (no PK signature)")
         var first: String?
         do {
@@ -138,7 +138,7 @@ enum ReportStream {
                 }
                 first = member
                 label(name + "/" + member)
-            }, inflated: inflated, chunk: chunk)
+            }, chunk: chunk)
             return member.name
         } catch let failure as CompressedReader.Failure {
             let at: (line: Int, column: Int) = failure.member != nil && first != nil ? position() : (1, 1)
