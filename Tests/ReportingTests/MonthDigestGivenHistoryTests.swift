@@ -30,8 +30,8 @@ import Testing
         #expect(before.count > 3, "the world has several months")
         #expect(given == before)
         #expect(computed == before)
-        // The history part counts: with none given, every month's digest differs.
+        // The history part counts: with none given, the last month's digest (every read row before it) differs.
         let none = try digests("SELECT month, inputs FROM report_month_inputs($1::timestamptz, $2::timestamptz, $3::timestamptz, 'corrected', '[]') ORDER BY month")
-        #expect(zip(none, before).allSatisfy { $0[1] != $1[1] })
+        #expect(none.count == before.count && none.last?[1] != before.last?[1])
     }
 }
