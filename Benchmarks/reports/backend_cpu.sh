@@ -2,7 +2,8 @@
 # The database server's CPU for one command: `time` sees only the client, while build-reports does nearly all of its
 # work in PostgreSQL (and the peer some of its, serving the SELECTs). Runs COMMAND and writes to OUT one line
 # "backend_cpu_s <seconds>": the CPU (user + system) that the cluster at PGHOST:PGPORT spent for the database DB
-# (BACKEND_DB, else PGDATABASE) while COMMAND ran.
+# (BACKEND_DB, else PGDATABASE) while COMMAND ran; and to OUT.pids each process's CPU, the largest first ("pid seconds":
+# a build-reports run's job session apart from its second session and month writer).
 #   BACKEND_DB=db Benchmarks/reports/backend_cpu.sh OUT COMMAND [ARG…]      (exits with COMMAND's status)
 # How: every POLL_SECONDS (default 0.1) it reads /proc/<pid>/stat (utime + stime) of each process serving DB: the
 # postmaster's children whose title names DB (`postgres: <user> <db> …`) and the parallel workers of those; a process's
@@ -53,4 +54,7 @@ wait "$poller" 2>/dev/null || true
 sample >>"$samples"
 awk -v t="$tick" '$1 == "before" { first[$2] = $3; next } { last[$1] = $2 }
   END { for (p in last) s += last[p] - first[p]; printf "backend_cpu_s %.1f\n", s / t }' "$samples" >"$out"
+# Per process, the highest first (OUT.pids: "pid seconds"): a run's sessions apart, its job session the largest.
+awk -v t="$tick" '$1 == "before" { first[$2] = $3; next } { last[$1] = $2 }
+  END { for (p in last) printf "%s %.1f\n", p, (last[p] - first[p]) / t }' "$samples" | sort -k2,2 -rn >"$out.pids"
 exit "$status"

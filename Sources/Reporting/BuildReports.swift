@@ -57,9 +57,13 @@ public enum BuildReports {
         // meanwhile in a second session that imports this snapshot (`HistoryReports`).
         try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         var history: HistoryReports?
+        var stored: StoredMonths?
         do {
             try configureSnapshot(database)
+            // The second session also computes the history part of the month digest (it reads none of the filled
+            // tables), first, so it is ready when the fill ends.
             history = try HistoryReports.start(context.dryRun ? [] : present.filter { HistoryReports.readsOnlyHistory($0.0, sql: $0.1) },
+                                               monthHistory: !context.dryRun && present.contains { $0.0.reuse != nil },
                                                settings: settings, database: database, connect: context.connect)
             let filling = Date()
             try SharedReportTables.fill(settings: settings, database: database, spans: spans)
@@ -68,8 +72,13 @@ public enum BuildReports {
             context.setCount("spans_recomputed", recomputed)
             context.setCount("spans_reused", reused)
             let digesting = Date()
-            let stored = try StoredMonths.prepare(present, settings: settings, database: database)
+            // The computed months are recorded and stored on a connection of their own (`MonthWriter`), beside this one.
+            stored = try StoredMonths.prepare(present, settings: settings, database: database,
+                                              connect: context.dryRun ? nil : context.connect) { try history?.monthHistory() }
             noteSeconds("month_inputs", since: digesting, context: context)
+            if let history, let seconds = history.monthHistorySeconds {
+                context.note("seconds_month_history", String(format: "%.2f", seconds))
+            }
             try database.execute("SET TRANSACTION READ ONLY")
             try checkFX(sql: fxSQL, settings: settings, context: context)
             if context.dryRun {
@@ -92,11 +101,25 @@ public enum BuildReports {
             // The second session ends on its own (its snapshot imported, or failing to import it); waited for, so no
             // query of this run outlives it. Its own error, if any, is this one's consequence.
             _ = try? history?.wait()
+            stored?.writer?.end(keep: false)
+            _ = try? stored?.writer?.wait()
             throw error
         }
         let storing = Date()
-        try spans.save(keep: !context.dryRun)
-        try StoredMonths.save(database, keep: !context.dryRun)
+        // The months are stored on their own connection while this one stores the spans.
+        stored?.writer?.end(keep: !context.dryRun)
+        do {
+            try spans.save(keep: !context.dryRun)
+        } catch {
+            _ = try? stored?.writer?.wait()
+            throw error
+        }
+        if let writer = stored?.writer {
+            try writer.wait()
+            context.note("seconds_storing_months_rows", String(format: "%.2f", writer.storingSeconds))
+        } else {
+            try StoredMonths.save(database, keep: !context.dryRun)
+        }
         noteSeconds("storing_months", since: storing, context: context)
     }
 

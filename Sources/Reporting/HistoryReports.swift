@@ -22,8 +22,16 @@ final class HistoryReports: @unchecked Sendable {
     private var finished = false
     private var computed: [String: Computed] = [:]
     private var failure: (any Error)?
+    /// Whether the second session also computes the history part of the month digest (`report_month_history`).
+    private let digestsHistory: Bool
+    /// Set once the month history is computed (or the session failed before it).
+    private var historyDone = false
+    /// `report_month_history`'s rows as one jsonb array (text), what `report_month_inputs`' fifth argument takes.
+    private var monthHistoryRows: String?
     /// The second session's seconds, from its start to its last report.
     private(set) var seconds: TimeInterval = 0
+    /// The seconds the month history took in the second session (nil until it is computed, or when it is not).
+    private(set) var monthHistorySeconds: TimeInterval?
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
     /// `report_run_*` relation, and `definition` stores no months (those read the run's tables, `ReportReuse`). A file
@@ -33,18 +41,21 @@ final class HistoryReports: @unchecked Sendable {
         definition.reuse == nil && !sql.contains("report_run_")
     }
 
-    private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection) {
+    private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection,
+                 digestsHistory: Bool) {
         self.reports = reports
         self.settings = settings
         self.snapshot = snapshot
         self.connection = connection
+        self.digestsHistory = digestsHistory
     }
 
     /// Exports the snapshot of `database`'s open REPEATABLE READ transaction and starts computing `reports` on a new
-    /// connection (`connect`) that imports it; nil, and nothing started, when `reports` is empty.
-    static func start(_ reports: [(ReportDefinition, String)], settings: ReportSettings, database: PostgresConnection,
-                      connect: () throws -> PostgresConnection) throws -> HistoryReports? {
-        guard !reports.isEmpty else { return nil }
+    /// connection (`connect`) that imports it, first the history part of the month digest when `monthHistory` (the run
+    /// stores months: `monthHistory()` hands it over); nil, and nothing started, when there is nothing to compute.
+    static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, settings: ReportSettings,
+                      database: PostgresConnection, connect: () throws -> PostgresConnection) throws -> HistoryReports? {
+        guard !reports.isEmpty || monthHistory else { return nil }
         let snapshot = try StoredMonths.failing("history reports") {
             try database.query("SELECT pg_export_snapshot()").textRows().first?.first.flatMap { $0 } ?? ""
         }
@@ -58,7 +69,8 @@ final class HistoryReports: @unchecked Sendable {
         } catch let error as PostgresError {
             throw JobError.failed("report history reports: a second connection failed: \(error.message)")
         }
-        let started = HistoryReports(reports: reports, settings: settings, snapshot: snapshot, connection: connection)
+        let started = HistoryReports(reports: reports, settings: settings, snapshot: snapshot, connection: connection,
+                                     digestsHistory: monthHistory)
         let thread = Thread { started.run() }
         thread.name = "history-reports"
         thread.start()
@@ -75,6 +87,18 @@ final class HistoryReports: @unchecked Sendable {
         return computed
     }
 
+    /// Waits for the month history (`report_month_history` of the run's as-of and basis, a jsonb array as text); nil
+    /// when this session does not compute it. The second session's error, if it failed before it.
+    func monthHistory() throws -> String? {
+        guard digestsHistory else { return nil }
+        condition.lock()
+        while !historyDone { condition.wait() }
+        let (history, failure) = (monthHistoryRows, self.failure)
+        condition.unlock()
+        if let failure { throw failure }
+        return history
+    }
+
     private func run() {
         let started = Date()
         var computed: [String: Computed] = [:]
@@ -84,6 +108,20 @@ final class HistoryReports: @unchecked Sendable {
                 try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 try connection.execute("SET TRANSACTION SNAPSHOT '\(snapshot)'")
                 try BuildReports.configureSnapshot(connection)
+            }
+            if digestsHistory {
+                let began = Date()
+                let all = ReportQuery.parameters(settings)
+                let history = try StoredMonths.failing("stored months") {
+                    try connection.query("SELECT COALESCE(jsonb_agg(h), '[]')::text FROM report_month_history($1, $2) h",
+                                         [all[0], all[4]]).textRows().first?.first.flatMap { $0 } ?? "[]"
+                }
+                condition.lock()
+                monthHistoryRows = history
+                monthHistorySeconds = Date().timeIntervalSince(began)
+                historyDone = true
+                condition.broadcast()
+                condition.unlock()
             }
             for (definition, sql) in reports {
                 let began = Date()
@@ -100,6 +138,7 @@ final class HistoryReports: @unchecked Sendable {
         self.failure = failure
         seconds = Date().timeIntervalSince(started)
         finished = true
+        historyDone = true
         condition.broadcast()
         condition.unlock()
     }

@@ -3,7 +3,8 @@ import JobKit
 import Postgres
 
 /// Records the rows a report computes in a run, month by month, into the run's temporary tables of new stored months
-/// (`StoredMonths.save` moves them into the store after the run). Only complete months of the run's snapshots are
+/// (`StoredMonths.save` moves them into the store after the run), through `send` (the job's session, or the run's
+/// `MonthWriter`). Only complete months of the run's snapshots are
 /// recorded, every one of them from the first computed month to the last reported, an empty one too. The rows must
 /// come in order of the declared month column: a report that breaks its declaration fails the run, named.
 final class MonthRecorder {
@@ -12,7 +13,9 @@ final class MonthRecorder {
     private let plan: StoredMonths.Plan
     private let settings: ReportSettings
     private let inputs: [String: String]
-    private let database: PostgresConnection
+    /// Runs a statement that records rows, in the session that holds the temporary tables; the parameters are made
+    /// where it runs (a `MonthWriter` encodes the rows on its own thread).
+    private let send: (_ sql: String, _ parameters: @escaping @Sendable () -> [any PostgresEncodable]) throws -> Void
     private var columns: [String]?
     private var index = 0
     private var month: ReportMonth?
@@ -24,13 +27,13 @@ final class MonthRecorder {
     private static let batchSize = 5_000
 
     init(report: String, column: String, plan: StoredMonths.Plan, settings: ReportSettings, inputs: [String: String],
-         database: PostgresConnection) {
+         send: @escaping (_ sql: String, _ parameters: @escaping @Sendable () -> [any PostgresEncodable]) throws -> Void) {
         self.report = report
         self.column = column
         self.plan = plan
         self.settings = settings
         self.inputs = inputs
-        self.database = database
+        self.send = send
     }
 
     /// Takes computed rows (in the report's order) with their columns.
@@ -90,14 +93,16 @@ final class MonthRecorder {
             return
         }
         try flushRows()
+        let values: [any PostgresEncodable] = [report, settings.basis.rawValue, settings.currency, month.description, plan.sqlSHA256,
+                                               inputs[month.description] ?? "",
+                                               String(JSONCells.encode([columns.map { Optional($0) }]).dropFirst().dropLast()),
+                                               Int64(written), PostgresTimestamp.format(settings.asOf)]
         try StoredMonths.failing("storing \(report) \(month)") {
-            _ = try database.execute("""
+            try send("""
                 INSERT INTO pg_temp.report_stored_new_month
                     (report, basis, currency, month, sql_sha256, inputs, columns, row_count, computed_as_of, stored_at)
                 SELECT $1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, clock_timestamp()
-                """, [report, settings.basis.rawValue, settings.currency, month.description, plan.sqlSHA256,
-                      inputs[month.description] ?? "", String(JSONCells.encode([columns.map { Optional($0) }]).dropFirst().dropLast()),
-                      Int64(written), PostgresTimestamp.format(settings.asOf)])
+                """, { [values] in values })
         }
         recorded.insert(month)
         written = 0
@@ -106,12 +111,13 @@ final class MonthRecorder {
 
     private func flushRows() throws {
         guard let month, !pending.isEmpty else { return }
+        let key: [any PostgresEncodable] = [report, settings.basis.rawValue, settings.currency, month.description, Int64(written)]
+        let rows = pending
         try StoredMonths.failing("storing \(report) \(month)") {
-            _ = try database.execute("""
+            try send("""
                 INSERT INTO pg_temp.report_stored_new_row (report, basis, currency, month, ordinal, cells)
                 SELECT $1, $2, $3, $4, $5 + t.ordinal::integer, t.cells FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS t(cells, ordinal)
-                """, [report, settings.basis.rawValue, settings.currency, month.description, Int64(written),
-                      JSONCells.encode(pending)])
+                """, { [key, rows] in key + [JSONCells.encode(rows)] })
         }
         written += pending.count
         pending = []

@@ -21,36 +21,53 @@ final class StoredMonths {
     /// `report_month_inputs` of every snapshot month of the run.
     private let inputs: [String: String]
     private var plans: [String: Plan] = [:]
+    /// The connection that records and stores the computed months (`MonthWriter`); nil: the job's session does.
+    let writer: MonthWriter?
 
-    private init(settings: ReportSettings, database: PostgresConnection, inputs: [String: String]) {
+    private init(settings: ReportSettings, database: PostgresConnection, inputs: [String: String], writer: MonthWriter?) {
         self.settings = settings
         self.database = database
         self.inputs = inputs
+        self.writer = writer
     }
 
     /// Reads the run's input digests and the store, decides each declaring report's first computed month and creates the
     /// temporary tables of the months to store. Runs in the run's transaction after the shared tables are filled and
-    /// before it turns read-only; nil when no present report declares `reuse`.
-    static func prepare(_ present: [(ReportDefinition, String)], settings: ReportSettings,
-                        database: PostgresConnection) throws -> StoredMonths? {
+    /// before it turns read-only; nil when no present report declares `reuse`. `history`, when given, is the history
+    /// part of the digest computed on the same snapshot (`report_month_history`'s rows as a jsonb array, from the second
+    /// session: `HistoryReports`); otherwise this session computes it. With `connect`, the computed months are recorded
+    /// and stored on a connection of their own (`MonthWriter`), else in `database`'s session.
+    static func prepare(_ present: [(ReportDefinition, String)], settings: ReportSettings, database: PostgresConnection,
+                        connect: (() throws -> PostgresConnection)? = nil,
+                        history: () throws -> String? = { nil }) throws -> StoredMonths? {
         let declaring = present.filter { $0.0.reuse != nil }
         guard !declaring.isEmpty else { return nil }
+        let given = try history()
         return try failing("stored months") {
             let all = ReportQuery.parameters(settings)
             let shared: [any PostgresEncodable] = [all[0], all[1], all[2], all[4]]
             var inputs: [String: String] = [:]
-            for row in try database.query("SELECT month, inputs FROM report_month_inputs($1, $2, $3, $4)", shared).textRows() {
+            let digests = try given.map { try database.query("SELECT month, inputs FROM report_month_inputs($1, $2, $3, $4, $5::jsonb)",
+                                                             shared + [$0]) }
+                ?? database.query("SELECT month, inputs FROM report_month_inputs($1, $2, $3, $4)", shared)
+            for row in try digests.textRows() {
                 if let month = row[0], let digest = row[1] { inputs[month] = digest }
             }
-            let stored = StoredMonths(settings: settings, database: database, inputs: inputs)
+            let writer = try connect.map { try MonthWriter.start(connect: $0) }
+            let stored = StoredMonths(settings: settings, database: database, inputs: inputs, writer: writer)
             for (definition, sql) in declaring {
                 stored.plans[definition.name] = Plan(sqlSHA256: SHA256Digest.hex(Array(sql.utf8)),
                                                      firstComputed: try stored.firstComputed(definition.name, sql: sql))
             }
-            try database.execute("CREATE TEMP TABLE report_stored_new_month (LIKE public.report_stored_month)")
-            try database.execute("CREATE TEMP TABLE report_stored_new_row (LIKE public.report_stored_row)")
+            if writer == nil { try createNewTables(database) }
             return stored
         }
+    }
+
+    /// Creates the temporary tables of the months a run records, in `database`'s session (`save` moves them to the store).
+    static func createNewTables(_ database: PostgresConnection) throws {
+        try database.execute("CREATE TEMP TABLE report_stored_new_month (LIKE public.report_stored_month)")
+        try database.execute("CREATE TEMP TABLE report_stored_new_row (LIKE public.report_stored_row)")
     }
 
     /// The first month `report` computes: the first reported month not stored complete with this SQL and these inputs
@@ -120,8 +137,10 @@ final class StoredMonths {
     /// What records the rows `definition` computes, month by month, for the store; nil when it does not declare `reuse`.
     func recorder(for definition: ReportDefinition) -> MonthRecorder? {
         guard let reuse = definition.reuse, let plan = plans[definition.name] else { return nil }
-        return MonthRecorder(report: definition.name, column: reuse.column, plan: plan, settings: settings, inputs: inputs,
-                             database: database)
+        let writer = self.writer, database = self.database
+        return MonthRecorder(report: definition.name, column: reuse.column, plan: plan, settings: settings, inputs: inputs) { sql, parameters in
+            if let writer { try writer.send(sql, parameters) } else { _ = try database.execute(sql, parameters()) }
+        }
     }
 
     /// Replaces the stored entries of the months this run recorded, in a transaction of its own after the run's

@@ -260,7 +260,9 @@ import Testing
         }
 
         let broken = ReportDefinition(name: "broken", sheet: "Broken", summary: "test: fails after the real reports are written", required: true)
+        // It names a run table (in a comment), so it runs in the job's session, after the real reports, not in the second.
         let sql = try harness.sqlFolder("sql", extra: ["broken.sql": """
+            -- as if it read report_run_snapshot
             SELECT $1::timestamptz AS a, $2::timestamptz AS b, $3::timestamptz AS c, $4::text AS d, $5::text AS e, 1 / (count(*) - count(*)) AS n
             FROM billing_transaction
             """])
@@ -268,6 +270,13 @@ import Testing
         let (failed, failure) = try harness.run(["--sql-dir", sql.path, "--out", out.path], catalogue: ReportCatalogue.standard + [broken])
         #expect(failed == .failed && (failure["error"] as? String)?.contains("report broken") == true, "\(failure)")
         #expect(try ReportingHarness.files(out).isEmpty, "neither a final nor a temporary file")
+        // Its months were recorded on their own connection (MonthWriter) as the reports before it ran: none is stored.
+        let stored = try harness.database.query("SELECT (SELECT count(*) FROM report_stored_month) + (SELECT count(*) FROM report_stored_row)")
+        #expect(stored.textRows().first?.first == "0", "a failed run stores no month")
+        // The same run without the failing report stores its months (so the check above could see them).
+        let (succeeded, _) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("ok").path])
+        let kept = try harness.database.query("SELECT count(*) FROM report_stored_month").textRows().first?.first.flatMap { $0 }
+        #expect(succeeded == .succeeded && (Int(kept ?? "") ?? 0) > 0, "\(String(describing: kept))")
     }
 }
 
