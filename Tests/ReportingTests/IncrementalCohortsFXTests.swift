@@ -36,12 +36,12 @@ import Testing
                 INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, amount_micros,
                                                  currency_code, product_id, billing_period, period_start_at, period_end_at,
                                                  refund_kind, refunded_transaction_key, raw_payload)
-                SELECT s.id, s.provider, 'PURCHASED', 'claim-test:1', m.start + interval '4 days', 9990000, o.currency_code,
-                       o.product_id, 'P1M', m.start + interval '4 days', m.start + interval '1 month 4 days', NULL, NULL, '{}'::jsonb
+                SELECT s.id, s.provider, 'PURCHASED'::billing_event_type, 'claim-test:1', m.start + interval '4 days', 9990000, o.currency_code,
+                       o.product_id, 'P1M', m.start + interval '4 days', m.start + interval '1 month 4 days', NULL::refund_kind, NULL, '{}'::jsonb
                 FROM sub s, month m, owner o
                 UNION ALL
-                SELECT s.id, s.provider, 'REFUNDED', 'claim-test:2', m.start + interval '9 days', -9990000, o.currency_code,
-                       NULL, NULL, NULL, NULL, 'REFUND', 'claim-test:1', '{}'::jsonb
+                SELECT s.id, s.provider, 'REFUNDED'::billing_event_type, 'claim-test:2', m.start + interval '9 days', -9990000, o.currency_code,
+                       NULL, NULL, NULL, NULL, 'REFUND'::refund_kind, 'claim-test:1', '{}'::jsonb
                 FROM sub s, month m, owner o
                 RETURNING 1)
             SELECT s.id::text, o.account::text, to_char(m.start AT TIME ZONE 'UTC', 'YYYY-MM')
