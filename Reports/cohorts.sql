@@ -28,34 +28,41 @@ subscriber AS (
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
       AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
 ),
--- Per customer (account, provider, currency) and month: its money (paid charges (amount > 0) in, refunds and
--- chargebacks (their negative amounts) out; one read of billing_transaction under the basis), and whether it had a
--- paid charge then.
-money AS (
-    SELECT sub.account, sub.provider, b.currency_code AS currency, date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AS month,
-           sum(b.amount_micros) AS net, bool_or(b.event_type <> 'REFUNDED') AS paid
+-- Every paid charge (amount > 0) and refund or chargeback (their negative amounts) of a customer (account, provider,
+-- currency), by month: one read of billing_transaction under the basis.
+activity AS (
+    SELECT sub.provider, sub.account, b.currency_code AS currency, date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AS month,
+           b.amount_micros AS net, b.event_type <> 'REFUNDED' AS paid
     FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
     WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
       AND ((b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND b.amount_micros > 0)
            OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK') AND b.amount_micros IS NOT NULL))
-    GROUP BY 1, 2, 3, 4
 ),
--- Each customer's start month (the month of its first paid charge), for the customers who started in a month reported.
-customer AS (
-    SELECT m.account, m.provider, m.currency, min(m.month) FILTER (WHERE m.paid) AS start
-    FROM money m
-    GROUP BY 1, 2, 3
-    HAVING min(m.month) FILTER (WHERE m.paid) BETWEEN (SELECT p.first_month FROM params p) AND (SELECT p.last_month FROM params p)
+-- One sort by customer (its text keys compared bytewise: the partitions need only equality): its start month (the
+-- month of its first paid charge) on every row of it, and its first row; only the customers who started in a month
+-- reported are kept.
+started AS MATERIALIZED (
+    SELECT w.* FROM (
+        SELECT a.*, min(a.month) FILTER (WHERE a.paid) OVER w AS start, row_number() OVER w AS row_no
+        FROM activity a
+        WINDOW w AS (PARTITION BY a.account, a.provider COLLATE "C", a.currency COLLATE "C")) w
+    CROSS JOIN params p
+    WHERE w.start BETWEEN p.first_month AND p.last_month
+),
+-- Per cohort and month from its start: its new members (each customer's first row) and net revenue (money before a
+-- customer's start month is not the cohort's); then the cohort's size.
+cell AS (
+    SELECT s.start, s.provider, s.currency, GREATEST(s.month, s.start) AS month,
+           count(*) FILTER (WHERE s.row_no = 1) AS joined, sum(s.net) FILTER (WHERE s.month >= s.start) AS net
+    FROM started s
+    GROUP BY 1, 2, 3, 4
 ),
 cohort AS (
-    SELECT c.start, c.provider, c.currency, count(*) AS size FROM customer c GROUP BY 1, 2, 3
+    SELECT c.start, c.provider, c.currency, sum(c.joined)::bigint AS size FROM cell c GROUP BY 1, 2, 3
 ),
--- The cohort's net revenue per month from its start (money before a customer's start month is not the cohort's).
-revenue AS (
-    SELECT c.start, c.provider, c.currency, m.month, sum(m.net) AS net
-    FROM money m JOIN customer c USING (account, provider, currency)
-    WHERE m.month >= c.start
-    GROUP BY 1, 2, 3, 4
+-- Each customer of a cohort, once.
+customer AS (
+    SELECT s.account, s.provider, s.currency, s.start FROM started s WHERE s.row_no = 1
 ),
 -- Retained: the cohort's customers paying at a computed month's snapshot (a row of the shared movements with v > 0:
 -- "Movements"), read only at the reported snapshots. This is the running sum of the customer's starts (`new`,
@@ -75,7 +82,7 @@ running AS (
            sum(COALESCE(v.net, 0)) OVER w AS cumulative, first_value(COALESCE(v.net, 0)) OVER w AS start_net
     FROM cohort c CROSS JOIN params p
     CROSS JOIN LATERAL generate_series(c.start, p.last_month, interval '1 month') g(month)
-    LEFT JOIN revenue v ON v.start = c.start AND v.provider = c.provider AND v.currency = c.currency AND v.month = g.month
+    LEFT JOIN cell v ON v.start = c.start AND v.provider = c.provider AND v.currency = c.currency AND v.month = g.month
     WINDOW w AS (PARTITION BY c.start, c.provider, c.currency ORDER BY g.month)
 )
 SELECT to_char(r.start, 'YYYY-MM') AS cohort_month, r.provider, r.currency,
