@@ -64,39 +64,48 @@ cohort AS (
 customer AS (
     SELECT s.account, s.provider, s.currency, s.start FROM started s WHERE s.row_no = 1
 ),
--- Retained: the cohort's customers paying at a computed month's snapshot (a row of the shared movements with v > 0:
--- "Movements"), read only at the reported snapshots. This is the running sum of the customer's starts (`new`,
--- `reactivation`) and stops (`churn`) up to the snapshot, read directly.
-retained AS (
-    SELECT c.start, c.provider, c.currency, sn.month_start::timestamp AS month, count(*) AS retained
-    FROM snapshot sn
-    JOIN report_run_movement($1, $2, $3, $5) m ON m.n = sn.n
+-- Retained: the cohort's customers paying at a month's snapshot ("Movements": a paying account has a movement row with
+-- v > 0 there), read from the reported snapshots only: at the first of them, who pays there (+1 each); at each later
+-- one, who starts (`new`, `reactivation`: +1) or stops (`churn`: -1) paying. Their running sum along a cohort's months
+-- is who pays at the month's snapshot; a change before the cohort's start month (possible only when a customer pays in
+-- a currency before it is charged in it) counts at the start month.
+first_reported AS (
+    SELECT min(sn.n) AS n FROM snapshot sn WHERE sn.reported
+),
+paying_change AS (
+    SELECT c.start, c.provider, c.currency, GREATEST(sn.month_start::timestamp, c.start) AS month,
+           sum(CASE WHEN m.n = f.n THEN 1 WHEN m.movement = 'churn' THEN -1 ELSE 1 END) AS change
+    FROM first_reported f
+    JOIN report_run_movement($1, $2, $3, $5) m ON m.n >= f.n
+    JOIN snapshot sn ON sn.n = m.n
     JOIN customer c ON c.account = m.billing_account_id AND c.provider = m.provider AND c.currency = m.currency
-    WHERE sn.reported AND m.v > 0 AND sn.month_start >= c.start
+    WHERE (m.n = f.n AND m.v > 0) OR (m.n > f.n AND m.movement IN ('new', 'reactivation', 'churn'))
     GROUP BY 1, 2, 3, 4
 ),
--- Every cohort at every month from its start to the last month, running along its months: the cumulative net revenue
--- and the start month's; then only the months computed (every one of them in a run that computes all).
+-- Every cohort at every month from its start to the last month, running along its months: the customers paying at
+-- the snapshot (retained), the cumulative net revenue and the start month's; then only the months computed (every
+-- one of them in a run that computes all).
 running AS (
     SELECT c.start, c.provider, c.currency, c.size, g.month, COALESCE(v.net, 0) AS net,
-           sum(COALESCE(v.net, 0)) OVER w AS cumulative, first_value(COALESCE(v.net, 0)) OVER w AS start_net
+           sum(COALESCE(v.net, 0)) OVER w AS cumulative, first_value(COALESCE(v.net, 0)) OVER w AS start_net,
+           (sum(COALESCE(t.change, 0)) OVER w)::bigint AS retained
     FROM cohort c CROSS JOIN params p
     CROSS JOIN LATERAL generate_series(c.start, p.last_month, interval '1 month') g(month)
     LEFT JOIN cell v ON v.start = c.start AND v.provider = c.provider AND v.currency = c.currency AND v.month = g.month
+    LEFT JOIN paying_change t ON t.start = c.start AND t.provider = c.provider AND t.currency = c.currency AND t.month = g.month
     WINDOW w AS (PARTITION BY c.start, c.provider, c.currency ORDER BY g.month)
 )
 SELECT to_char(r.start, 'YYYY-MM') AS cohort_month, r.provider, r.currency,
        ((extract(year FROM r.month) - extract(year FROM r.start)) * 12
         + extract(month FROM r.month) - extract(month FROM r.start))::int AS months_since_start,
        to_char(r.month, 'YYYY-MM') AS month,
-       r.size AS cohort_subscribers, COALESCE(t.retained, 0) AS retained_subscribers,
-       round(COALESCE(t.retained, 0)::numeric / r.size, 6) AS subscriber_retention_rate,
+       r.size AS cohort_subscribers, r.retained AS retained_subscribers,
+       round(r.retained::numeric / r.size, 6) AS subscriber_retention_rate,
        r.net::bigint AS net_revenue_micros, r.cumulative::bigint AS cumulative_net_revenue_micros,
        CASE WHEN r.start_net > 0 THEN round(r.net::numeric / r.start_net, 6) END AS revenue_retention_rate,
        report_half_even(r.cumulative, r.size)::bigint AS ltv_micros
 FROM running r
 JOIN snapshot sn ON sn.reported AND sn.month_start::timestamp = r.month
-LEFT JOIN retained t ON t.start = r.start AND t.provider = r.provider AND t.currency = r.currency AND t.month = r.month
 -- Bytewise (ASCII codes and names: the same order as the database's), so build-reports can merge stored months' cells
 -- into this order.
 ORDER BY r.start, r.provider COLLATE "C", r.currency COLLATE "C", r.month
