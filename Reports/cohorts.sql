@@ -16,13 +16,10 @@ WITH params AS (
     -- basis other than 'corrected' or 'known' fails with an error that names it.
     SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
--- The month-end snapshots and who pays at each of them (the shared movements, filled once per run: one row per
--- customer and snapshot, v its MRR there, "Movements").
+-- The month-end snapshots (`reported` marks the months whose cells are computed: every month asked for, or, in an
+-- incremental run, the months it computes; Reports/README.md "Incremental runs").
 snapshot AS (
     SELECT * FROM report_run_snapshot($1, $2, $3, $5)
-),
-movement AS (
-    SELECT * FROM report_run_movement($1, $2, $3, $5)
 ),
 -- Who counts: not a test or sandbox purchase, no test row; an unclaimed purchase is its own account.
 subscriber AS (
@@ -31,60 +28,72 @@ subscriber AS (
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
       AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
 ),
--- Per customer (account, provider, currency) and month: its money (paid charges (amount > 0) in, refunds and
--- chargebacks (their negative amounts) out; one read of billing_transaction under the basis); and when it starts and
--- stops paying (the shared movements: at a snapshot where a run of paying snapshots begins, `new` or `reactivation`,
--- +1; at the snapshot after one ends, `churn`, -1), so that the customers paying at a month's snapshot are the sum of
--- those changes up to it.
+-- Every paid charge (amount > 0) and refund or chargeback (their negative amounts) of a customer (account, provider,
+-- currency), by month: one read of billing_transaction under the basis.
 activity AS (
     SELECT sub.provider, sub.account, b.currency_code AS currency, date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AS month,
-           b.amount_micros AS net, b.event_type <> 'REFUNDED' AS paid, 0 AS paying_change
+           b.amount_micros AS net, b.event_type <> 'REFUNDED' AS paid
     FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
     WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
       AND ((b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND b.amount_micros > 0)
            OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK') AND b.amount_micros IS NOT NULL))
-    UNION ALL
-    SELECT m.provider, m.billing_account_id, m.currency, sn.month_start::timestamp, 0, false,
-           CASE WHEN m.movement = 'churn' THEN -1 ELSE 1 END
-    FROM movement m JOIN snapshot sn ON sn.n = m.n
-    WHERE m.movement IN ('new', 'reactivation', 'churn')
 ),
 -- One sort by customer (its text keys compared bytewise: the partitions need only equality): its start month (the
--- month of its first paid charge) on every row of it, and its first row.
-started AS (
-    SELECT a.*, min(a.month) FILTER (WHERE a.paid) OVER w AS start, row_number() OVER w AS row_no
-    FROM activity a
-    WINDOW w AS (PARTITION BY a.account, a.provider COLLATE "C", a.currency COLLATE "C")
+-- month of its first paid charge) on every row of it, and its first row; only the customers who started in a month
+-- reported are kept.
+started AS MATERIALIZED (
+    SELECT w.* FROM (
+        SELECT a.*, min(a.month) FILTER (WHERE a.paid) OVER w AS start, row_number() OVER w AS row_no
+        FROM activity a
+        WINDOW w AS (PARTITION BY a.account, a.provider COLLATE "C", a.currency COLLATE "C")) w
+    CROSS JOIN params p
+    WHERE w.start BETWEEN p.first_month AND p.last_month
 ),
--- Per cohort (the customers who started in a month reported) and month: its new members (each customer's first row),
--- net revenue and the change in its paying customers (a change before the start month, possible only when a customer
--- pays in a currency before it is charged in it, counts at the start month); then the cohort's size.
+-- Per cohort and month from its start: its new members (each customer's first row) and net revenue (money before a
+-- customer's start month is not the cohort's); then the cohort's size.
 cell AS (
     SELECT s.start, s.provider, s.currency, GREATEST(s.month, s.start) AS month,
-           count(*) FILTER (WHERE s.row_no = 1) AS joined, sum(s.net) FILTER (WHERE s.month >= s.start) AS net,
-           sum(s.paying_change) AS paying_change
+           count(*) FILTER (WHERE s.row_no = 1) AS joined, sum(s.net) FILTER (WHERE s.month >= s.start) AS net
     FROM started s
     GROUP BY 1, 2, 3, 4
 ),
 cohort AS (
-    SELECT c.start, c.provider, c.currency, sum(c.joined)::bigint AS size
-    FROM cell c CROSS JOIN params p
-    WHERE c.start BETWEEN p.first_month AND p.last_month
-    GROUP BY 1, 2, 3
+    SELECT c.start, c.provider, c.currency, sum(c.joined)::bigint AS size FROM cell c GROUP BY 1, 2, 3
 ),
--- Every cohort at every month from its start to the last month, with what happened then.
-grid AS (
-    SELECT c.start, c.provider, c.currency, c.size, m.month,
-           COALESCE(v.paying_change, 0) AS paying_change, COALESCE(v.net, 0) AS net
-    FROM cohort c CROSS JOIN params p
-    CROSS JOIN LATERAL generate_series(c.start, p.last_month, interval '1 month') m(month)
-    LEFT JOIN cell v ON v.start = c.start AND v.provider = c.provider AND v.currency = c.currency AND v.month = m.month
+-- Each customer of a cohort, once.
+customer AS (
+    SELECT s.account, s.provider, s.currency, s.start FROM started s WHERE s.row_no = 1
 ),
--- Running along each cohort's months: the customers paying at the snapshot (retained), the cumulative net revenue.
+-- Retained: the cohort's customers paying at a month's snapshot ("Movements": a paying account has a movement row with
+-- v > 0 there), read from the reported snapshots only: at the first of them, who pays there (+1 each); at each later
+-- one, who starts (`new`, `reactivation`: +1) or stops (`churn`: -1) paying. Their running sum along a cohort's months
+-- is who pays at the month's snapshot; a change before the cohort's start month (possible only when a customer pays in
+-- a currency before it is charged in it) counts at the start month.
+first_reported AS (
+    SELECT min(sn.n) AS n FROM snapshot sn WHERE sn.reported
+),
+paying_change AS (
+    SELECT c.start, c.provider, c.currency, GREATEST(sn.month_start::timestamp, c.start) AS month,
+           sum(CASE WHEN m.n = f.n THEN 1 WHEN m.movement = 'churn' THEN -1 ELSE 1 END) AS change
+    FROM first_reported f
+    JOIN report_run_movement($1, $2, $3, $5) m ON m.n >= f.n
+    JOIN snapshot sn ON sn.n = m.n
+    JOIN customer c ON c.account = m.billing_account_id AND c.provider = m.provider AND c.currency = m.currency
+    WHERE (m.n = f.n AND m.v > 0) OR (m.n > f.n AND m.movement IN ('new', 'reactivation', 'churn'))
+    GROUP BY 1, 2, 3, 4
+),
+-- Every cohort at every month from its start to the last month, running along its months: the customers paying at
+-- the snapshot (retained), the cumulative net revenue and the start month's; then only the months computed (every
+-- one of them in a run that computes all).
 running AS (
-    SELECT g.*, (sum(g.paying_change) OVER w)::bigint AS retained, sum(g.net) OVER w AS cumulative, first_value(g.net) OVER w AS start_net
-    FROM grid g
-    WINDOW w AS (PARTITION BY g.start, g.provider, g.currency ORDER BY g.month)
+    SELECT c.start, c.provider, c.currency, c.size, g.month, COALESCE(v.net, 0) AS net,
+           sum(COALESCE(v.net, 0)) OVER w AS cumulative, first_value(COALESCE(v.net, 0)) OVER w AS start_net,
+           (sum(COALESCE(t.change, 0)) OVER w)::bigint AS retained
+    FROM cohort c CROSS JOIN params p
+    CROSS JOIN LATERAL generate_series(c.start, p.last_month, interval '1 month') g(month)
+    LEFT JOIN cell v ON v.start = c.start AND v.provider = c.provider AND v.currency = c.currency AND v.month = g.month
+    LEFT JOIN paying_change t ON t.start = c.start AND t.provider = c.provider AND t.currency = c.currency AND t.month = g.month
+    WINDOW w AS (PARTITION BY c.start, c.provider, c.currency ORDER BY g.month)
 )
 SELECT to_char(r.start, 'YYYY-MM') AS cohort_month, r.provider, r.currency,
        ((extract(year FROM r.month) - extract(year FROM r.start)) * 12
@@ -96,4 +105,7 @@ SELECT to_char(r.start, 'YYYY-MM') AS cohort_month, r.provider, r.currency,
        CASE WHEN r.start_net > 0 THEN round(r.net::numeric / r.start_net, 6) END AS revenue_retention_rate,
        report_half_even(r.cumulative, r.size)::bigint AS ltv_micros
 FROM running r
-ORDER BY 1, 2, 3, 4
+JOIN snapshot sn ON sn.reported AND sn.month_start::timestamp = r.month
+-- Bytewise (ASCII codes and names: the same order as the database's), so build-reports can merge stored months' cells
+-- into this order.
+ORDER BY r.start, r.provider COLLATE "C", r.currency COLLATE "C", r.month

@@ -26,9 +26,11 @@ contribution AS (
     SELECT * FROM report_run_contribution($1, $2, $3, $5)
 ),
 -- The currencies paying at each snapshot: a few per snapshot, found once from the contributions (not joined to the
--- snapshots row by row).
+-- snapshots row by row), at the reported snapshots and the one before them only (a month needs no other), so a run
+-- that checks only the months it computes (Reports/README.md, "FX") does not read every snapshot's contributions.
 paying AS (
     SELECT DISTINCT c.n, c.currency FROM contribution c
+    WHERE c.n >= (SELECT min(sn.n) - 1 FROM snapshot sn WHERE sn.reported)
 ),
 needed AS (
     -- This month's rate for what pays now and for what paid at the previous snapshot.

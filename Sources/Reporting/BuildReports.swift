@@ -73,14 +73,14 @@ public enum BuildReports {
             context.setCount("spans_reused", reused)
             let digesting = Date()
             // The computed months are recorded and stored on a connection of their own (`MonthWriter`), beside this one.
-            stored = try StoredMonths.prepare(present, settings: settings, database: database,
+            stored = try StoredMonths.prepare(present, settings: settings, fxSQL: fxSQL, database: database,
                                               connect: context.dryRun ? nil : context.connect) { try history?.monthHistory() }
             noteSeconds("month_inputs", since: digesting, context: context)
             if let history, let seconds = history.monthHistorySeconds {
                 context.note("seconds_month_history", String(format: "%.2f", seconds))
             }
             try database.execute("SET TRANSACTION READ ONLY")
-            try checkFX(sql: fxSQL, settings: settings, context: context)
+            try checkFX(sql: fxSQL, settings: settings, stored: stored, context: context)
             if context.dryRun {
                 for (definition, _) in present {
                     log.info("dry run: would write \(definition.name) (\(definition.sheet)) to \(settings.outputFolder.path)")
@@ -149,10 +149,18 @@ public enum BuildReports {
     }
 
     /// Runs `sql`, the text of `fx_missing.sql` (required, like the reports); any (month, currency) it returns fails
-    /// the run, naming each.
-    static func checkFX(sql: String, settings: ReportSettings, context: JobContext) throws {
+    /// the run, naming each. Only the months the run computes are checked (`StoredMonths.checkedFrom`: the months every
+    /// storing report reuses were checked by the run that stored them; Reports/README.md, "FX").
+    static func checkFX(sql: String, settings: ReportSettings, stored: StoredMonths? = nil, context: JobContext) throws {
+        let from = stored?.checkedFrom ?? settings.firstMonth
+        let moved = from > settings.firstMonth
+        if moved {
+            context.note("fx_checked", "\(from)..\(settings.lastMonth)")
+            try stored?.markReported(from: from)
+        }
         let table = try ReportQuery.run(ReportCatalogue.fxMissing, sql: sql, settings: settings,
                                         database: context.database)
+        if moved { try stored?.markReported(from: settings.firstMonth) }
         guard !table.rows.isEmpty else { return }
         let month = table.index(of: "month") ?? 0, currency = table.index(of: "currency") ?? min(1, table.columns.count - 1)
         let pairs = table.rows.map { "\($0[month] ?? "?") \($0[currency] ?? "?")" }

@@ -121,6 +121,7 @@ public enum ReportCatalogue {
                                  category: "months_since_start", values: ["subscriber_retention_rate"], seriesColumns: ["cohort_month"],
                                  valueAxis: "retained",
                                  combine: .ratio(numerator: "retained_subscribers", denominator: "cohort_subscribers",
-                                                 once: ["provider", "currency"]))]),
+                                                 once: ["provider", "currency"]))],
+            reuse: .monthCells(column: "month", groups: ["cohort_month", "provider", "currency"])),
     ]
 }

@@ -10,8 +10,27 @@ public enum ReportReuse: Sendable, Equatable {
     /// unchanged.
     case monthEnd(column: String)
 
+    /// Cells of a month (rows whose month column names it) read what `monthEnd`'s do, but the rows are ordered by the
+    /// `groups` columns (compared bytewise) first and by month within a group, and which groups exist depends on the
+    /// first reported month (`cohorts`: a cohort per start month reported, a cell per later month). The SQL computes
+    /// the cells of the snapshots marked `reported` only, for the groups of the run's whole range; the stored months
+    /// are keyed by the first reported month as well (it is hashed with the SQL), and a run merges the stored months'
+    /// cells and the computed ones into the report's order. The report is read whole (it is small).
+    case monthCells(column: String, groups: [String])
+
     /// The month column.
     public var column: String {
-        switch self { case .monthEnd(let column): column }
+        switch self {
+        case .monthEnd(let column): column
+        case .monthCells(let column, _): column
+        }
+    }
+
+    /// The group columns of `monthCells`; nil for `monthEnd`, whose rows are in month order.
+    public var groups: [String]? {
+        switch self {
+        case .monthEnd: nil
+        case .monthCells(_, let groups): groups
+        }
     }
 }

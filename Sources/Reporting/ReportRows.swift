@@ -2,7 +2,8 @@ import Foundation
 import JobKit
 
 /// One report's rows in a run: the stored rows of its reused months (`StoredMonths`), then what its SQL computes from
-/// the first month it computes, recorded month by month for the store. Without stored months this is the SQL's rows.
+/// the first month it computes, recorded month by month for the store (a report of cells: `MonthCells`). Without stored
+/// months this is the SQL's rows.
 enum ReportRows {
     /// Hands the rows to `consume` (a streamed report batch by batch; a `whole` one, which charts or the cover read, at
     /// once) and returns the whole table when `whole`.
@@ -10,6 +11,10 @@ enum ReportRows {
                      context: JobContext, whole: Bool,
                      _ consume: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws -> ReportTable? {
         let plan = stored?.plan(for: definition)
+        if let groups = definition.reuse?.groups, let stored, let plan {
+            return try MonthCells.read(definition, groups: groups, sql: sql, settings: settings, stored: stored, plan: plan,
+                                       context: context, consume)
+        }
         let recorder = stored?.recorder(for: definition)
         var computing = settings
         if let plan {

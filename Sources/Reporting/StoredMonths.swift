@@ -36,9 +36,11 @@ final class StoredMonths {
     /// before it turns read-only; nil when no present report declares `reuse`. `history`, when given, is the history
     /// part of the digest computed on the same snapshot (`report_month_history`'s rows as a jsonb array, from the second
     /// session: `HistoryReports`); otherwise this session computes it. With `connect`, the computed months are recorded
-    /// and stored on a connection of their own (`MonthWriter`), else in `database`'s session.
-    static func prepare(_ present: [(ReportDefinition, String)], settings: ReportSettings, database: PostgresConnection,
-                        connect: (() throws -> PostgresConnection)? = nil,
+    /// and stored on a connection of their own (`MonthWriter`), else in `database`'s session. `fxSQL`, the text of
+    /// `fx_missing.sql`, is hashed with each report's SQL: a reused month is not checked for missing rates again
+    /// (`checkedFrom`), so a changed check must not reuse what the old one passed.
+    static func prepare(_ present: [(ReportDefinition, String)], settings: ReportSettings, fxSQL: String = "",
+                        database: PostgresConnection, connect: (() throws -> PostgresConnection)? = nil,
                         history: () throws -> String? = { nil }) throws -> StoredMonths? {
         let declaring = present.filter { $0.0.reuse != nil }
         guard !declaring.isEmpty else { return nil }
@@ -56,8 +58,11 @@ final class StoredMonths {
             let writer = try connect.map { try MonthWriter.start(connect: $0) }
             let stored = StoredMonths(settings: settings, database: database, inputs: inputs, writer: writer)
             for (definition, sql) in declaring {
-                stored.plans[definition.name] = Plan(sqlSHA256: SHA256Digest.hex(Array(sql.utf8)),
-                                                     firstComputed: try stored.firstComputed(definition.name, sql: sql))
+                var keyed = sql + "\n-- fx_missing.sql " + SHA256Digest.hex(Array(fxSQL.utf8))
+                // Which groups a cell report holds depends on the first reported month (Reports/README.md, "Incremental runs").
+                if definition.reuse?.groups != nil { keyed += "\n-- first month " + settings.firstMonth.description }
+                let sha = SHA256Digest.hex(Array(keyed.utf8))
+                stored.plans[definition.name] = Plan(sqlSHA256: sha, firstComputed: try stored.firstComputed(definition.name, sha: sha))
             }
             if writer == nil { try createNewTables(database) }
             return stored
@@ -70,11 +75,10 @@ final class StoredMonths {
         try database.execute("CREATE TEMP TABLE report_stored_new_row (LIKE public.report_stored_row)")
     }
 
-    /// The first month `report` computes: the first reported month not stored complete with this SQL and these inputs
-    /// (the first reported month under `--full`).
-    private func firstComputed(_ report: String, sql: String) throws -> ReportMonth {
+    /// The first month `report` computes: the first reported month not stored complete with this SQL hash (`sha`) and
+    /// these inputs (the first reported month under `--full`).
+    private func firstComputed(_ report: String, sha: String) throws -> ReportMonth {
         guard !settings.recomputeAll else { return settings.firstMonth }
-        let sha = SHA256Digest.hex(Array(sql.utf8))
         var entries: [String: (sha: String, inputs: String)] = [:]
         for row in try database.query("""
             SELECT month, sql_sha256, inputs FROM report_stored_month WHERE report = $1 AND basis = $2 AND currency = $3
@@ -100,6 +104,23 @@ final class StoredMonths {
             _ = try database.execute("UPDATE pg_temp.report_snapshot_run SET reported = month_start >= $1::date", [month.startText.prefix(10).description])
             _ = try database.execute("UPDATE pg_temp.report_run_filled SET first_month = $1", [ReportQuery.parameters(moved)[1]])
         }
+    }
+
+    /// Marks the snapshots of the months from `month` on as `reported` (the months a cell report, or the FX check,
+    /// computes), leaving the run's first month as it is; `month` = the run's first month restores them.
+    func markReported(from month: ReportMonth) throws {
+        try Self.failing("stored months") {
+            _ = try database.execute("UPDATE pg_temp.report_snapshot_run SET reported = month_start >= $1::date", [month.startText.prefix(10).description])
+        }
+    }
+
+    /// The first month the run must check for missing FX rates: the first month any storing report computes. Every
+    /// earlier reported month is reused by all of them, so a run with the same inputs digest for it (which covers
+    /// the contributions at its snapshot and the one before and every `fx_rate` row up to it), the same reporting
+    /// currency and the same `fx_missing.sql` (hashed with each report's SQL) checked it and passed before storing it
+    /// (Reports/README.md, "FX").
+    var checkedFrom: ReportMonth {
+        plans.values.map(\.firstComputed).min() ?? settings.firstMonth
     }
 
     /// A month whose snapshot is its end: the as-of instant is in a later month.

@@ -226,7 +226,7 @@ import Testing
             #expect(same, "\(name): \(file) differs between the incremental and the full run")
         }
         let period = try #require((summary["period"] as? String)?.prefix(7)).description
-        #expect(Self.reusing.contains("kpis") && Self.reusing.contains("plan_change_mix") && Self.reusing.count == 6)
+        #expect(Self.reusing.contains("kpis") && Self.reusing.contains("plan_change_mix") && Self.reusing.contains("cohorts") && Self.reusing.count == 7)
         for report in Self.reusing {
             let reused = summary["reused_" + report] as? String
             let through = ReportMonth(text: reusedThrough)?.advanced(by: -1).description ?? ""
