@@ -18,7 +18,10 @@ public final class BoundedHandOff<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private let depth: Int
     private let spareLimit: Int
-    private var waiting: [Element] = []
+    /// The queue: the slots before `head` were taken and hold nil, so the hand-over keeps no reference to an element
+    /// the consumer has (a spent buffer recycled by it stays uniquely referenced, and memory holds at most `depth`
+    /// waiting elements, not the taken ones too).
+    private var waiting: [Element?] = []
     private var head = 0
     private var spares: [Element] = []
     private var finished = false
@@ -68,8 +71,8 @@ public final class BoundedHandOff<Element>: @unchecked Sendable {
         condition.broadcast()
         while head == waiting.count, !finished { condition.wait() }
         if let failure { throw failure }
-        guard head < waiting.count else { return nil }
-        let element = waiting[head]
+        guard head < waiting.count, let element = waiting[head] else { return nil }
+        waiting[head] = nil
         head += 1
         if head == waiting.count || head >= 64 {
             waiting.removeFirst(head)
