@@ -9,7 +9,7 @@
 #   duckdb Benchmarks/peers/google_reconcile_duckdb.py
 #   floor  staging the rows at the database's speed: `unzip -p ZIP | psql \copy` into a 26-column text table, then
 #          its order-id index (what any staging of the rows must at least do)
-# each under /usr/bin/time -v (wall, CPU, peak RSS); ours and the floor alternate RECONCILE_PAIRS times (default 5),
+# each under /usr/bin/time -v (wall, CPU, peak RSS); ours, the floor and DuckDB alternate RECONCILE_PAIRS times (default 5),
 # the sizes taking turns in each round, and their medians are compared. The three outputs must give the same items per category and the same amount sums,
 # and ours the generator's expected counts, or the run fails.
 # Sizes are orders per month (≈ 3.3 earnings rows and ≈ 1.02 database rows each): RECONCILE_ORDERS
@@ -104,7 +104,7 @@ summary_lines=""
 # The floor's table: the earnings CSV's 26 columns as text.
 floor_columns=$(seq 1 26 | sed 's/^/c/; s/$/ text/' | paste -sd, -)
 # Each size's inputs and the statement both sides read.
-declare -A month_of zip_of rows_of bounds_of dbrows_of floor_runs ours_runs
+declare -A month_of zip_of rows_of bounds_of dbrows_of floor_runs ours_runs duck_runs
 index=0
 for orders in $ORDERS; do
   month=${MONTHS[$index]}
@@ -133,6 +133,8 @@ for pair in $(seq "$PAIRS"); do
     staged=$(measure "ours-import-$orders" "$bin/import-exports" --reports-dir "$zip" --log-format json)
     reconciled=$(measure "ours-$orders" "$bin/reconcile" --provider google --period "$month" --out "$out/ours-$orders" --log-format json)
     ours_runs[$orders]+="$(printf '%s %s\n' "$staged" "$reconciled" | awk '{ printf "%.2f %.2f %.1f %.2f", $1 + $5, $2 + $6, ($3 > $7 ? $3 : $7), $4 + $8 }')"$'\n'
+    # DuckDB takes its turn in every round too: one run of it against a median of ours would compare a moment with a median.
+    duck_runs[$orders]+="$(measure "duckdb-$orders" "$venv/bin/python" Benchmarks/peers/google_reconcile_duckdb.py "$zip" "$month" "$out/duckdb-$orders.csv")"$'\n'
   done
 done
 for orders in $ORDERS; do
@@ -142,9 +144,10 @@ for orders in $ORDERS; do
   mapfile -t ourses < <(printf '%s' "${ours_runs[$orders]}")
   floor=$(median "${floors[@]}")
   ours=$(median "${ourses[@]}")
-  runs_note+="$report_rows rows, ours (wall s): $(printf '%s\n' "${ourses[@]}" | cut -d' ' -f1 | tr '\n' ' ')| floor: $(printf '%s\n' "${floors[@]}" | cut -d' ' -f1 | tr '\n' ' ')"$'\n'
+  runs_note+="$report_rows rows, ours (wall s): $(printf '%s\n' "${ourses[@]}" | cut -d' ' -f1 | tr '\n' ' ')| floor: $(printf '%s\n' "${floors[@]}" | cut -d' ' -f1 | tr '\n' ' ')| DuckDB: $(printf '%s' "${duck_runs[$orders]}" | cut -d' ' -f1 | tr '\n' ' ')"$'\n'
   pandas=$(measure "pandas-$orders" "$venv/bin/python" Benchmarks/peers/google_reconcile_pandas.py "$zip" "$month" "$out/pandas-$orders.csv")
-  duck=$(measure "duckdb-$orders" "$venv/bin/python" Benchmarks/peers/google_reconcile_duckdb.py "$zip" "$month" "$out/duckdb-$orders.csv")
+  mapfile -t ducks < <(printf '%s' "${duck_runs[$orders]}")
+  duck=$(median "${ducks[@]}")
   items="$out/ours-$orders/reconciliation_google_$month.csv"
   check=$("$venv/bin/python" Benchmarks/peers/google_reconcile_common.py "$items" "$out/pandas-$orders.csv" "$out/duckdb-$orders.csv") \
     || { echo "reconcile benchmark: the outputs differ at $orders orders" >&2; printf '%s\n' "$check" >&2; exit 1; }
@@ -168,8 +171,8 @@ by order, categorise, write the items CSV. Ours: \`import-exports --reports-dir 
 pandas $("$venv/bin/python" -c 'import pandas; print(pandas.__version__)') and DuckDB $("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)') (\`Benchmarks/peers/google_reconcile_*.py\`), same inputs, same categories.
 Floor: \`unzip -p ZIP | psql \\copy\` into a 26-column text table, then its order-id index.
 Wall, CPU (client + server) and peak RSS (client) under \`/usr/bin/time\`; server CPU from the postmaster's reaped backends.
-Ours and the floor: the median of $PAIRS runs each, alternating, the sizes taking turns (peak RSS: the largest); the
-peers: one run each.
+Ours, the floor and DuckDB: the median of $PAIRS runs each, alternating, the sizes taking turns (peak RSS: the
+largest); pandas: one run.
 
 | size | ours | DuckDB | pandas | floor | DuckDB / ours | pandas / ours | ours / floor | ours µs per row |
 |---|---|---|---|---|---|---|---|---|
