@@ -102,9 +102,9 @@ import Testing
     }
 
     /// A taken element is the consumer's alone, while later elements still wait behind it: the hand-over keeps no
-    /// reference to it. (It kept up to 64 taken elements while the producer stayed ahead: reconcile's database batches
-    /// and the import's 1 MiB COPY buffers, ~70 MB at 3M earnings rows, growing with the month; and a recycled
-    /// buffer was copied on its next write, being still referenced by the queue.)
+    /// reference to it. (It kept up to 64 taken elements while the producer stayed ahead: reconcile's database batches,
+    /// ~70 MB at 3M earnings rows, growing with the month; and a buffer recycled by the consumer was still referenced
+    /// by the queue, so its next write copied it: the import's zip chunks, ~36 MB.)
     @Test func aTakenElementIsNotKeptWhileOthersWait() throws {
         final class Box {}
         let handOff = BoundedHandOff<Box>(depth: 3)
