@@ -103,25 +103,21 @@ final class StoredSpans {
                     // index, which is built after; the digests in subscription order, so their primary key is appended to.
                     // Otherwise only the touched subscriptions' rows are replaced: found by the ids' array (by index),
                     // and stored from the recomputed spans kept apart.
+                    let touched: [any PostgresEncodable] = [basis, touchedIDs]
                     if recomputedAll {
                         _ = try db.execute("SELECT report_stored_span_empty($1)", [basis])
-                        _ = try db.execute("INSERT INTO report_stored_span (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.report_span_run", [basis])
-                        _ = try db.execute("SELECT report_stored_span_index($1)", [basis])
-                        _ = try db.execute("""
-                            INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
-                            SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new ORDER BY subscription_id
-                            """, [basis])
                     } else {
-                        let touched: [any PostgresEncodable] = [basis, touchedIDs]
                         _ = try db.execute("DELETE FROM report_stored_span WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])", touched)
                         _ = try db.execute("DELETE FROM report_stored_span_input WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])", touched)
-                        _ = try db.execute("INSERT INTO report_stored_span (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.report_span_recomputed", [basis])
-                        _ = try db.execute("""
-                            INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
-                            SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new
-                            WHERE subscription_id = ANY ($2::uuid[])
-                            """, touched)
                     }
+                    let spans = recomputedAll ? "report_span_run" : "report_span_recomputed"
+                    _ = try db.execute("INSERT INTO report_stored_span (basis, \(columns)) SELECT $1, \(columns) FROM pg_temp.\(spans)", [basis])
+                    if recomputedAll { _ = try db.execute("SELECT report_stored_span_index($1)", [basis]) }
+                    _ = try db.execute("""
+                        INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
+                        SELECT $1, subscription_id, row_count, hash_sum FROM pg_temp.report_span_input_new
+                        """ + (recomputedAll ? " ORDER BY subscription_id" : " WHERE subscription_id = ANY ($2::uuid[])"),
+                        recomputedAll ? [basis] : touched)
                     _ = try db.execute("DELETE FROM report_stored_span_set WHERE basis = $1", [basis])
                     _ = try db.execute("INSERT INTO report_stored_span_set (basis, definition) VALUES ($1, $2)", [basis, definition])
                 }
