@@ -7,7 +7,7 @@ import Foundation
 /// `spares` of them), so a steady stream allocates only its first few elements.
 ///
 /// The one queue of the pipelines that read on one thread while another writes (the zip's inflating thread, the
-/// Google earnings fact pipe, reconcile's database stream, the items CSV's writing thread).
+/// Google earnings fact pipe, reconcile's two sorted streams, the items CSV's writing thread).
 public final class BoundedHandOff<Element>: @unchecked Sendable {
     /// Thrown by `put` once the consumer has stopped without an error of its own.
     public struct Stopped: Error {

@@ -38,8 +38,9 @@ extension ReconciliationCSV {
     /// as its first and last four bytes around `…` (only `…` when 8 bytes or fewer), everything else as it is.
     static func maskedKeyPieces(_ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
         let prefix = googlePrefix.count
-        guard key.count >= prefix, zip(key.prefix(prefix), googlePrefix).allSatisfy({ $0 == $1 }) else { body(key); return }
-        let tokenEnd = key[prefix...].firstIndex(of: 0x3A) ?? key.count
+        guard key.count >= prefix, googlePrefix.withUnsafeBytes({ ByteOrder.compare(UnsafeRawBufferPointer(rebasing: key[0..<prefix]), $0) == 0 })
+        else { body(key); return }
+        let tokenEnd = ByteOrder.firstIndex(of: 0x3A, in: key, from: prefix) ?? key.count
         let token = tokenEnd - prefix
         let dots = UnsafeRawBufferPointer(start: ellipsis.utf8Start, count: ellipsis.utf8CodeUnitCount)
         body(UnsafeRawBufferPointer(rebasing: key[0..<prefix]))

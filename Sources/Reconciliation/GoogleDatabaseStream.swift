@@ -1,17 +1,21 @@
-import CompactMemory
 import Foundation
 import Postgres
 
-/// The database side of a Google month and its neighbours, streamed on a connection and a thread of its own while
-/// the caller reads the report side: every GOOGLE row with an order ID and a non-zero money amount effective in the
-/// periods and recorded by `knownAt`, sorted by order ID bytes (`COLLATE "C"`), then transaction key, as one binary
-/// COPY. The rows come over in batches (at most `depth` waiting), so the two server processes sort and send their
-/// sides at once and memory holds a few batches, whatever the month's size.
-final class GoogleDatabaseStream: @unchecked Sendable {
+/// The database side of a Google month and its neighbours: every GOOGLE row with an order ID and a non-zero money
+/// amount effective in the periods and recorded by `knownAt`, sorted by order ID bytes (`COLLATE "C"`), then
+/// transaction key, as one binary COPY read on a connection and a thread of its own (`CopyBatchStream`) while the
+/// caller reads the report side, so the two server processes sort and send their sides at once.
+enum GoogleDatabaseStream {
     /// One batch: the rows' texts end to end and their fields.
-    struct Batch {
+    struct Batch: CopyBatch {
         var bytes: [UInt8] = []
         var rows: [Row] = []
+
+        /// Adds one tuple of the binary COPY (transaction key, order, amount, currency, country, product, is_test,
+        /// `effective_at`).
+        mutating func add(_ message: UnsafeRawBufferPointer, fields: [Range<Int>?], number: Int) throws {
+            try GoogleDatabaseStream.add(message, fields: fields, to: &self)
+        }
     }
 
     /// One row: its texts in the batch's bytes.
@@ -27,14 +31,10 @@ final class GoogleDatabaseStream: @unchecked Sendable {
         var at: Int64
     }
 
-    /// Rows per batch and batches waiting at most.
-    static let batchRows = 4_096
-    static let depth = 4
-
-    private let batches = BoundedHandOff<Batch>(depth: depth)
-    /// The batch being read by the caller and its next row.
-    private var current = Batch()
-    private var next = 0
+    /// Starts streaming the rows of `periods` recorded by `knownAt` on a new connection of `configuration`.
+    static func open(configuration: PostgresConfiguration, periods: [ReconciliationPeriod], knownAt: Date) -> CopyBatchStream<Batch> {
+        CopyBatchStream(configuration: configuration, sql: copyStatement(periods, knownAt: knownAt))
+    }
 
     /// The statement: every GOOGLE row with an order ID and a non-zero money amount effective in `periods` and
     /// recorded by `knownAt`, as a binary COPY of transaction key, order, amount, currency, country, product, is_test
@@ -56,35 +56,6 @@ final class GoogleDatabaseStream: @unchecked Sendable {
               AND b.recorded_at <= '\(PostgresTimestamp.format(knownAt))'::timestamptz
             ORDER BY b.order_id COLLATE "C", b.transaction_key COLLATE "C") TO STDOUT (FORMAT binary)
             """
-    }
-
-    /// Starts streaming the rows of `periods` recorded by `knownAt` on a new connection of `configuration`.
-    init(configuration: PostgresConfiguration, periods: [ReconciliationPeriod], knownAt: Date) {
-        let sql = Self.copyStatement(periods, knownAt: knownAt)
-        let thread = Thread { [self] in run(configuration: configuration, sql: sql) }
-        thread.stackSize = 1 << 22
-        thread.start()
-    }
-
-    private func run(configuration: PostgresConfiguration, sql: String) {
-        let outcome = Result<Void, Error> {
-            let connection = try PostgresConnection(configuration: configuration)
-            defer { connection.close() }
-            // One server process for its scan and sort: the report side's takes the other core.
-            try connection.execute("SET max_parallel_workers_per_gather = 0")
-            var reader = BinaryCopyReader()
-            var batch = Batch()
-            try connection.copyOutMessages(sql) { message in
-                guard try reader.read(message) else { return }
-                try Self.add(message, fields: reader.fields, to: &batch)
-                if batch.rows.count >= Self.batchRows {
-                    try hand(batch)
-                    batch = Batch()
-                }
-            }
-            if !batch.rows.isEmpty { try hand(batch) }
-        }
-        batches.finish(after: outcome)
     }
 
     /// Adds one tuple of the binary COPY (transaction key, order, amount, currency, country, product, is_test,
@@ -110,32 +81,5 @@ final class GoogleDatabaseStream: @unchecked Sendable {
         }
         batch.rows.append(Row(order: copy(fields.1), key: copy(fields.0), currency: copy(fields.3), country: copy(fields.4),
                               product: copy(fields.5), amount: amount, isTest: bytes[fields.6.lowerBound] != 0, at: at))
-    }
-
-    /// Queues `batch` for the reader (waiting for room); once the reader has stopped, throws, which stops the COPY.
-    private func hand(_ batch: Batch) throws {
-        try batches.put(batch)
-    }
-
-    /// Calls `body` with the next row and the bytes its texts are in, without taking it (nil: no row is left).
-    func peek<R>(_ body: (Row, UnsafeRawBufferPointer) throws -> R) throws -> R? {
-        while next >= current.rows.count {
-            guard let batch = try batches.take() else { return nil }
-            current = batch
-            next = 0
-        }
-        let row = current.rows[next]
-        return try current.bytes.withUnsafeBytes { try body(row, $0) }
-    }
-
-    /// Takes the row `peek` showed.
-    func advance() {
-        next += 1
-    }
-
-    /// Stops the thread (dropping what is left) and waits for it to close its connection.
-    func close() {
-        batches.stop()
-        batches.waitUntilFinished()
     }
 }

@@ -4,10 +4,11 @@ import Postgres
 /// Reads a Google month and its two neighbours as two streams sorted by order ID, merges them, and hands each
 /// order's units to `body` as soon as its last row has arrived. One binary `COPY` sends the report side of the three
 /// periods — each period's staged earnings facts in (file, seq) order within an order, or its estimated-sales rows in
-/// (file, line) order when it has no earnings file — and another, on a second connection, the database rows of the
-/// three periods in transaction-key order within an order (`GoogleDatabaseStream`). The server sorts both by the
-/// order ID's bytes (`COLLATE "C"`), which is the items CSV's order, so nothing but the current order's rows, a few
-/// batches of database rows and the small text tables is held: memory does not grow with the month.
+/// (file, line) order when it has no earnings file — and another the database rows of the three periods in
+/// transaction-key order within an order (`GoogleDatabaseStream`); each runs on a connection and a thread of its own
+/// (`CopyBatchStream`), so both servers sort and send at once and neither waits while the merge works. The server
+/// sorts both by the order ID's bytes (`COLLATE "C"`), which is the items CSV's order, so nothing but the current
+/// order's rows, a few batches of each side and the small text tables is held: memory does not grow with the month.
 struct GoogleMonthStream {
     let database: PostgresConnection
     /// Database rows recorded after this instant are left out.
@@ -62,13 +63,70 @@ struct GoogleMonthStream {
             """
     }
 
+    /// One row of the report side: a staged earnings fact (kind 0) or an estimated-sales row (kind 1), its texts in
+    /// the batch's bytes.
+    struct ReportRow {
+        var order: Range<Int>
+        var isFact: Bool
+        /// The row's period: its position in the periods read.
+        var period: Int
+        /// 0: the charge side, 1: the refund side.
+        var side: Int
+        /// A fact's gross, fee and tax; an estimated sale's charged amount and taxes collected (`tax` 0).
+        var gross: Int64
+        var fee: Int64
+        var tax: Int64
+        var charges: Int32
+        var currency: Range<Int>
+        var country: Range<Int>
+        var product: Range<Int>
+        var refundType: Range<Int>?
+        /// UTC epoch seconds.
+        var at: Int64
+    }
+
+    /// A batch of report-side rows, read on the stream's thread (`CopyBatchStream`).
+    struct ReportBatch: CopyBatch {
+        var bytes: [UInt8] = []
+        var rows: [ReportRow] = []
+
+        /// Adds one tuple of `reportStatement`'s COPY; a tuple of another shape is an `UnreadableReportRow`.
+        mutating func add(_ message: UnsafeRawBufferPointer, fields cells: [Range<Int>?], number: Int) throws {
+            func int(_ index: Int) -> Int64? { cells[index].flatMap { BinaryCopyReader.int64(message, $0) } }
+            guard cells.count == 13, let id = cells[0], let kind = int(1), kind == 0 || kind == 1, let period = int(2),
+                  period >= 0, period < 3, let side = int(3), side == 0 || side == 1,
+                  let gross = int(4), let fee = int(5), let tax = int(6), let charges = int(7), let currency = cells[8],
+                  let country = cells[9], let product = cells[10], let micros = int(12),
+                  let at = BinaryCopyReader.epochSeconds(postgresMicroseconds: micros) else {
+                throw UnreadableReportRow(number: number)
+            }
+            func copy(_ range: Range<Int>) -> Range<Int> {
+                let start = bytes.count
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: message[range]))
+                return start..<bytes.count
+            }
+            rows.append(ReportRow(order: copy(id), isFact: kind == 0, period: Int(period), side: Int(side), gross: gross,
+                                  fee: fee, tax: tax, charges: Int32(truncatingIfNeeded: charges), currency: copy(currency),
+                                  country: copy(country), product: copy(product), refundType: cells[11].map(copy), at: at))
+        }
+    }
+
+    /// The `number`th tuple of the report side is not of `reportStatement`'s shape.
+    struct UnreadableReportRow: Error {
+        let number: Int
+    }
+
     /// Streams `periods` (the month and its neighbours, see `GoogleOrderUnits`) from `files` and the database,
-    /// handing every order's units to `body` in the order of the order IDs' bytes: the report side is read here, the
-    /// database side meanwhile on a second connection (`GoogleDatabaseStream`), both sorted by order ID, and merged.
+    /// handing every order's units to `body` in the order of the order IDs' bytes: both sides are read on
+    /// connections and threads of their own (`CopyBatchStream`: the report side's staged rows, the database side's
+    /// `GoogleDatabaseStream`), both sorted by order ID, and merged here.
     func read(_ periods: [ReconciliationPeriod], files: [ReportFileRef],
               _ body: (inout GoogleOrderUnits) throws -> Void) throws {
-        let databaseRows = GoogleDatabaseStream(configuration: database.configuration, periods: periods, knownAt: knownAt)
+        precondition(periods.count == 3, "a Google month is read with its two neighbours")
+        let databaseRows = GoogleDatabaseStream.open(configuration: database.configuration, periods: periods, knownAt: knownAt)
         defer { databaseRows.close() }
+        let reportRows = Self.reportStatement(periods, files: files).map { CopyBatchStream<ReportBatch>(configuration: database.configuration, sql: $0) }
+        defer { reportRows?.close() }
         var order = GoogleOrderUnits(periods: periods)
         /// Moves to order `id`: first the database rows up to it (the current order's, and whole orders before `id`
         /// that the report side lacks; with `id` nil, every one left), then the current order is complete.
@@ -76,7 +134,7 @@ struct GoogleMonthStream {
             while try databaseRows.peek({ row, bytes in
                 let rowOrder = UnsafeRawBufferPointer(rebasing: bytes[row.order])
                 if !order.hasRows || !order.holds(rowOrder) {
-                    if let id, !rowOrder.lexicographicallyPrecedes(id) { return false }
+                    if let id, ByteOrder.compare(rowOrder, id) >= 0 { return false }
                     try start(rowOrder, side: "billing_transaction")
                 }
                 order.addDatabaseRow(row, bytes: bytes)
@@ -95,36 +153,31 @@ struct GoogleMonthStream {
             }
             order.start(id)
         }
-        if let sql = Self.reportStatement(periods, files: files) {
-            var reader = BinaryCopyReader()
-            var read = 0
-            try database.copyOutMessages(sql) { message in
-                guard try reader.read(message) else { return }
-                read += 1
-                let cells = reader.fields
-                func int(_ index: Int) -> Int64? { cells[index].flatMap { BinaryCopyReader.int64(message, $0) } }
-                func text(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: message[range]) }
-                guard cells.count == 13, let id = cells[0], let kind = int(1), kind == 0 || kind == 1, let period = int(2),
-                      period >= 0, period < periods.count, let side = int(3), side == 0 || side == 1,
-                      let gross = int(4), let fee = int(5), let tax = int(6), let charges = int(7), let currency = cells[8],
-                      let country = cells[9], let product = cells[10], let micros = int(12),
-                      let at = BinaryCopyReader.epochSeconds(postgresMicroseconds: micros) else {
-                    throw PostgresError(.copy, message: "row \(read) of the Google report side (staged facts and estimated-sales rows "
-                                        + "of report files \(Self.list(files.map(\.id))), by order ID) is not one the reconciliation can read")
+        if let reportRows {
+            do {
+                while try reportRows.peek({ row, bytes in
+                    func text(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[range]) }
+                    let orderID = text(row.order)
+                    if !order.hasRows || !order.holds(orderID) {
+                        try moveTo(orderID)
+                        try start(orderID, side: "report")
+                    }
+                    if row.isFact {
+                        order.addFact(period: row.period, side: row.side, gross: row.gross, fee: row.fee, tax: row.tax,
+                                      charges: row.charges, currency: text(row.currency), country: text(row.country),
+                                      product: text(row.product), refundType: row.refundType.map(text), at: row.at)
+                    } else {
+                        order.addEstimatedSale(period: row.period, refund: row.side == 1, charged: row.gross, taxes: row.fee,
+                                               currency: text(row.currency), country: text(row.country),
+                                               product: text(row.product), at: row.at)
+                    }
+                    return true
+                }) == true {
+                    reportRows.advance()
                 }
-                let orderID = text(id)
-                if !order.hasRows || !order.holds(orderID) {
-                    try moveTo(orderID)
-                    try start(orderID, side: "report")
-                }
-                if kind == 0 {
-                    order.addFact(period: Int(period), side: Int(side), gross: gross, fee: fee, tax: tax,
-                                  charges: Int32(truncatingIfNeeded: charges), currency: text(currency), country: text(country),
-                                  product: text(product), refundType: cells[11].map(text), at: at)
-                } else {
-                    order.addEstimatedSale(period: Int(period), refund: side == 1, charged: gross, taxes: fee,
-                                           currency: text(currency), country: text(country), product: text(product), at: at)
-                }
+            } catch let unreadable as UnreadableReportRow {
+                throw PostgresError(.copy, message: "row \(unreadable.number) of the Google report side (staged facts and estimated-sales rows "
+                                    + "of report files \(Self.list(files.map(\.id))), by order ID) is not one the reconciliation can read")
             }
         }
         try moveTo(nil)

@@ -38,12 +38,12 @@ struct GoogleOrderUnits {
 
     /// Whether the order being built is `order`.
     func holds(_ order: UnsafeRawBufferPointer) -> Bool {
-        order.elementsEqual(id)
+        order.count == id.count && id.withUnsafeBytes { ByteOrder.compare(order, $0) == 0 }
     }
 
     /// Whether `order` comes after the order being built in byte order (as `COLLATE "C"` sorts).
     func isBefore(_ order: UnsafeRawBufferPointer) -> Bool {
-        id.lexicographicallyPrecedes(order)
+        id.withUnsafeBytes { ByteOrder.compare($0, order) < 0 }
     }
 
     /// Starts order `order`: forgets the previous order's rows and units.

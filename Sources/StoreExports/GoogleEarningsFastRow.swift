@@ -85,8 +85,8 @@ struct GoogleEarningsFastRow {
                 guard record[close + 1] == 0x2C else { return false }
                 continue
             }
-            let comma = memchr(base + start, 0x2C, end - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? end
-            guard memchr(base + start, 0x22, comma - start) == nil else { return false }
+            let comma = Self.commaOrQuote(base, from: start, to: end)
+            guard comma == end || record[comma] == 0x2C else { return false }
             fields[count] = start..<comma
             count += 1
             start = comma + 1
@@ -179,6 +179,32 @@ struct GoogleEarningsFastRow {
         }
         if !self.zone.holds(bytes, zone) { self.zone.remember(bytes, zone, as: String(decoding: bytes[zone], as: UTF8.self)) }
         return GoogleTransactionTime(secondsOfDay: (hour % 12 + (pm ? 12 : 0)) * 3600 + minute * 60 + second, zone: self.zone.value)
+    }
+
+    /// The offset of the first comma or quote in `from..<to` of `base`, or `to`: eight bytes at a time (a byte equal
+    /// to the one sought leaves a zero byte after the exclusive or, and the lowest zero byte of a word is found
+    /// exactly by the borrow test; the lowest byte is the first on a little-endian machine), then byte by byte for the last few. A record's cells are short (nine bytes on
+    /// average), so this beats two `memchr` calls a cell.
+    @inline(__always)
+    static func commaOrQuote(_ base: UnsafeRawPointer, from: Int, to: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let commas = ones &* 0x2C, quotes = ones &* 0x22
+        var at = from
+        #if _endian(little)
+        while at + 8 <= to {
+            let word = base.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            let comma = word ^ commas, quote = word ^ quotes
+            let found = ((comma &- ones) & ~comma | (quote &- ones) & ~quote) & highs
+            if found != 0 { return at + (found.trailingZeroBitCount >> 3) }
+            at += 8
+        }
+        #endif
+        while at < to {
+            let byte = base.load(fromByteOffset: at, as: UInt8.self)
+            if byte == 0x2C || byte == 0x22 { return at }
+            at += 1
+        }
+        return to
     }
 
     private static func substring(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Substring {

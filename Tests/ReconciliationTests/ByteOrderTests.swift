@@ -29,4 +29,34 @@ import Testing
             #expect(!Array(earlier.utf8).withUnsafeBytes { order.isBefore($0) })
         }
     }
+
+    /// `ByteOrder.compare` (the merge's comparison, by `memcmp`) orders every pair as their bytes do, prefixes first,
+    /// and `GoogleOrderUnits.holds` is its equality.
+    @Test func compareIsTheBytesOrder() {
+        let values = ["", "G", "GPA.1", "GPA.1..0", "GPA.1..10", "GPA.3000-2791-0000-00000..5", "GPA.3000-2791-0000-00001",
+                      "GPA.3000-2791", "gpa.1", "GPA.1 ", "GPA-1", "GPA.é", "GPA.z", "GPA.~", "\u{7F}", "é"]
+        let period = ReconciliationPeriod(.google, "2026-10")!
+        var order = GoogleOrderUnits(periods: [period])
+        for left in values {
+            for right in values {
+                let (a, b) = (Array(left.utf8), Array(right.utf8))
+                let sign = a.withUnsafeBytes { x in b.withUnsafeBytes { y in ByteOrder.compare(x, y) } }.signum()
+                let expected = a == b ? 0 : (a.lexicographicallyPrecedes(b) ? -1 : 1)
+                #expect(sign == expected, "\(left) against \(right)")
+                a.withUnsafeBytes { order.start($0) }
+                #expect(b.withUnsafeBytes { order.holds($0) } == (a == b), "\(left) holds \(right)")
+            }
+        }
+    }
+
+    /// `ByteOrder.firstIndex` finds a byte from an offset on, as `firstIndex(of:)` on the slice does.
+    @Test func firstIndexFindsTheByteFromTheOffset() {
+        let bytes = Array("GPA.token:with:colons".utf8)
+        bytes.withUnsafeBytes { raw in
+            for from in 0...bytes.count {
+                #expect(ByteOrder.firstIndex(of: 0x3A, in: raw, from: from) == bytes[from...].firstIndex(of: 0x3A), "from \(from)")
+            }
+            #expect(ByteOrder.firstIndex(of: 0x23, in: raw, from: 0) == nil)
+        }
+    }
 }
