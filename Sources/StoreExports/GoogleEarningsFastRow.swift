@@ -10,9 +10,13 @@ import Darwin
 /// repeats them, as an order's rows do); anything else it declines, and the scanner reads that record field by field
 /// (which then finds the defect, with its message). The scanner's speed: no `String` and no allocation per row.
 struct GoogleEarningsFastRow {
-    /// The record's width and each column's field index (`GoogleEarningsParser.columns` order; nil: not in the file).
+    /// The record's width.
     private let width: Int
-    private let positions: [Int?]
+    /// Each column's field index, `width` when the file lacks it (`fields` holds one empty range past the record's).
+    private let slots: [Int]
+    /// The fields of `GoogleEarningsCells.Text`'s texts and of the columns a row must not leave empty, as slots.
+    private let textSlots: [Int]
+    private let requiredSlots: [Int]
     private var fields: [Range<Int>]
     private var texts: [Range<Int>]
     private var date = CellMemo<CalendarDate?>(nil)
@@ -52,11 +56,17 @@ struct GoogleEarningsFastRow {
         .serviceFeePercent, .feeDescription, .promotionID, .salesChannel,
     ]
 
+    /// The columns a row of the common shape never leaves empty.
+    private static let requiredColumns: [Column] = [.description, .transactionDate, .transactionTime, .transactionType, .productID, .productType]
+
     /// A reader of the records of a file with `layout`.
     init(layout: HeaderLayout) {
         width = layout.width
-        positions = GoogleEarningsParser.columns.map { layout.positions[$0.name] }
-        fields = Array(repeating: 0..<0, count: layout.width)
+        let slots = GoogleEarningsParser.columns.map { layout.positions[$0.name] ?? layout.width }
+        self.slots = slots
+        textSlots = Self.textColumns.map { slots[$0.rawValue] }
+        requiredSlots = Self.requiredColumns.map { slots[$0.rawValue] }
+        fields = Array(repeating: 0..<0, count: layout.width + 1)
         texts = Array(repeating: 0..<0, count: GoogleEarningsCells.Text.allCases.count)
     }
 
@@ -71,35 +81,45 @@ struct GoogleEarningsFastRow {
         }
         guard end > 0 else { return false }
         // The fields, split at commas; a quoted field (the date, a title with a comma) ends at the next quote, which
-        // must close it (a doubled quote or text after the quote is left to the field-by-field reader).
-        var start = 0
-        var count = 0
-        while count < width {
-            if start < end, record[start] == 0x22 {
-                guard let found = memchr(base + start + 1, 0x22, end - start - 1) else { return false }
-                let close = base.distance(to: UnsafeRawPointer(found))
-                fields[count] = (start + 1)..<close
-                count += 1
-                start = close + 2
-                if close + 1 == end { break }
-                guard record[close + 1] == 0x2C else { return false }
-                continue
+        // must close it (a doubled quote or text after the quote is left to the field-by-field reader). A cell that
+        // begins or ends with a blank is left to it too.
+        let width = self.width
+        let split = fields.withUnsafeMutableBufferPointer { fields -> Bool in
+            func padded(_ range: Range<Int>) -> Bool {
+                guard !range.isEmpty else { return false }
+                let first = record[range.lowerBound], last = record[range.upperBound - 1]
+                return first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
             }
-            let comma = Self.commaOrQuote(base, from: start, to: end)
-            guard comma == end || record[comma] == 0x2C else { return false }
-            fields[count] = start..<comma
-            count += 1
-            start = comma + 1
-            if comma == end { break }
+            var start = 0
+            var count = 0
+            while count < width {
+                if start < end, record[start] == 0x22 {
+                    guard let found = memchr(base + start + 1, 0x22, end - start - 1) else { return false }
+                    let close = base.distance(to: UnsafeRawPointer(found))
+                    let range = (start + 1)..<close
+                    if padded(range) { return false }
+                    fields[count] = range
+                    count += 1
+                    start = close + 2
+                    if close + 1 == end { break }
+                    guard record[close + 1] == 0x2C else { return false }
+                    continue
+                }
+                let comma = Self.commaOrQuote(base, from: start, to: end)
+                guard comma == end || record[comma] == 0x2C else { return false }
+                let range = start..<comma
+                if padded(range) { return false }
+                fields[count] = range
+                count += 1
+                start = comma + 1
+                if comma == end { break }
+            }
+            fields[width] = 0..<0
+            return count == width && start > end
         }
-        guard count == width, start > end else { return false }
-        for range in fields where !range.isEmpty {
-            let first = record[range.lowerBound], last = record[range.upperBound - 1]
-            if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return false }
-        }
-        func cell(_ column: Column) -> Range<Int> { positions[column.rawValue].map { fields[$0] } ?? 0..<0 }
-        for required in [Column.description, .transactionDate, .transactionTime, .transactionType, .productID, .productType]
-        where cell(required).isEmpty { return false }
+        guard split else { return false }
+        func cell(_ column: Column) -> Range<Int> { fields[slots[column.rawValue]] }
+        for slot in requiredSlots where fields[slot].isEmpty { return false }
         // The date, the time in its zone and the rate, by the field-by-field reader's own readers.
         let dateCell = cell(.transactionDate), timeCell = cell(.transactionTime), rateCell = cell(.rate)
         if !date.holds(record, dateCell) {
@@ -137,7 +157,7 @@ struct GoogleEarningsFastRow {
         case 7 where Self.equals(record, refundCell, "Partial"): refund = .partial
         default: return false
         }
-        for (index, column) in Self.textColumns.enumerated() { texts[index] = cell(column) }
+        for (index, slot) in textSlots.enumerated() { texts[index] = fields[slot] }
         try texts.withUnsafeBufferPointer { ranges in
             try consume(GoogleEarningsCells(
                 line: line, transactionDate: day, transactionEpochSeconds: epoch, transactionZone: clock.zone,
