@@ -57,15 +57,24 @@ public struct BinaryCopyTuples {
         return try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<used])) }
     }
 
-    /// Appends `value` in network byte order.
+    /// Appends `value` in network byte order (stored in place: no copy call for a few bytes).
     public mutating func append<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { put($0) }
+        let size = MemoryLayout<T>.size
+        reserve(size)
+        let at = count
+        storage.withUnsafeMutableBytes { $0.storeBytes(of: value.bigEndian, toByteOffset: at, as: T.self) }
+        count += size
+    }
+
+    /// Makes room for `size` more bytes.
+    private mutating func reserve(_ size: Int) {
+        if count + size > storage.count { storage.append(contentsOf: repeatElement(0, count: Swift.max(size, storage.count))) }
     }
 
     /// Appends `bytes` as they are.
     public mutating func put(_ bytes: UnsafeRawBufferPointer) {
         let size = bytes.count
-        if count + size > storage.count { storage.append(contentsOf: repeatElement(0, count: Swift.max(size, storage.count))) }
+        reserve(size)
         guard let source = bytes.baseAddress, size > 0 else { return }
         let at = count
         storage.withUnsafeMutableBytes { target in
