@@ -32,19 +32,17 @@ final class CopyBatchStream<Batch: CopyBatch>: @unchecked Sendable {
     private var current = Batch()
     private var next = 0
 
-    /// Starts `sql` (a binary `COPY … TO STDOUT`) on a new connection of `configuration`, after `setup` (statements
-    /// run first on that connection).
-    init(configuration: PostgresConfiguration, sql: String, setup: [String] = []) {
-        let thread = Thread { [self] in run(configuration: configuration, sql: sql, setup: setup) }
+    /// Starts `sql` (a binary `COPY … TO STDOUT`) on a new connection of `configuration`.
+    init(configuration: PostgresConfiguration, sql: String) {
+        let thread = Thread { [self] in run(configuration: configuration, sql: sql) }
         thread.stackSize = 1 << 22
         thread.start()
     }
 
-    private func run(configuration: PostgresConfiguration, sql: String, setup: [String]) {
+    private func run(configuration: PostgresConfiguration, sql: String) {
         let outcome = Result<Void, Error> {
             let connection = try PostgresConnection(configuration: configuration)
             defer { connection.close() }
-            for statement in setup { try connection.execute(statement) }
             var reader = BinaryCopyReader()
             var batch = Batch()
             var number = 0

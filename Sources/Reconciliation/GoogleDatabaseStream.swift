@@ -10,12 +10,6 @@ enum GoogleDatabaseStream {
     struct Batch: CopyBatch {
         var bytes: [UInt8] = []
         var rows: [Row] = []
-
-        /// Adds one tuple of the binary COPY (transaction key, order, amount, currency, country, product, is_test,
-        /// `effective_at`).
-        mutating func add(_ message: UnsafeRawBufferPointer, fields: [Range<Int>?], number: Int) throws {
-            try GoogleDatabaseStream.add(message, fields: fields, to: &self)
-        }
     }
 
     /// One row: its texts in the batch's bytes.
@@ -57,12 +51,14 @@ enum GoogleDatabaseStream {
             ORDER BY b.order_id COLLATE "C", b.transaction_key COLLATE "C") TO STDOUT (FORMAT binary)
             """
     }
+}
 
+extension GoogleDatabaseStream.Batch {
     /// Adds one tuple of the binary COPY (transaction key, order, amount, currency, country, product, is_test,
-    /// `effective_at`) to `batch`.
-    static func add(_ bytes: UnsafeRawBufferPointer, fields columns: [Range<Int>?], to batch: inout Batch) throws {
+    /// `effective_at`).
+    mutating func add(_ message: UnsafeRawBufferPointer, fields columns: [Range<Int>?], number: Int) throws {
         func unexpected(_ reason: String) -> PostgresError {
-            PostgresError(.copy, message: "unexpected COPY row of billing_transaction (\(reason)): \(columns.count) fields, \(bytes.count) bytes")
+            PostgresError(.copy, message: "unexpected COPY row of billing_transaction (\(reason)): \(columns.count) fields, \(message.count) bytes")
         }
         guard columns.count == 8 else { throw unexpected("not 8 fields") }
         func field(_ index: Int) throws -> Range<Int> {
@@ -70,16 +66,16 @@ enum GoogleDatabaseStream {
             return field
         }
         let fields = (try field(0), try field(1), try field(2), try field(3), try field(4), try field(5), try field(6), try field(7))
-        guard let amount = BinaryCopyReader.int64(bytes, fields.2) else { throw unexpected("amount is not an int8") }
-        guard let micros = BinaryCopyReader.int64(bytes, fields.7),
+        guard let amount = BinaryCopyReader.int64(message, fields.2) else { throw unexpected("amount is not an int8") }
+        guard let micros = BinaryCopyReader.int64(message, fields.7),
               let at = BinaryCopyReader.epochSeconds(postgresMicroseconds: micros) else { throw unexpected("effective_at is not a timestamptz") }
         guard fields.6.count == 1 else { throw unexpected("is_test is not a bool") }
         func copy(_ range: Range<Int>) -> Range<Int> {
-            let start = batch.bytes.count
-            batch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
-            return start..<batch.bytes.count
+            let start = bytes.count
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: message[range]))
+            return start..<bytes.count
         }
-        batch.rows.append(Row(order: copy(fields.1), key: copy(fields.0), currency: copy(fields.3), country: copy(fields.4),
-                              product: copy(fields.5), amount: amount, isTest: bytes[fields.6.lowerBound] != 0, at: at))
+        rows.append(Row(order: copy(fields.1), key: copy(fields.0), currency: copy(fields.3), country: copy(fields.4),
+                        product: copy(fields.5), amount: amount, isTest: message[fields.6.lowerBound] != 0, at: at))
     }
 }

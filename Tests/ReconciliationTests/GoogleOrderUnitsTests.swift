@@ -157,7 +157,7 @@ import Testing
         for message in Self.messages(rows) {
             try message.withUnsafeBytes { bytes in
                 guard try reader.read(bytes) else { return }
-                try GoogleDatabaseStream.add(bytes, fields: reader.fields, to: &batch)
+                try batch.add(bytes, fields: reader.fields, number: 1)
             }
         }
         let row = try #require(batch.rows.first)
@@ -174,7 +174,7 @@ import Testing
         let error = #expect(throws: PostgresError.self) {
             try tuple.withUnsafeBytes { bytes in
                 _ = try fresh.read(bytes)
-                try GoogleDatabaseStream.add(bytes, fields: fresh.fields, to: &batch)
+                try batch.add(bytes, fields: fresh.fields, number: 1)
             }
         }
         #expect(error?.message.contains("NULL in field 3") == true)
