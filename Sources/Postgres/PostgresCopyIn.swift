@@ -1,4 +1,7 @@
 import CLibpq
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Streams rows into `COPY … FROM STDIN` (text format), buffering into large chunks for libpq.
 public final class PostgresCopyIn {
@@ -80,6 +83,7 @@ extension PostgresConnection {
         try flushQueue()
         let start = try PostgresResult.checked(PQexec(handle, sql), connection: handle, statement: sql)
         _ = start
+        Self.widenSendBuffer(handle)
         let writer = PostgresCopyIn(handle: handle)
         var failure: Error?
         do {
@@ -98,5 +102,22 @@ extension PostgresConnection {
         if let serverError { throw serverError }
         guard endStatus == 1 else { throw PostgresError(.copy, message: String(cString: PQerrorMessage(handle)), statement: sql) }
         return result?.affectedRows ?? 0
+    }
+}
+
+extension PostgresConnection {
+    /// The bytes a COPY's sender may queue on the socket before it waits for the server to read: up to 4 MiB, as the
+    /// system allows (`net.core.wmem_max`). With the default (≈ 200 KiB on a local socket) the sender is woken only
+    /// when the server has drained most of it, and on a busy machine the server then runs dry (Benchmarks/results.md,
+    /// "Google month-end, evening round").
+    static let copySendBuffer: Int32 = 4 << 20
+
+    /// Widens the connection's socket send buffer for a COPY FROM STDIN (`copySendBuffer`; the kernel caps it, and a
+    /// refusal leaves the default, which only costs speed).
+    static func widenSendBuffer(_ handle: OpaquePointer) {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return }
+        var size = copySendBuffer
+        _ = setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 }
