@@ -238,16 +238,7 @@ public struct ByteInterner {
     /// Whether value `a`'s bytes sort before value `b`'s (shorter first on a common prefix).
     @inlinable
     public func less(_ a: Int32, _ b: Int32) -> Bool {
-        arena.withBytes(a) { x in
-            arena.withBytes(b) { y in
-                let common = min(x.count, y.count)
-                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-                    let order = memcmp(p, q, common)
-                    if order != 0 { return order < 0 }
-                }
-                return x.count < y.count
-            }
-        }
+        arena.withBytes(a) { x in arena.withBytes(b) { y in Self.compare(x, y) < 0 } }
     }
 
     private mutating func grow() {
@@ -258,6 +249,18 @@ public struct ByteInterner {
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = index + 1
         }
+    }
+
+    /// The order of two byte strings as `COLLATE "C"` sorts them: negative when `a` comes first, zero when they are
+    /// equal, positive after (byte by byte, a prefix before the longer string).
+    @inlinable
+    public static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+            let order = memcmp(x, y, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
     }
 
     /// Whether two byte strings are equal.

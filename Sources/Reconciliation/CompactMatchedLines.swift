@@ -1,4 +1,10 @@
 import BillingCore
+import CompactMemory
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// A unit both compact sides of the period hold alike (same currency, equal gross, a charge the database has at
 /// least as often as the report): categorised `matched` with no detail of its own. The common case of a month,
 /// written to the items CSV straight from the compact data (`ReconciliationCSV.appendMatched`) instead of as a
@@ -38,9 +44,9 @@ extension ReconciliationCSV {
     /// as its first and last four bytes around `…` (only `…` when 8 bytes or fewer), everything else as it is.
     static func maskedKeyPieces(_ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
         let prefix = googlePrefix.count
-        guard key.count >= prefix, googlePrefix.withUnsafeBytes({ ByteOrder.compare(UnsafeRawBufferPointer(rebasing: key[0..<prefix]), $0) == 0 })
+        guard key.count >= prefix, googlePrefix.withUnsafeBytes({ ByteInterner.equal(UnsafeRawBufferPointer(rebasing: key[0..<prefix]), $0) })
         else { body(key); return }
-        let tokenEnd = ByteOrder.firstIndex(of: 0x3A, in: key, from: prefix) ?? key.count
+        let tokenEnd = firstIndex(of: 0x3A, in: key, from: prefix) ?? key.count
         let token = tokenEnd - prefix
         let dots = UnsafeRawBufferPointer(start: ellipsis.utf8Start, count: ellipsis.utf8CodeUnitCount)
         body(UnsafeRawBufferPointer(rebasing: key[0..<prefix]))
@@ -52,6 +58,13 @@ extension ReconciliationCSV {
             body(dots)
         }
         body(UnsafeRawBufferPointer(rebasing: key[tokenEnd...]))
+    }
+
+    /// The offset of the first `byte` in `bytes` at or after `from`, or nil (`memchr`: a purchase token is long).
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard from < bytes.count, let base = bytes.baseAddress,
+              let found = memchr(base + from, Int32(byte), bytes.count - from) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// Appends the line of a matched unit, the bytes `append(_:line:to:)` writes for its item: texts from the

@@ -4,7 +4,7 @@ import Postgres
 
 /// Rows of one binary `COPY`, gathered on the stream's thread: each tuple read into a row whose texts are copied into
 /// the batch's bytes.
-protocol CopyBatch {
+protocol CopyBatch: Sendable {
     /// One tuple as the reader uses it.
     associatedtype Row
     /// An empty batch.

@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 import Postgres
 
@@ -134,7 +135,7 @@ struct GoogleMonthStream {
             while try databaseRows.peek({ row, bytes in
                 let rowOrder = UnsafeRawBufferPointer(rebasing: bytes[row.order])
                 if !order.hasRows || !order.holds(rowOrder) {
-                    if let id, ByteOrder.compare(rowOrder, id) >= 0 { return false }
+                    if let id, ByteInterner.compare(rowOrder, id) >= 0 { return false }
                     try start(rowOrder, side: "billing_transaction")
                 }
                 order.addDatabaseRow(row, bytes: bytes)

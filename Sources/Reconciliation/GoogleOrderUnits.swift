@@ -1,3 +1,4 @@
+import CompactMemory
 /// One order's units in a Google month and its two neighbours, built from the order's rows of the sorted stream
 /// (`GoogleMonthStream`): per period and side, the report's unit (its staged facts absorbed in file order, or its
 /// estimated-sales rows) and the database's unit (its rows folded in transaction-key order). The texts are numbered
@@ -38,12 +39,12 @@ struct GoogleOrderUnits {
 
     /// Whether the order being built is `order`.
     func holds(_ order: UnsafeRawBufferPointer) -> Bool {
-        order.count == id.count && id.withUnsafeBytes { ByteOrder.compare(order, $0) == 0 }
+        id.withUnsafeBytes { ByteInterner.equal(order, $0) }
     }
 
     /// Whether `order` comes after the order being built in byte order (as `COLLATE "C"` sorts).
     func isBefore(_ order: UnsafeRawBufferPointer) -> Bool {
-        id.withUnsafeBytes { ByteOrder.compare($0, order) < 0 }
+        id.withUnsafeBytes { ByteInterner.compare($0, order) < 0 }
     }
 
     /// Starts order `order`: forgets the previous order's rows and units.

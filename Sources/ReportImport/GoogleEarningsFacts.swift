@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 import Postgres
 import StoreExports
@@ -47,7 +48,7 @@ public struct GoogleEarningsFacts {
     public mutating func add(_ row: GoogleEarningsFields, _ ended: (GoogleEarningsFact) throws -> Void) rethrows {
         let (sideName, part, countDelta) = GoogleEarningsFold.classify(row.transactionType, refundType: row.refundType)
         let side: Int32 = sideName == "charge" ? 0 : 1
-        if !open || side != run.side || !Self.equal(run.order, row.orderID) {
+        if !open || side != run.side || !run.order.withUnsafeBytes({ ByteInterner.equal($0, row.orderID) }) {
             try finish(ended)
             open = true
             run.order.append(contentsOf: row.orderID)
@@ -66,15 +67,6 @@ public struct GoogleEarningsFacts {
         if side == 1, let type = row.refundType { run.refundType = type }
         run.at = min(run.at, row.transactionEpochSeconds)
         run.rows += 1
-    }
-
-    /// Whether `bytes` and `other` hold the same bytes.
-    private static func equal(_ bytes: [UInt8], _ other: UnsafeRawBufferPointer) -> Bool {
-        bytes.withUnsafeBytes { mine in
-            guard mine.count == other.count else { return false }
-            guard let a = mine.baseAddress, let b = other.baseAddress else { return true }
-            return memcmp(a, b, mine.count) == 0
-        }
     }
 
     /// Hands on the open run, if any (at the end of the file, or when a row starts another run).

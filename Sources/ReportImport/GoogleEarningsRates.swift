@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CompactMemory
 import StoreExports
 
 /// Google's buyer → merchant rates gathered while an earnings file streams by: per currency pair, the rate of the
@@ -28,13 +24,13 @@ public struct GoogleEarningsRates: Sendable {
     public mutating func add(_ cells: GoogleEarningsCells) {
         let from = cells.text(.buyerCurrency), to = cells.text(.merchantCurrency)
         let rate = cells.currencyConversionRate, at = cells.transactionEpochSeconds, line = cells.line
-        guard rate.unscaled > 0, !Self.same(from, to) else { return }
+        guard rate.unscaled > 0, !ByteInterner.equal(from, to) else { return }
         guard from.allSatisfy({ $0 < 0x80 }), to.allSatisfy({ $0 < 0x80 }) else {
             add(from: String(decoding: from, as: UTF8.self), to: String(decoding: to, as: UTF8.self), rate: rate, at: at, line: line)
             return
         }
-        for index in ascii.indices where ascii[index].from.withUnsafeBytes({ Self.same($0, from) })
-            && ascii[index].to.withUnsafeBytes({ Self.same($0, to) }) {
+        for index in ascii.indices where ascii[index].from.withUnsafeBytes({ ByteInterner.equal($0, from) })
+            && ascii[index].to.withUnsafeBytes({ ByteInterner.equal($0, to) }) {
             if (ascii[index].kept.at, ascii[index].kept.line) > (at, line) { return }
             (ascii[index].kept.at, ascii[index].kept.line, ascii[index].kept.rate) = (at, line, rate)
             return
@@ -47,13 +43,6 @@ public struct GoogleEarningsRates: Sendable {
         let key = from + ">" + to
         if let kept = latest[key], (kept.at, kept.line) > (at, line) { return }
         latest[key] = (at, line, from, to, rate)
-    }
-
-    /// Whether `a` and `b` hold the same bytes.
-    private static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let left = a.baseAddress, let right = b.baseAddress else { return true }
-        return memcmp(left, right, a.count) == 0
     }
 
     /// The rates of `month` (`YYYY-MM`, the file name's month) by pair; empty without a month.

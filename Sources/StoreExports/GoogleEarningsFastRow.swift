@@ -114,7 +114,6 @@ struct GoogleEarningsFastRow {
                 start = comma + 1
                 if comma == end { break }
             }
-            fields[width] = 0..<0
             return count == width && start > end
         }
         guard split else { return false }

@@ -1,3 +1,4 @@
+import CompactMemory
 import Postgres
 @testable import Reconciliation
 import TestSupport
@@ -30,7 +31,7 @@ import Testing
         }
     }
 
-    /// `ByteOrder.compare` (the merge's comparison, by `memcmp`) orders every pair as their bytes do, prefixes first,
+    /// `ByteInterner.compare` (the merge's comparison, by `memcmp`) orders every pair as their bytes do, prefixes first,
     /// and `GoogleOrderUnits.holds` is its equality.
     @Test func compareIsTheBytesOrder() {
         let values = ["", "G", "GPA.1", "GPA.1..0", "GPA.1..10", "GPA.3000-2791-0000-00000..5", "GPA.3000-2791-0000-00001",
@@ -40,7 +41,7 @@ import Testing
         for left in values {
             for right in values {
                 let (a, b) = (Array(left.utf8), Array(right.utf8))
-                let sign = a.withUnsafeBytes { x in b.withUnsafeBytes { y in ByteOrder.compare(x, y) } }.signum()
+                let sign = a.withUnsafeBytes { x in b.withUnsafeBytes { y in ByteInterner.compare(x, y) } }.signum()
                 let expected = a == b ? 0 : (a.lexicographicallyPrecedes(b) ? -1 : 1)
                 #expect(sign == expected, "\(left) against \(right)")
                 a.withUnsafeBytes { order.start($0) }
@@ -49,14 +50,14 @@ import Testing
         }
     }
 
-    /// `ByteOrder.firstIndex` finds a byte from an offset on, as `firstIndex(of:)` on the slice does.
+    /// `ReconciliationCSV.firstIndex` (the masked key's token end) finds a byte from an offset on, as `firstIndex(of:)` on the slice does.
     @Test func firstIndexFindsTheByteFromTheOffset() {
         let bytes = Array("GPA.token:with:colons".utf8)
         bytes.withUnsafeBytes { raw in
             for from in 0...bytes.count {
-                #expect(ByteOrder.firstIndex(of: 0x3A, in: raw, from: from) == bytes[from...].firstIndex(of: 0x3A), "from \(from)")
+                #expect(ReconciliationCSV.firstIndex(of: 0x3A, in: raw, from: from) == bytes[from...].firstIndex(of: 0x3A), "from \(from)")
             }
-            #expect(ByteOrder.firstIndex(of: 0x23, in: raw, from: 0) == nil)
+            #expect(ReconciliationCSV.firstIndex(of: 0x23, in: raw, from: 0) == nil)
         }
     }
 }
