@@ -148,6 +148,43 @@ import WorldGen
         #expect(try harness.scalar("SELECT count(*) AS n FROM report_file_content") == 0)
     }
 
+    /// Migration 0044's part of the check (the facts have no unique key since): a file's facts are numbered 0 … n − 1,
+    /// so a fact written twice in place of another (the rows still adding up), or numbered past the end, cannot commit.
+    @Test func aFileWhoseFactsAreNotNumberedFromZeroOnCannotCommit() throws {
+        let harness = try ImportHarness("earnings_fact_numbers")
+        let name = "earnings_201911_1234567890123-0.csv"
+        try FileManager.default.copyItem(at: Self.earningsFixture(name), to: harness.folder.appendingPathComponent(name))
+        let (code, _, line) = try harness.run()
+        #expect(code == .succeeded, "\(line)")
+        let file = try harness.scalar("SELECT id AS n FROM report_file WHERE kind = 'googleEarnings'")
+        let facts = try harness.scalar("SELECT count(*) AS n FROM google_earnings_fact")
+        #expect(facts >= 3)
+        /// Stages a copy of the file's facts, renumbered by `seq` (an SQL expression of `seq`), under a new file.
+        func addFile(renumbered seq: String) throws {
+            try harness.database.transaction { db in
+                let id = try #require(try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first)
+                    .decode(Int64.self, "id")
+                _ = try db.execute("""
+                    INSERT INTO google_earnings_fact SELECT $1, \(seq), order_id, side, gross_micros, fee_micros, tax_micros,
+                        charge_count, row_count, currency, country, product_id, refund_type, first_at
+                    FROM google_earnings_fact WHERE report_file_id = $2
+                    """, [id, file])
+                _ = try db.execute("""
+                    INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, row_count)
+                    SELECT $1, 'googleEarnings', 'google', 'x.csv', 'google:earnings:numbers', repeat('0', 64), '2019-11', row_count
+                    FROM report_file WHERE id = $2
+                    """, [id, file])
+            }
+        }
+        for wrong in ["CASE WHEN seq = 1 THEN 0 ELSE seq END", "CASE WHEN seq = 1 THEN 2 WHEN seq = 2 THEN 1 ELSE seq END + 1",
+                      "seq + 1", "CASE WHEN seq = \(facts - 1) THEN \(facts) ELSE seq END"] {
+            #expect(throws: (any Error).self, "\(wrong)") { try addFile(renumbered: wrong) }
+        }
+        #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_fact") == facts, "nothing of the refused files stays")
+        try addFile(renumbered: "CASE WHEN seq = 1 THEN 2 WHEN seq = 2 THEN 1 ELSE seq END")
+        #expect(try harness.scalar("SELECT count(*) AS n FROM google_earnings_fact") == 2 * facts)
+    }
+
     @Test(arguments: [3, 7, 11] as [UInt64]) func aWorldsEarningsStageAsThePerRowStagingStagedThem(_ seed: UInt64) throws {
         let harness = try ImportHarness("earnings_staged_world_\(seed)")
         let world = try World.generate(WorldOptions(seed: seed, subscriptions: 600, months: 3))
