@@ -23,7 +23,12 @@ cd "$(dirname "$0")/../.."
 source Benchmarks/release-flags.sh
 ORDERS=${RECONCILE_ORDERS:-"92000 306000 920000"}
 PAIRS=${RECONCILE_PAIRS:-5}
-MONTHS=(2026-04 2026-07 2026-10 2026-05 2026-08)
+# Each size keeps its own month (the cached inputs are per size and month, and a month holds one size's rows): a
+# subset such as RECONCILE_ORDERS="306000 920000" reuses those sizes' inputs; another size takes a spare month by
+# its position in the list.
+declare -A MONTH_OF_SIZE=([92000]=2026-04 [306000]=2026-07 [920000]=2026-10)
+SPARE_MONTHS=(2026-05 2026-08 2026-11 2026-02 2026-01)
+month_for() { echo "${MONTH_OF_SIZE[$1]:-${SPARE_MONTHS[$2]}}"; }
 root=$PWD
 cache=$root/.local/bench/reconcile
 out=$root/Benchmarks/out/reconcile
@@ -55,7 +60,7 @@ fi
 "$bin/migrate" --log-format json >/dev/null 2>&1
 index=0
 for orders in $ORDERS; do
-  month=${MONTHS[$index]}
+  month=$(month_for "$orders" "$index")
   dir="$cache/$orders-$month"
   if [ ! -f "$dir/loaded" ]; then
     # The month may hold another size's rows (their keys carry `bench<month>`): they go first.
@@ -109,7 +114,7 @@ floor_columns=$(seq 1 26 | sed 's/^/c/; s/$/ text/' | paste -sd, -)
 declare -A month_of zip_of rows_of bounds_of dbrows_of floor_runs ours_runs duck_runs
 index=0
 for orders in $ORDERS; do
-  month=${MONTHS[$index]}
+  month=$(month_for "$orders" "$index")
   index=$((index + 1))
   dir="$cache/$orders-$month"
   month_of[$orders]=$month
