@@ -104,9 +104,13 @@ BEGIN
         EXECUTE format('GRANT %s ON TABLE public.%I TO iap_job', entry.privileges, entry.table_name);
     END LOOP;
     -- The only functions that run with the owner's rights (SECURITY DEFINER; their EXECUTE is revoked from PUBLIC by
-    -- their migration): build-reports' replacement of a basis's stored spans (migration 0039).
+    -- their migration): build-reports' replacement of a basis's stored spans (migration 0039) and import-exports'
+    -- statistics of the staged Google earnings facts (migration 0045).
     IF to_regprocedure('public.report_stored_span_empty(text)') IS NOT NULL THEN
         GRANT EXECUTE ON FUNCTION public.report_stored_span_empty(text), public.report_stored_span_index(text) TO iap_job;
+    END IF;
+    IF to_regprocedure('public.google_earnings_fact_analyze()') IS NOT NULL THEN
+        GRANT EXECUTE ON FUNCTION public.google_earnings_fact_analyze() TO iap_job;
     END IF;
 END
 $grants$;

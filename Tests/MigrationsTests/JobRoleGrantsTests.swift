@@ -135,10 +135,11 @@ import Testing
         #expect(try job.query("SELECT count(*) AS n FROM audit_log").first?.decode(Int.self, "n") == 2)
     }
 
-    /// build-reports' replacement of a basis's stored spans (migration 0039) is the only thing the job role does with the
-    /// owner's rights: the schema's SECURITY DEFINER functions are exactly its two, PUBLIC may not run them, iap_job may
-    /// (for the two bases only), and the job role still cannot empty a partition or drop its index itself.
-    @Test func theStoredSpansAreReplacedThroughTheOwnersTwoFunctionsOnly() throws {
+    /// build-reports' replacement of a basis's stored spans (migration 0039) and import-exports' statistics of the
+    /// staged Google earnings facts (0045) are the only things the job role does with the owner's rights: the schema's
+    /// SECURITY DEFINER functions are exactly those three, PUBLIC may not run them, iap_job may (for the two bases
+    /// only), and the job role still cannot empty a partition or drop its index itself.
+    @Test func onlyTheOwnersThreeFunctionsRunWithItsRights() throws {
         let database = try RoleDatabase.fresh("job_role_definer")
         let admin = try PostgresConnection(configuration: database.superuser)
         defer { admin.close() }
@@ -147,7 +148,7 @@ import Testing
                                               WHERE a.grantee = 0) AS public
             FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace AND p.prosecdef ORDER BY 1
             """).rows.map { (try $0.decode(String.self, "name"), try $0.decode(Bool.self, "public")) }
-        #expect(definers.map(\.0) == ["report_stored_span_empty", "report_stored_span_index"])
+        #expect(definers.map(\.0) == ["google_earnings_fact_analyze", "report_stored_span_empty", "report_stored_span_index"])
         #expect(definers.allSatisfy { !$0.1 }, "PUBLIC may execute \(definers.filter(\.1).map(\.0))")
         _ = try admin.execute("""
             INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
@@ -180,6 +181,21 @@ import Testing
             SELECT indexname AS name FROM pg_indexes WHERE tablename = 'report_stored_span_corrected'
             """).rows.map { try $0.decode(String.self, "name") }
         #expect(indexes == ["report_stored_span_corrected_subscription"], "the index is built again")
+    }
+
+    /// Only the owner may ANALYZE a table (PostgreSQL skips it, with a warning, for anyone else): the job role analyses
+    /// the staged Google earnings facts through the owner's function (migration 0045), which import-exports calls.
+    @Test func theJobRoleAnalysesTheStagedFactsThroughTheOwnersFunction() throws {
+        let database = try RoleDatabase.fresh("job_role_facts_statistics")
+        let admin = try PostgresConnection(configuration: database.superuser)
+        defer { admin.close() }
+        let analysed = "SELECT last_analyze IS NOT NULL AS done FROM pg_stat_user_tables WHERE relname = 'google_earnings_fact'"
+        let job = try PostgresConnection(configuration: database.jobConfiguration)
+        defer { job.close() }
+        try job.execute("ANALYZE google_earnings_fact")
+        #expect(try admin.query(analysed).first?.decode(Bool.self, "done") == false, "iap_job's own ANALYZE is skipped")
+        _ = try job.query("SELECT google_earnings_fact_analyze()")
+        #expect(try admin.query(analysed).first?.decode(Bool.self, "done") == true)
     }
 
     @Test func anInstallationWithTheOldBlanketGrantsIsBroughtToTheList() throws {

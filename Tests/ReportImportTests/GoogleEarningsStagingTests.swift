@@ -148,6 +148,23 @@ import WorldGen
         #expect(try harness.scalar("SELECT count(*) AS n FROM report_file_content") == 0)
     }
 
+    /// After staging a Google earnings file the import brings the facts' planner statistics up to date (migration
+    /// 0045), so the reconcile that follows plans the new file's facts by their count; a rerun that stages nothing
+    /// analyses nothing.
+    @Test func theImportLeavesTheFactsAnalysed() throws {
+        let harness = try ImportHarness("earnings_facts_statistics")
+        let name = "earnings_201911_1234567890123-0.csv"
+        try FileManager.default.copyItem(at: Self.earningsFixture(name), to: harness.folder.appendingPathComponent(name))
+        let analysed = "SELECT coalesce(analyze_count, 0) AS n FROM pg_stat_user_tables WHERE relname = 'google_earnings_fact'"
+        #expect(try harness.scalar(analysed) == 0)
+        let (code, counts, line) = try harness.run()
+        #expect(code == .succeeded && counts["facts_statistics_failed"] == nil, "\(line)")
+        #expect(try harness.scalar(analysed) == 1)
+        let (again, againCounts, againLine) = try harness.run()
+        #expect(again == .succeeded && againCounts["files_unchanged"] == 1, "\(againLine)")
+        #expect(try harness.scalar(analysed) == 1, "an unchanged file is not staged again, nor the table analysed")
+    }
+
     /// Migration 0044's part of the check (the facts have no unique key since): a file's facts are numbered 0 … n − 1,
     /// so a fact written twice in place of another (the rows still adding up), or numbered past the end, cannot commit.
     @Test func aFileWhoseFactsAreNotNumberedFromZeroOnCannotCommit() throws {
