@@ -6,10 +6,16 @@
 -- connect as `iap_job`, which owns nothing (SQL/job_role_grants.sql), so this function, owned by the role that
 -- migrates and run with its rights (SECURITY DEFINER, a fixed search path), does that one thing. EXECUTE is revoked
 -- from PUBLIC here and granted to `iap_job` only, by SQL/job_role_grants.sql.
+--
+-- It analyses the one column the reconcile's plan turns on, `report_file_id`, with a statistics target of 10 (a
+-- sample of 3,000 rows; up to ten files in the most-common list, the newest among them whenever it is one of the ten
+-- largest): 17 ms on a 3M-row month's 938k facts, against 0.14 s for that column at the default target and 0.23–0.33 s
+-- for the whole table, a fixed cost that weighed on a small month's import. Autovacuum still analyses every column.
+ALTER TABLE google_earnings_fact ALTER COLUMN report_file_id SET STATISTICS 10;
 CREATE FUNCTION google_earnings_fact_analyze() RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
 BEGIN
-    ANALYZE public.google_earnings_fact;
+    ANALYZE public.google_earnings_fact (report_file_id);
 END
 $$;
 COMMENT ON FUNCTION google_earnings_fact_analyze() IS
