@@ -34,7 +34,7 @@ struct GoogleMonthStream {
     /// nil when no file is read. Columns: order, the row's small fields packed into one int8 (`PackedFields`), gross
     /// (or charged amount), fee (or taxes collected), tax, currency, country, product, instant. Nine columns rather
     /// than one per field: the server's sort carries and its COPY encodes every column of every row, and the packed
-    /// form took 15 % off the report side's server time at 3M rows (docs/RECONCILIATION.md, "Reading the staged side").
+    /// form took 15 % off the report side's server time at 3M rows (docs/RECONCILIATION.md, "Reconcile", the report side).
     static func reportStatement(_ periods: [ReconciliationPeriod], files: [ReportFileRef]) -> String? {
         var branches: [String] = []
         for (index, period) in periods.enumerated() where periods.firstIndex(where: { $0.label == period.label }) == index {
