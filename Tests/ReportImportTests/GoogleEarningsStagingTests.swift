@@ -41,6 +41,41 @@ import WorldGen
             .appendingPathComponent("StoreExportsTests/Fixtures/google/" + name)
     }
 
+    /// A harness that has imported the one earnings fixture `earnings_201911_1234567890123-0.csv` (under `database`).
+    static func stagedFixture(_ database: String) throws -> ImportHarness {
+        let harness = try ImportHarness(database)
+        let name = "earnings_201911_1234567890123-0.csv"
+        try FileManager.default.copyItem(at: earningsFixture(name), to: harness.folder.appendingPathComponent(name))
+        let (code, _, line) = try harness.run()
+        #expect(code == .succeeded, "\(line)")
+        return harness
+    }
+
+    /// Records, in one transaction, a Google earnings `report_file` (key `google:earnings:test`) counting `rows` rows,
+    /// with a copy of file `source`'s facts renumbered by `seq` (an SQL expression of `seq`) when given, and naming
+    /// kept bytes of `keptSize` (the first earnings file's hash) when given: the commit runs the per-file checks.
+    static func addFile(_ harness: ImportHarness, rows: Int, copyFactsFrom source: Int64?, seq: String = "seq",
+                        keptSize: Int64? = nil) throws {
+        try harness.database.transaction { db in
+            let id = try #require(try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first)
+                .decode(Int64.self, "id")
+            if let source {
+                _ = try db.execute("""
+                    INSERT INTO google_earnings_fact SELECT $1, \(seq), order_id, side, gross_micros, fee_micros, tax_micros,
+                        charge_count, row_count, currency, country, product_id, refund_type, first_at
+                    FROM google_earnings_fact WHERE report_file_id = $2
+                    """, [id, source])
+            }
+            _ = try db.execute("""
+                INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, row_count,
+                                         kept_sha256, kept_size)
+                SELECT $1, 'googleEarnings', 'google', 'x.csv', 'google:earnings:test', repeat('0', 64), '2019-11', $2,
+                       CASE WHEN $3::int8 IS NULL THEN NULL ELSE kept_sha256 END, $3::int8
+                FROM report_file WHERE kind = 'googleEarnings' LIMIT 1
+                """, [id, rows, keptSize])
+        }
+    }
+
     /// Every staged earnings file's kept bytes are the file's, byte for byte.
     static func expectKeptBytes(_ harness: ImportHarness, files: [URL]) throws {
         for file in files {
@@ -102,11 +137,7 @@ import WorldGen
     /// its `row_count` rows (facts under another id, or none), or that names kept bytes it does not have, cannot
     /// commit; deleting a file deletes its facts, and its kept bytes once no file names them.
     @Test func aFileMustHoldExactlyItsRowsAndTakesThemAlongWhenDeleted() throws {
-        let harness = try ImportHarness("earnings_rows_per_file")
-        let name = "earnings_201911_1234567890123-0.csv"
-        try FileManager.default.copyItem(at: Self.earningsFixture(name), to: harness.folder.appendingPathComponent(name))
-        let (code, _, line) = try harness.run()
-        #expect(code == .succeeded, "\(line)")
+        let harness = try Self.stagedFixture("earnings_rows_per_file")
         let db = harness.database
         let staged = try harness.scalar("SELECT sum(row_count)::int8 AS n FROM google_earnings_fact")
         let facts = try harness.scalar("SELECT count(*) AS n FROM google_earnings_fact")
@@ -114,24 +145,7 @@ import WorldGen
         let chunks = try harness.scalar("SELECT count(*) AS n FROM report_file_content")
         #expect(chunks == 1)
         func addFile(rows: Int, copyFactsFrom source: Int64?, keptSize: Int64? = nil) throws {
-            try db.transaction { db in
-                let id = try #require(try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first)
-                    .decode(Int64.self, "id")
-                if let source {
-                    _ = try db.execute("""
-                        INSERT INTO google_earnings_fact SELECT $1, seq, order_id, side, gross_micros, fee_micros, tax_micros,
-                            charge_count, row_count, currency, country, product_id, refund_type, first_at
-                        FROM google_earnings_fact WHERE report_file_id = $2
-                        """, [id, source])
-                }
-                _ = try db.execute("""
-                    INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, row_count,
-                                             kept_sha256, kept_size)
-                    SELECT $1, 'googleEarnings', 'google', 'x.csv', 'google:earnings:test', repeat('0', 64), '2019-11', $2,
-                           CASE WHEN $3::int8 IS NULL THEN NULL ELSE kept_sha256 END, $3::int8
-                    FROM report_file WHERE kind = 'googleEarnings' LIMIT 1
-                    """, [id, rows, keptSize])
-            }
+            try Self.addFile(harness, rows: rows, copyFactsFrom: source, keptSize: keptSize)
         }
         let file = try harness.scalar("SELECT id AS n FROM report_file WHERE kind = 'googleEarnings'")
         let size = try harness.scalar("SELECT kept_size AS n FROM report_file WHERE kind = 'googleEarnings'")
@@ -168,30 +182,14 @@ import WorldGen
     /// Migration 0044's part of the check (the facts have no unique key since): a file's facts are numbered 0 … n − 1,
     /// so a fact written twice in place of another (the rows still adding up), or numbered past the end, cannot commit.
     @Test func aFileWhoseFactsAreNotNumberedFromZeroOnCannotCommit() throws {
-        let harness = try ImportHarness("earnings_fact_numbers")
-        let name = "earnings_201911_1234567890123-0.csv"
-        try FileManager.default.copyItem(at: Self.earningsFixture(name), to: harness.folder.appendingPathComponent(name))
-        let (code, _, line) = try harness.run()
-        #expect(code == .succeeded, "\(line)")
+        let harness = try Self.stagedFixture("earnings_fact_numbers")
         let file = try harness.scalar("SELECT id AS n FROM report_file WHERE kind = 'googleEarnings'")
         let facts = try harness.scalar("SELECT count(*) AS n FROM google_earnings_fact")
+        let rows = Int(try harness.scalar("SELECT sum(row_count)::int8 AS n FROM google_earnings_fact"))
         #expect(facts >= 3)
         /// Stages a copy of the file's facts, renumbered by `seq` (an SQL expression of `seq`), under a new file.
         func addFile(renumbered seq: String) throws {
-            try harness.database.transaction { db in
-                let id = try #require(try db.query("SELECT nextval(pg_get_serial_sequence('report_file', 'id')) AS id").first)
-                    .decode(Int64.self, "id")
-                _ = try db.execute("""
-                    INSERT INTO google_earnings_fact SELECT $1, \(seq), order_id, side, gross_micros, fee_micros, tax_micros,
-                        charge_count, row_count, currency, country, product_id, refund_type, first_at
-                    FROM google_earnings_fact WHERE report_file_id = $2
-                    """, [id, file])
-                _ = try db.execute("""
-                    INSERT INTO report_file (id, kind, provider, file_name, report_key, content_sha256, period, row_count)
-                    SELECT $1, 'googleEarnings', 'google', 'x.csv', 'google:earnings:numbers', repeat('0', 64), '2019-11', row_count
-                    FROM report_file WHERE id = $2
-                    """, [id, file])
-            }
+            try Self.addFile(harness, rows: rows, copyFactsFrom: file, seq: seq)
         }
         for wrong in ["CASE WHEN seq = 1 THEN 0 ELSE seq END", "CASE WHEN seq = 1 THEN 2 WHEN seq = 2 THEN 1 ELSE seq END + 1",
                       "seq + 1", "CASE WHEN seq = \(facts - 1) THEN \(facts) ELSE seq END"] {
