@@ -43,13 +43,26 @@ def main():
         columns = {{'transaction_key': 'VARCHAR', 'order_id': 'VARCHAR', 'amount_micros': 'BIGINT', 'currency_code': 'VARCHAR',
                     'country': 'VARCHAR', 'product': 'VARCHAR', 'is_test': 'VARCHAR', 'at': 'BIGINT'}})"""]
     # Both inputs at once: one cursor per pipe, each on its own thread (DuckDB releases the GIL).
-    threads = [threading.Thread(target=con.cursor().execute, args=(sql,)) for sql in loads]
+    failures = []
+
+    def load(cursor, sql):
+        try:
+            cursor.execute(sql)
+        except duckdb.Error as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=load, args=(con.cursor(), sql)) for sql in loads]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    unzip.wait()
-    psql.wait()
+    # An input that failed is an error, not an empty side: without the database rows every order would come out
+    # "missing in the database" and the peer would still finish.
+    for name, process in (("unzip -p " + path, unzip), ("psql \\copy of the database side", psql)):
+        if process.wait() != 0:
+            sys.exit(f"google_reconcile_duckdb.py: {name} failed (exit {process.returncode})")
+    if failures:
+        sys.exit(f"google_reconcile_duckdb.py: loading the inputs failed: {failures[0]}")
     con.execute(f"""COPY (
         WITH r AS (
             SELECT order_id, coalesce(c.side, 'charge') AS side, coalesce(c.part, 'fee') AS part, coalesce(c.n, 0) AS n,

@@ -30,7 +30,8 @@ def main():
                                  keep_default_na=False, na_values={"Amount (Buyer Currency)": [""]})
     db = pd.read_csv(database.stdout, dtype={"transaction_key": str, "order_id": str, "currency_code": str, "country": str,
                                              "product": str, "is_test": str}, keep_default_na=False)
-    database.wait()
+    if database.wait() != 0:
+        sys.exit(f"google_reconcile_pandas.py: psql \\copy of the database side failed (exit {database.returncode})")
     # Report units.
     table = pd.DataFrame([(t, r, *v) for (t, r), v in CLASSIFY.items()], columns=["type", "refund", "side", "part", "count"])
     report["refund"] = report["Refund Type"] != ""
