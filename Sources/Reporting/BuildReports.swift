@@ -87,13 +87,14 @@ public enum BuildReports {
                 }
                 context.setCount("reports", present.count)
             } else {
-                let waiting = Date()
-                let computed = try history?.wait() ?? [:]
+                // The second session's files are waited for where the print order first needs one, so the job's
+                // files before it are written meanwhile.
+                try write(present, settings: settings, stored: stored, computed: { try history?.result($0) }, context: context)
                 if let history {
-                    noteSeconds("history_session_waited", since: waiting, context: context)
+                    _ = try history.wait()
+                    context.note("seconds_history_session_waited", String(format: "%.2f", history.waited ?? 0))
                     context.note("seconds_history_session", String(format: "%.2f", history.seconds))
                 }
-                try write(present, settings: settings, stored: stored, computed: computed, context: context)
             }
             try database.execute("COMMIT")
         } catch {
@@ -170,10 +171,10 @@ public enum BuildReports {
             + " Apple payments summary / Google earnings report, which carry their rates")
     }
 
-    /// Writes every report; those in `computed` (the second session's, `HistoryReports`) from their rows, the others
-    /// from their SQL in the job's session.
+    /// Writes every report; those `computed` returns rows for (the second session's, `HistoryReports`) from their rows,
+    /// the others from their SQL in the job's session.
     static func write(_ present: [(ReportDefinition, String)], settings: ReportSettings, stored: StoredMonths?,
-                      computed: [String: HistoryReports.Computed] = [:], context: JobContext) throws {
+                      computed: (String) throws -> HistoryReports.Computed? = { _ in nil }, context: JobContext) throws {
         let files = try StagedFiles(folder: settings.outputFolder)
         do {
             var book: ReportWorkbook?
@@ -217,8 +218,9 @@ public enum BuildReports {
                 let whole = !definition.charts.isEmpty || CoverHeadline.reports.contains(definition.name)
                     || definition.name == CohortTriangle.report || MonthEndPack.reports.contains(definition.name)
                     || (settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name })
-                if let done = computed[definition.name] {
-                    started = started.addingTimeInterval(-done.seconds)
+                if let done = try computed(definition.name) {
+                    // (from now: a wait for the second session is not the report's)
+                    started = Date().addingTimeInterval(-done.seconds)
                     context.count("rows_reused", by: 0)
                     try consume(done.table.columns, done.table.rows)
                     if whole { kept = done.table }

@@ -87,6 +87,27 @@ final class HistoryReports: @unchecked Sendable {
         return computed
     }
 
+    /// Whether the second session computes report `name` (`readsOnlyHistory`, chosen at `start`).
+    func computes(_ name: String) -> Bool {
+        reports.contains { $0.0.name == name }
+    }
+
+    /// The rows of report `name` when the second session computes it, waiting for the session to end the first time
+    /// one is asked for (`waited` says for how long); nil at once for a report it does not compute, so the job's session
+    /// writes its own files while the second session still works. The second session's error, if it failed.
+    func result(_ name: String) throws -> Computed? {
+        guard computes(name) else { return nil }
+        if waited == nil {
+            let began = Date()
+            _ = try wait()
+            waited = Date().timeIntervalSince(began)
+        }
+        return try wait()[name]
+    }
+
+    /// The seconds the job's session waited for the second session (nil until `result` first waited).
+    private(set) var waited: TimeInterval?
+
     /// Waits for the month history (`report_month_history` of the run's as-of and basis, a jsonb array as text); nil
     /// when this session does not compute it. The second session's error, if it failed before it.
     func monthHistory() throws -> String? {
@@ -128,7 +149,7 @@ final class HistoryReports: @unchecked Sendable {
                 let table = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: connection)
                 computed[definition.name] = Computed(table: table, seconds: Date().timeIntervalSince(began))
             }
-            try StoredMonths.failing("history reports") { try connection.execute("COMMIT") }
+            _ = try StoredMonths.failing("history reports") { try connection.execute("COMMIT") }
         } catch {
             failure = error
         }

@@ -73,4 +73,50 @@ import Testing
         #expect(try job.query("SELECT count(*)::text FROM history_probe_row").textRows() == [["1"]], "the row is there")
         #expect(try HistoryReports.start([], settings: settings, database: job, connect: { try PostgresConnection(configuration: configuration) }) == nil)
     }
+
+    /// The job's session asks for each file in print order; for a file the second session does not compute the answer
+    /// is "not mine" at once, while the second session still works, so the job writes its own files meanwhile; a file
+    /// it computes is waited for.
+    @Test func theJobWaitsForTheSecondSessionOnlyForItsFiles() throws {
+        let (configuration, job) = try TestDatabase.migrated("reporting_history_waits")
+        defer { job.close() }
+        let holder = try PostgresConnection(configuration: configuration)
+        defer { holder.close() }
+        // The second session's file waits for this lock, so it is still running below until the lock is released.
+        _ = try holder.query("SELECT pg_advisory_lock(4242)")
+        try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        let settings = ReportSettings(asOf: Date(timeIntervalSince1970: 1_790_000_000), firstMonth: try #require(ReportMonth(text: "2026-01")),
+                                      lastMonth: try #require(ReportMonth(text: "2026-03")), currency: "USD", basis: .corrected,
+                                      outputFolder: URL(fileURLWithPath: "/nonexistent"), sqlFolder: URL(fileURLWithPath: "/nonexistent"),
+                                      writeCSV: true, writeXLSX: false, rawIdentifiers: true)
+        let probe = ReportDefinition(name: "probe", sheet: "Probe", summary: "test: waits for a lock", required: true)
+        let sql = Self.probe(from: "FROM (SELECT pg_advisory_lock_shared(4242)) l")
+        let started = try #require(try HistoryReports.start([(probe, sql)], settings: settings, database: job,
+                                                            connect: { try PostgresConnection(configuration: configuration) }))
+        // Released after a while whatever happens, so a wrong answer (waiting) ends the test instead of hanging it.
+        let released = ReleaseFlag()
+        nonisolated(unsafe) let holding = holder
+        let release = Thread {
+            Thread.sleep(forTimeInterval: 5)
+            released.set()
+            _ = try? holding.query("SELECT pg_advisory_unlock(4242)")
+        }
+        release.start()
+        #expect(started.computes("probe") && !started.computes("mrr"))
+        #expect(try started.result("mrr") == nil)
+        #expect(!released.isSet, "the job's own file waited for the second session")
+        let rows = try #require(try started.result("probe")).table
+        #expect(released.isSet, "the second session's file came before its lock was released")
+        #expect(rows.rows.count == 1)
+        #expect(started.waited != nil)
+        try job.execute("COMMIT")
+    }
+
+    /// Set once by the releasing thread.
+    final class ReleaseFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.lock(); value = true; lock.unlock() }
+        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    }
 }
