@@ -57,6 +57,7 @@ public enum BuildReports {
         // meanwhile in a second session that imports this snapshot (`HistoryReports`).
         try database.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         var history: HistoryReports?
+        var late: LateReports?
         var stored: StoredMonths?
         do {
             try configureSnapshot(database)
@@ -65,6 +66,8 @@ public enum BuildReports {
             history = try HistoryReports.start(context.dryRun ? [] : present.filter { HistoryReports.readsOnlyHistory($0.0, sql: $0.1) },
                                                monthHistory: !context.dryRun && present.contains { $0.0.reuse != nil },
                                                settings: settings, database: database, connect: context.connect)
+            // The last files in print order get a session of their own too, ready when the fill ends (`LateReports`).
+            late = try LateReports.start(context.dryRun ? [] : present, settings: settings, database: database, connect: context.connect)
             let filling = Date()
             try SharedReportTables.fill(settings: settings, database: database, spans: spans)
             noteSeconds("shared_tables", since: filling, context: context)
@@ -87,9 +90,17 @@ public enum BuildReports {
                 }
                 context.setCount("reports", present.count)
             } else {
-                // The second session's files are waited for where the print order first needs one, so the job's
-                // files before it are written meanwhile.
-                try write(present, settings: settings, stored: stored, computed: { try history?.result($0) }, context: context)
+                try late?.handOver(from: database, stored: stored)
+                // The other sessions' files are waited for where the print order first needs one, so the job's files
+                // before it are written meanwhile.
+                try write(present, settings: settings, stored: stored,
+                          computed: { name in
+                              if let computed = try history?.result(name) { return computed }
+                              guard let computed = try late?.result(name) else { return nil }
+                              computed.tally.add(to: context)
+                              return computed.computed
+                          }, context: context)
+                try late?.wait()
                 if let history {
                     _ = try history.wait()
                     context.note("seconds_history_session_waited", String(format: "%.2f", history.waited ?? 0))
@@ -102,6 +113,8 @@ public enum BuildReports {
             // The second session ends on its own (its snapshot imported, or failing to import it); waited for, so no
             // query of this run outlives it. Its own error, if any, is this one's consequence.
             _ = try? history?.wait()
+            // Before the month writer ends: the late session may still be sending it rows.
+            late?.stop()
             stored?.writer?.end(keep: false)
             _ = try? stored?.writer?.wait()
             throw error
@@ -224,9 +237,13 @@ public enum BuildReports {
                     context.count("rows_reused", by: 0)
                     try consume(done.table.columns, done.table.rows)
                     if whole { kept = done.table }
-                } else if let table = try ReportRows.read(definition, sql: sql, settings: settings, stored: stored, context: context,
-                                                          whole: whole, consume) {
-                    kept = table
+                } else {
+                    let tally = ReportTally()
+                    defer { tally.add(to: context) }
+                    if let table = try ReportRows.read(definition, sql: sql, settings: settings, stored: stored, database: context.database,
+                                                       tally: tally, whole: whole, consume) {
+                        kept = table
+                    }
                 }
                 if definition.name == CohortTriangle.report, let book, let formatter {
                     sheet = try book.addTriangleSheet(definition.sheet, triangle: try CohortTriangle(table: kept, formatter: formatter))

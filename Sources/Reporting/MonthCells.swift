@@ -1,5 +1,6 @@
 import Foundation
 import JobKit
+import Postgres
 
 /// The rows of a report that stores its months as cells (`ReportReuse.monthCells`, `cohorts`): the stored cells of its
 /// reused months and the cells its SQL computes for the other months (the snapshots from its first computed month on
@@ -7,23 +8,23 @@ import JobKit
 enum MonthCells {
     /// Reads the report whole, hands it to `consume` and returns it; the computed months are recorded for the store.
     static func read(_ definition: ReportDefinition, groups: [String], sql: String, settings: ReportSettings,
-                     stored: StoredMonths, plan: StoredMonths.Plan, context: JobContext,
+                     stored: StoredMonths, plan: StoredMonths.Plan, database: PostgresConnection, tally: ReportTally,
                      _ consume: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws -> ReportTable {
         let recorder = stored.recorder(for: definition)
         if plan.firstComputed > settings.firstMonth {
-            context.note("reused_" + definition.name, "\(settings.firstMonth)..\(plan.firstComputed.advanced(by: -1))")
+            tally.note("reused_" + definition.name, "\(settings.firstMonth)..\(plan.firstComputed.advanced(by: -1))")
         }
         var table = ReportTable(columns: [], rows: [])
         let reused = try stored.replay(definition) { columns, rows in
             table.columns = columns
             table.rows += rows
         }
-        context.count("rows_reused", by: reused)
+        tally.count("rows_reused", by: reused)
         var computed: [[String?]] = []
         if plan.firstComputed <= settings.lastMonth {
             let moved = plan.firstComputed > settings.firstMonth
             if moved { try stored.markReported(from: plan.firstComputed) }
-            let result = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: context.database)
+            let result = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: database)
             if moved { try stored.markReported(from: settings.firstMonth) }
             guard table.columns.isEmpty || table.columns == result.columns else {
                 throw JobError.failed("report \(definition.name): its columns differ from its stored months' although its SQL is the same; rerun with --full")

@@ -1,26 +1,28 @@
 import Foundation
 import JobKit
+import Postgres
 
 /// One report's rows in a run: the stored rows of its reused months (`StoredMonths`), then what its SQL computes from
 /// the first month it computes, recorded month by month for the store (a report of cells: `MonthCells`). Without stored
 /// months this is the SQL's rows.
 enum ReportRows {
     /// Hands the rows to `consume` (a streamed report batch by batch; a `whole` one, which charts or the cover read, at
-    /// once) and returns the whole table when `whole`.
+    /// once) and returns the whole table when `whole`. The queries run on `database` (the job's session, or the late
+    /// session with `stored` bound to it: `LateReports`); what the summary gains goes to `tally`.
     static func read(_ definition: ReportDefinition, sql: String, settings: ReportSettings, stored: StoredMonths?,
-                     context: JobContext, whole: Bool,
+                     database: PostgresConnection, tally: ReportTally, whole: Bool,
                      _ consume: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws -> ReportTable? {
         let plan = stored?.plan(for: definition)
         if let groups = definition.reuse?.groups, let stored, let plan {
             return try MonthCells.read(definition, groups: groups, sql: sql, settings: settings, stored: stored, plan: plan,
-                                       context: context, consume)
+                                       database: database, tally: tally, consume)
         }
         let recorder = stored?.recorder(for: definition)
         var computing = settings
         if let plan {
             computing.firstMonth = plan.firstComputed
             if plan.firstComputed > settings.firstMonth {
-                context.note("reused_" + definition.name, "\(settings.firstMonth)..\(plan.firstComputed.advanced(by: -1))")
+                tally.note("reused_" + definition.name, "\(settings.firstMonth)..\(plan.firstComputed.advanced(by: -1))")
             }
         }
         let computes = computing.firstMonth <= settings.lastMonth
@@ -29,7 +31,7 @@ enum ReportRows {
             table.columns = columns
             if whole { table.rows += rows } else { try consume(columns, rows) }
         } ?? 0
-        context.count("rows_reused", by: reused)
+        tally.count("rows_reused", by: reused)
         let checked = { (columns: [String]) throws in
             guard table.columns.isEmpty || table.columns == columns else {
                 throw JobError.failed("report \(definition.name): its columns differ from its stored months' although its SQL is the same; rerun with --full")
@@ -39,13 +41,13 @@ enum ReportRows {
         if moved { try stored?.moveFirstMonth(to: computing.firstMonth) }
         if computes {
             if whole {
-                let computed = try ReportQuery.run(definition.name, sql: sql, settings: computing, database: context.database)
+                let computed = try ReportQuery.run(definition.name, sql: sql, settings: computing, database: database)
                 try checked(computed.columns)
                 try recorder?.observe(computed.columns, computed.rows)
                 table.columns = computed.columns
                 table.rows += computed.rows
             } else {
-                try ReportQuery.stream(definition.name, sql: sql, settings: computing, database: context.database) { columns, rows in
+                try ReportQuery.stream(definition.name, sql: sql, settings: computing, database: database) { columns, rows in
                     try checked(columns)
                     try consume(columns, rows)
                     try recorder?.observe(columns, rows)

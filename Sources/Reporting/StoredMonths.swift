@@ -31,6 +31,16 @@ final class StoredMonths {
         self.writer = writer
     }
 
+    /// The same plans, digests and month writer, reading the store and moving the first month on `database` instead: a
+    /// session that imported the run's snapshot and holds copies of the filled tables its reports read (`LateReports`).
+    /// Its recorders send to the same `MonthWriter` (which takes statements from any thread), so the run stores its
+    /// months as one.
+    func on(_ database: PostgresConnection) -> StoredMonths {
+        let copy = StoredMonths(settings: settings, database: database, inputs: inputs, writer: writer)
+        copy.plans = plans
+        return copy
+    }
+
     /// Reads the run's input digests and the store, decides each declaring report's first computed month and creates the
     /// temporary tables of the months to store. Runs in the run's transaction after the shared tables are filled and
     /// before it turns read-only; nil when no present report declares `reuse`. `history`, when given, is the history

@@ -1,0 +1,70 @@
+import Foundation
+import JobKit
+import Postgres
+@testable import Reporting
+import TestSupport
+import Testing
+
+/// The last files in print order (`plan_change_mix`, `cohorts`) run in a session of their own that imports the job's
+/// snapshot and reads copies of the filled tables the job's session made (`LateReports`).
+@Suite(.serialized) struct LateReportsTests {
+    /// What a session sees: its backend and snapshot, the movements as the `report_run_*` function returns them, and
+    /// the rows of its own temporary table of movements (0 in a session that holds no copy).
+    static let probe = """
+        SELECT pg_backend_pid()::text AS seen_backend, pg_current_snapshot()::text AS seen_snapshot,
+               (SELECT count(*) || ' ' || coalesce(sum(hashtext(m::text)), 0) FROM report_run_movement($1, $2, $3, $5) m) AS movements,
+               (SELECT count(*)::text FROM pg_temp.report_movement_run) AS copied, $4::text AS currency
+        """
+
+    @Test func aLateFileReadsTheJobsSnapshotAndItsFilledMovementsOnAnotherBackend() throws {
+        let harness = try ReportingHarness("late_reports", subscriptions: 120, months: 4)
+        let job = harness.database
+        let configuration = job.configuration
+        let last = ReportMonth(containing: harness.options.asOf)
+        let settings = ReportSettings(asOf: harness.options.asOf, firstMonth: last.advanced(by: -3), lastMonth: last, currency: "USD",
+                                      basis: .corrected, outputFolder: harness.folder("out"), sqlFolder: harness.folder("sql"),
+                                      writeCSV: true, writeXLSX: false, rawIdentifiers: true)
+        let late = ReportDefinition(name: "plan_change_mix", sheet: "Probe", summary: "test: what the late session sees", required: true,
+                                    reuse: .monthEnd(column: "month"))
+        try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        defer { _ = try? job.execute("ROLLBACK") }
+        // Started before the fill, as the job does: the session imports the snapshot while the job fills.
+        let session = try #require(try LateReports.start([(late, Self.probe)], settings: settings, database: job,
+                                                         connect: { try PostgresConnection(configuration: configuration) }))
+        let all = ReportQuery.parameters(settings)
+        try SharedReportTables.fill(parameters: [all[0], all[1], all[2], all[4]], database: job)
+        try session.handOver(from: job, stored: nil)
+        #expect(try session.result("mrr") == nil, "a file the late session does not compute")
+        let seen = try #require(try session.result("plan_change_mix")).computed.table
+        let own = try ReportQuery.run("probe", sql: Self.probe, settings: settings, database: job)
+        let cell = { (table: ReportTable, column: String) in table.index(of: column).flatMap { table.rows.first?[$0] } }
+        #expect(cell(seen, "seen_backend") != cell(own, "seen_backend"), "another backend")
+        #expect(cell(seen, "seen_snapshot") == cell(own, "seen_snapshot"), "one snapshot")
+        let movements = try #require(cell(own, "movements") ?? nil)
+        #expect(!movements.hasPrefix("0 "), "the world has movements: \(movements)")
+        #expect(cell(seen, "movements") == cell(own, "movements"), "the same movements")
+        // Read from the copy, not computed again from the history.
+        #expect(cell(seen, "copied") == cell(own, "copied"), "the filled movements copied over")
+        try session.wait()
+    }
+
+    @Test func aRunThatEndsBeforeTheHandOverEndsTheLateSession() throws {
+        let (configuration, job) = try TestDatabase.migrated("reporting_late_stop")
+        defer { job.close() }
+        let settings = ReportSettings(asOf: Date(timeIntervalSince1970: 1_790_000_000), firstMonth: try #require(ReportMonth(text: "2026-01")),
+                                      lastMonth: try #require(ReportMonth(text: "2026-03")), currency: "USD", basis: .corrected,
+                                      outputFolder: URL(fileURLWithPath: "/nonexistent"), sqlFolder: URL(fileURLWithPath: "/nonexistent"),
+                                      writeCSV: true, writeXLSX: false, rawIdentifiers: true)
+        let late = ReportDefinition(name: "cohorts", sheet: "Probe", summary: "test", required: true, reuse: .monthEnd(column: "month"))
+        let other = ReportDefinition(name: "refunds", sheet: "Probe", summary: "test", required: true, reuse: .monthEnd(column: "month"))
+        try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        #expect(try LateReports.start([(other, Self.probe)], settings: settings, database: job,
+                                      connect: { try PostgresConnection(configuration: configuration) }) == nil, "no late file: no session")
+        let session = try #require(try LateReports.start([(late, Self.probe)], settings: settings, database: job,
+                                                         connect: { try PostgresConnection(configuration: configuration) }))
+        session.stop()
+        try session.wait()
+        #expect(try session.result("cohorts") == nil, "nothing computed")
+        try job.execute("ROLLBACK")
+    }
+}
