@@ -56,19 +56,8 @@ final class HistoryReports: @unchecked Sendable {
     static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, settings: ReportSettings,
                       database: PostgresConnection, connect: () throws -> PostgresConnection) throws -> HistoryReports? {
         guard !reports.isEmpty || monthHistory else { return nil }
-        let snapshot = try StoredMonths.failing("history reports") {
-            try database.query("SELECT pg_export_snapshot()").textRows().first?.first.flatMap { $0 } ?? ""
-        }
-        // An identifier such as 00000003-0000001B-1: SET TRANSACTION SNAPSHOT takes a literal, not a parameter.
-        guard !snapshot.isEmpty, snapshot.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw JobError.failed("report history reports: the server exported the snapshot '\(snapshot)', not an identifier")
-        }
-        let connection: PostgresConnection
-        do {
-            connection = try connect()
-        } catch let error as PostgresError {
-            throw JobError.failed("report history reports: a second connection failed: \(error.message)")
-        }
+        let snapshot = try SnapshotSession.export(database, for: "history reports")
+        let connection = try SnapshotSession.connect(connect, for: "history reports")
         let started = HistoryReports(reports: reports, settings: settings, snapshot: snapshot, connection: connection,
                                      digestsHistory: monthHistory)
         let thread = Thread { started.run() }
@@ -126,9 +115,7 @@ final class HistoryReports: @unchecked Sendable {
         var failure: (any Error)?
         do {
             try StoredMonths.failing("history reports") {
-                try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                try connection.execute("SET TRANSACTION SNAPSHOT '\(snapshot)'")
-                try BuildReports.configureSnapshot(connection)
+                try SnapshotSession.begin(connection, snapshot: snapshot)
             }
             if digestsHistory {
                 let began = Date()

@@ -54,18 +54,8 @@ final class LateReports: @unchecked Sendable {
                       connect: () throws -> PostgresConnection) throws -> LateReports? {
         let reports = present.filter { names.contains($0.0.name) && $0.0.reuse != nil }
         guard !reports.isEmpty else { return nil }
-        let snapshot = try StoredMonths.failing("late reports") {
-            try database.query("SELECT pg_export_snapshot()").textRows().first?.first.flatMap { $0 } ?? ""
-        }
-        guard !snapshot.isEmpty, snapshot.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw JobError.failed("report late reports: the server exported the snapshot '\(snapshot)', not an identifier")
-        }
-        let connection: PostgresConnection
-        do {
-            connection = try connect()
-        } catch let error as PostgresError {
-            throw JobError.failed("report late reports: another connection failed: \(error.message)")
-        }
+        let snapshot = try SnapshotSession.export(database, for: "late reports")
+        let connection = try SnapshotSession.connect(connect, for: "late reports")
         let started = LateReports(reports: reports, settings: settings, snapshot: snapshot, connection: connection)
         let thread = Thread { started.run() }
         thread.name = "late-reports"
@@ -138,9 +128,7 @@ final class LateReports: @unchecked Sendable {
                     try connection.execute("CREATE TEMP TABLE report_\(relation)_run (LIKE public.report_\(relation)_run)")
                 }
                 try connection.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled)")
-                try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                try connection.execute("SET TRANSACTION SNAPSHOT '\(snapshot)'")
-                try BuildReports.configureSnapshot(connection)
+                try SnapshotSession.begin(connection, snapshot: snapshot)
             }
             condition.lock()
             ready = true
