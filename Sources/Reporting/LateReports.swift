@@ -52,6 +52,8 @@ final class LateReports: @unchecked Sendable {
     /// none of `present` is one of `names`.
     static func start(_ present: [(ReportDefinition, String)], settings: ReportSettings, database: PostgresConnection,
                       connect: () throws -> PostgresConnection) throws -> LateReports? {
+        // A file that stores no months and reads only the history is the second session's (`readsOnlyHistory`): never
+        // computed in both.
         let reports = present.filter { names.contains($0.0.name) && $0.0.reuse != nil }
         guard !reports.isEmpty else { return nil }
         let snapshot = try SnapshotSession.export(database, for: "late reports")
