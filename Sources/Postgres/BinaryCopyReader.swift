@@ -15,6 +15,13 @@ public struct BinaryCopyReader {
     /// A reader before the first message.
     public init() {}
 
+    /// A reader of tuple messages alone, the header read elsewhere (`BinaryCopySorter`'s output).
+    public static func afterHeader() -> BinaryCopyReader {
+        var reader = BinaryCopyReader()
+        reader.headerRead = true
+        return reader
+    }
+
     /// Reads `message`: true when it holds a tuple (its fields are then in `fields`); false for a header that came
     /// alone or the trailer (then `ended`). Throws when the message is not what the format says.
     public mutating func read(_ message: UnsafeRawBufferPointer) throws -> Bool {

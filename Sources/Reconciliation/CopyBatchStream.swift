@@ -32,27 +32,41 @@ final class CopyBatchStream<Batch: CopyBatch>: @unchecked Sendable {
     private var current = Batch()
     private var next = 0
 
-    /// Starts `sql` (a binary `COPY … TO STDOUT`) on a new connection of `configuration`.
-    init(configuration: PostgresConfiguration, sql: String) {
-        let thread = Thread { [self] in run(configuration: configuration, sql: sql) }
+    /// Starts `sql` (a binary `COPY … TO STDOUT`) on a new connection of `configuration`; with `sortedBy`, the rows
+    /// are handed on in the order of those keys, sorted here (`BinaryCopySorter`) as they arrive rather than by the
+    /// server, and the first one only once the last has arrived.
+    init(configuration: PostgresConfiguration, sql: String, sortedBy keys: [BinaryCopySorter.Key]? = nil) {
+        let thread = Thread { [self] in run(configuration: configuration, sql: sql, keys: keys) }
         thread.stackSize = 1 << 22
         thread.start()
     }
 
-    private func run(configuration: PostgresConfiguration, sql: String) {
+    private func run(configuration: PostgresConfiguration, sql: String, keys: [BinaryCopySorter.Key]?) {
         let outcome = Result<Void, Error> {
-            let connection = try PostgresConnection(configuration: configuration)
-            defer { connection.close() }
-            var reader = BinaryCopyReader()
             var batch = Batch()
             var number = 0
-            try connection.copyOutMessages(sql) { message in
-                guard try reader.read(message) else { return }
+            func add(_ message: UnsafeRawBufferPointer, _ fields: [Range<Int>?]) throws {
                 number += 1
-                try batch.add(message, fields: reader.fields, number: number)
+                try batch.add(message, fields: fields, number: number)
                 if batch.rows.count >= Self.batchRows {
                     try batches.put(batch)
                     batch = Batch()
+                }
+            }
+            let sorter = keys.map { BinaryCopySorter(keys: $0) }
+            do {
+                let connection = try PostgresConnection(configuration: configuration)
+                defer { connection.close() }
+                var reader = BinaryCopyReader()
+                try connection.copyOutMessages(sql) { message in
+                    guard try reader.read(message) else { return }
+                    if let sorter { try sorter.add(message, fields: reader.fields) } else { try add(message, reader.fields) }
+                }
+            }
+            if let sorter {
+                var reader = BinaryCopyReader.afterHeader()
+                try sorter.finish { tuple in
+                    if try reader.read(tuple) { try add(tuple, reader.fields) }
                 }
             }
             if !batch.rows.isEmpty { try batches.put(batch) }

@@ -3,8 +3,8 @@ import Postgres
 
 /// The database side of a Google month and its neighbours: every GOOGLE row with an order ID and a non-zero money
 /// amount effective in the periods and recorded by `knownAt`, sorted by order ID bytes (`COLLATE "C"`), then
-/// transaction key, as one binary COPY read on a connection and a thread of its own (`CopyBatchStream`) while the
-/// caller reads the report side, so the two server processes sort and send their sides at once.
+/// transaction key, as one binary COPY read on a connection and a thread of its own (`CopyBatchStream`, which sorts
+/// the rows as the server sends them unsorted) while the caller reads the report side.
 enum GoogleDatabaseStream {
     /// One batch: the rows' texts end to end and their fields.
     struct Batch: CopyBatch {
@@ -27,12 +27,15 @@ enum GoogleDatabaseStream {
 
     /// Starts streaming the rows of `periods` recorded by `knownAt` on a new connection of `configuration`.
     static func open(configuration: PostgresConfiguration, periods: [ReconciliationPeriod], knownAt: Date) -> CopyBatchStream<Batch> {
-        CopyBatchStream(configuration: configuration, sql: copyStatement(periods, knownAt: knownAt))
+        CopyBatchStream(configuration: configuration, sql: copyStatement(periods, knownAt: knownAt), sortedBy: sortKeys)
     }
+
+    /// The order the rows are read in: order ID bytes, then transaction key bytes (the statement's fields 2 and 1).
+    static let sortKeys: [BinaryCopySorter.Key] = [.bytes(1), .bytes(0)]
 
     /// The statement: every GOOGLE row with an order ID and a non-zero money amount effective in `periods` and
     /// recorded by `knownAt`, as a binary COPY of transaction key, order, amount, currency, country, product, is_test
-    /// and `effective_at` (as the server holds it, microseconds), sorted by order ID bytes, then key. A refund row
+    /// and `effective_at` (as the server holds it, microseconds), unsorted (`sortKeys` orders them). A refund row
     /// without its own country or product takes its charge's, looked up only then (a subquery on the unique key).
     static func copyStatement(_ periods: [ReconciliationPeriod], knownAt: Date) -> String {
         let first = periods.map(\.start).min() ?? 0, last = periods.map(\.end).max() ?? 0
@@ -47,8 +50,7 @@ enum GoogleDatabaseStream {
             WHERE b.provider = 'GOOGLE' AND b.order_id IS NOT NULL AND b.amount_micros IS NOT NULL AND b.amount_micros <> 0
               AND b.event_type = ANY(\(MoneyEvents.sqlArray))
               AND b.effective_at >= to_timestamp(\(first)) AND b.effective_at < to_timestamp(\(last))
-              AND b.recorded_at <= '\(PostgresTimestamp.format(knownAt))'::timestamptz
-            ORDER BY b.order_id COLLATE "C", b.transaction_key COLLATE "C") TO STDOUT (FORMAT binary)
+              AND b.recorded_at <= '\(PostgresTimestamp.format(knownAt))'::timestamptz) TO STDOUT (FORMAT binary)
             """
     }
 }

@@ -7,9 +7,10 @@ import Postgres
 /// periods — each period's staged earnings facts in (file, seq) order within an order, or its estimated-sales rows in
 /// (file, line) order when it has no earnings file — and another the database rows of the three periods in
 /// transaction-key order within an order (`GoogleDatabaseStream`); each runs on a connection and a thread of its own
-/// (`CopyBatchStream`), so both servers sort and send at once and neither waits while the merge works. The server
-/// sorts both by the order ID's bytes (`COLLATE "C"`), which is the items CSV's order, so nothing but the current
-/// order's rows, a few batches of each side and the small text tables is held: memory does not grow with the month.
+/// (`CopyBatchStream`), which sorts its side as the server sends it unsorted (`BinaryCopySorter`: runs of bounded size
+/// spilled to a temporary file and merged), by the order ID's bytes (`COLLATE "C"`), the items CSV's order. Nothing but
+/// the current order's rows, one run and a few batches of each side and the small text tables is held: memory does not
+/// grow with the month.
 struct GoogleMonthStream {
     let database: PostgresConnection
     /// Database rows recorded after this instant are left out.
@@ -30,11 +31,12 @@ struct GoogleMonthStream {
     }
 
     /// The statement of the report side: rows of kind 0 (a staged earnings fact) or 1 (an estimated-sales row), each
-    /// with its period's position in `periods`, sorted by order ID bytes, then period, file and position in the file;
-    /// nil when no file is read. Columns: order, the row's small fields packed into one int8 (`PackedFields`), gross
-    /// (or charged amount), fee (or taxes collected), tax, currency, country, product, instant. Nine columns rather
-    /// than one per field: the server's sort carries and its COPY encodes every column of every row, and the packed
-    /// form took 15 % off the report side's server time at 3M rows (docs/RECONCILIATION.md, "Reconcile", the report side).
+    /// with its period's position in `periods`, unsorted (`reportSortKeys` sorts them by order ID bytes, then period,
+    /// file and position in the file); nil when no file is read. Columns: order, the row's small fields packed into
+    /// one int8 (`PackedFields`), gross (or charged amount), fee (or taxes collected), tax, currency, country, product,
+    /// instant, then the period's position, file and position in the file to sort by. The small fields packed rather
+    /// than one column each: the COPY encodes every column of every row, and the packed form took 15 % off the report
+    /// side's server time at 3M rows (docs/RECONCILIATION.md, "Reconcile", the report side).
     static func reportStatement(_ periods: [ReconciliationPeriod], files: [ReportFileRef]) -> String? {
         var branches: [String] = []
         for (index, period) in periods.enumerated() where periods.firstIndex(where: { $0.label == period.label }) == index {
@@ -60,12 +62,15 @@ struct GoogleMonthStream {
         }
         guard !branches.isEmpty else { return nil }
         return """
-            COPY (SELECT u.o, u.packed, u.gross, u.fee, u.tax, u.currency, u.country, u.product, u.at
+            COPY (SELECT u.o, u.packed, u.gross, u.fee, u.tax, u.currency, u.country, u.product, u.at, u.p, u.file, u.pos
                   FROM (\(branches.joined(separator: "\nUNION ALL\n")))
-                       AS u(o, packed, gross, fee, tax, currency, country, product, at, p, file, pos)
-                  ORDER BY u.o COLLATE "C", u.p, u.file, u.pos) TO STDOUT (FORMAT binary)
+                       AS u(o, packed, gross, fee, tax, currency, country, product, at, p, file, pos)) TO STDOUT (FORMAT binary)
             """
     }
+
+    /// The order the report side is read in: order ID bytes, then period, file and position in the file (the
+    /// statement's fields 1, 10, 11 and 12).
+    static let reportSortKeys: [BinaryCopySorter.Key] = [.bytes(0), .integer(9), .integer(10), .integer(11)]
 
     /// One row of the report side: a staged earnings fact (kind 0) or an estimated-sales row (kind 1), its texts in
     /// the batch's bytes.
@@ -98,7 +103,7 @@ struct GoogleMonthStream {
         /// Adds one tuple of `reportStatement`'s COPY; a tuple of another shape is an `UnreadableReportRow`.
         mutating func add(_ message: UnsafeRawBufferPointer, fields cells: [Range<Int>?], number: Int) throws {
             func int(_ index: Int) -> Int64? { cells[index].flatMap { BinaryCopyReader.int64(message, $0) } }
-            guard cells.count == 9, let id = cells[0], let packed = int(1).flatMap(PackedFields.init),
+            guard cells.count == 12, let id = cells[0], let packed = int(1).flatMap(PackedFields.init),
                   let gross = int(2), let fee = int(3), let tax = int(4), let currency = cells[5], let country = cells[6],
                   let product = cells[7], let micros = int(8),
                   let at = BinaryCopyReader.epochSeconds(postgresMicroseconds: micros) else {
@@ -123,13 +128,15 @@ struct GoogleMonthStream {
     /// Streams `periods` (the month and its neighbours, see `GoogleOrderUnits`) from `files` and the database,
     /// handing every order's units to `body` in the order of the order IDs' bytes: both sides are read on
     /// connections and threads of their own (`CopyBatchStream`: the report side's staged rows, the database side's
-    /// `GoogleDatabaseStream`), both sorted by order ID, and merged here.
+    /// `GoogleDatabaseStream`), each sorted by order ID on its thread, and merged here.
     func read(_ periods: [ReconciliationPeriod], files: [ReportFileRef],
               _ body: (inout GoogleOrderUnits) throws -> Void) throws {
         precondition(periods.count == 3, "a Google month is read with its two neighbours")
         let databaseRows = GoogleDatabaseStream.open(configuration: database.configuration, periods: periods, knownAt: knownAt)
         defer { databaseRows.close() }
-        let reportRows = Self.reportStatement(periods, files: files).map { CopyBatchStream<ReportBatch>(configuration: database.configuration, sql: $0) }
+        let reportRows = Self.reportStatement(periods, files: files).map {
+            CopyBatchStream<ReportBatch>(configuration: database.configuration, sql: $0, sortedBy: Self.reportSortKeys)
+        }
         defer { reportRows?.close() }
         var order = GoogleOrderUnits(periods: periods)
         /// Moves to order `id`: first the database rows up to it (the current order's, and whole orders before `id`
