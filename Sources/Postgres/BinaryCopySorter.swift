@@ -27,6 +27,7 @@ public final class BinaryCopySorter {
 
     /// Where a spill failed.
     public struct SpillError: Error, CustomStringConvertible {
+        /// What failed, with the folder or the system's reason.
         public let description: String
     }
 
