@@ -35,7 +35,7 @@ let package = Package(
         systemLibrary("COpenSSL", pkgConfig: "openssl", apt: "libssl-dev"),
         systemLibrary("CArchive", pkgConfig: "libarchive", apt: "libarchive-dev"),
 
-        .target(name: "Postgres", dependencies: ["CLibpq"]),
+        .target(name: "Postgres", dependencies: ["CLibpq", "CompactMemory"]),
         // The .sql files are not a resource bundle: jobs read them from the share folder (JobKit's ShareDirectory),
         // which `make install` fills and which is the source tree in a build folder.
         .target(name: "Migrations", path: "SQL", exclude: ["README.md", "migrations", "job_role_grants.sql"]),

@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -324,12 +325,7 @@ public final class BinaryCopySorter {
             let order: Int
             switch key {
             case .bytes:
-                let common = min(x.count, y.count)
-                var bytes = 0
-                if common > 0, let p = a.baseAddress, let q = b.baseAddress {
-                    bytes = Int(memcmp(p + x.lowerBound, q + y.lowerBound, common))
-                }
-                order = bytes != 0 ? bytes : x.count - y.count
+                order = ByteInterner.compare(UnsafeRawBufferPointer(rebasing: a[x]), UnsafeRawBufferPointer(rebasing: b[y]))
             case .integer:
                 let p = integer(a, x), q = integer(b, y)
                 order = p < q ? -1 : (p > q ? 1 : 0)
