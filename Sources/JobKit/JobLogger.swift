@@ -64,6 +64,13 @@ public enum JSONLine {
     /// Appends `text` as a JSON string literal to `out` (no intermediate string: the world generator's hot path).
     public static func appendQuoted(_ text: String, to out: inout String) {
         out += "\""
+        // Most text needs no escape: appended whole (a scalar at a time costs ~10× more, and build-reports quotes
+        // every cell of the months it stores).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -13,6 +13,13 @@ public struct BinaryCopyTuples {
         storage = [UInt8](repeating: 0, count: Swift.max(capacity, 64))
     }
 
+    /// The file header: the signature, flags and an empty header extension (once, before the first tuple).
+    public mutating func fileHeader() {
+        BinaryCopyReader.signature.withUnsafeBytes { put($0) }
+        append(UInt32(0))
+        append(UInt32(0))
+    }
+
     /// Starts a tuple of `fields` fields.
     public mutating func beginRow(fields: Int) { append(Int16(fields)) }
 

@@ -12,9 +12,7 @@ public struct BinaryCopyWriter {
     public init(_ copy: PostgresCopyIn) {
         self.copy = copy
         buffer = BinaryCopyTuples(capacity: Self.flushAt + (1 << 16))
-        BinaryCopyReader.signature.withUnsafeBytes { buffer.put($0) }
-        buffer.append(UInt32(0))
-        buffer.append(UInt32(0))
+        buffer.fileHeader()
     }
 
     /// Starts a tuple of `fields` fields (sending the buffer when it is full).

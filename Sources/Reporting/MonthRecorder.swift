@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JobKit
 import Postgres
@@ -7,6 +8,10 @@ import Postgres
 /// `MonthWriter`). Only complete months of the run's snapshots are
 /// recorded, every one of them from the first computed month to the last reported, an empty one too. The rows must
 /// come in order of the declared month column: a report that breaks its declaration fails the run, named.
+///
+/// A month's rows are held until the month ends and digested (`MonthRowsDigest`): when the store holds the month
+/// with the same SQL, inputs and digest (`Plan.storedRows`), nothing is sent and the stored entry stays as it is (its
+/// `computed_as_of` and `stored_at` those of the run that stored it); otherwise the rows and the entry are sent.
 final class MonthRecorder {
     private let report: String
     private let column: String
@@ -19,9 +24,12 @@ final class MonthRecorder {
     private var columns: [String]?
     private var index = 0
     private var month: ReportMonth?
+    /// The current month's rows and their digest (columns first).
     private var pending: [[String?]] = []
-    private var written = 0
+    private var digest: MonthRowsDigest?
     private var recorded: Set<ReportMonth> = []
+    /// Months computed with the rows the store already holds for them, so not sent again.
+    private(set) var keptEqual = 0
 
     /// Rows sent to the database at a time, so a large month is never held whole.
     private static let batchSize = 5_000
@@ -61,8 +69,9 @@ final class MonthRecorder {
                 month = rowMonth
             }
             if isRecorded(rowMonth) {
+                if digest == nil { digest = MonthRowsDigest(columns: columns) }
+                digest?.add(row)
                 pending.append(row)
-                if pending.count >= Self.batchSize { try flushRows() }
             }
         }
     }
@@ -87,40 +96,88 @@ final class MonthRecorder {
     }
 
     private func finishMonth() throws {
-        guard let month, isRecorded(month), let columns else {
+        defer {
             pending = []
-            written = 0
+            digest = nil
+        }
+        guard let month, isRecorded(month), let columns else { return }
+        var rowsDigest = digest ?? MonthRowsDigest(columns: columns)
+        let rowsSHA256 = rowsDigest.hex()
+        recorded.insert(month)
+        self.month = nil
+        if plan.storedRows[month.description] == rowsSHA256 {
+            keptEqual += 1
             return
         }
-        try flushRows()
+        var written = 0
+        while written < pending.count {
+            let batch = Array(pending[written..<Swift.min(written + Self.batchSize, pending.count)])
+            try sendRows(batch, month: month, from: written)
+            written += batch.count
+        }
         let values: [any PostgresEncodable] = [report, settings.basis.rawValue, settings.currency, month.description, plan.sqlSHA256,
                                                inputs[month.description] ?? "",
                                                String(JSONCells.encode([columns.map { Optional($0) }]).dropFirst().dropLast()),
-                                               Int64(written), PostgresTimestamp.format(settings.asOf)]
+                                               Int64(written), PostgresTimestamp.format(settings.asOf), rowsSHA256]
         try StoredMonths.failing("storing \(report) \(month)") {
             try send("""
                 INSERT INTO pg_temp.report_stored_new_month
-                    (report, basis, currency, month, sql_sha256, inputs, columns, row_count, computed_as_of, stored_at)
-                SELECT $1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, clock_timestamp()
+                    (report, basis, currency, month, sql_sha256, inputs, columns, row_count, computed_as_of, stored_at, rows_sha256)
+                SELECT $1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, clock_timestamp(), $10
                 """, { [values] in values })
         }
-        recorded.insert(month)
-        written = 0
-        self.month = nil
     }
 
-    private func flushRows() throws {
-        guard let month, !pending.isEmpty else { return }
-        let key: [any PostgresEncodable] = [report, settings.basis.rawValue, settings.currency, month.description, Int64(written)]
-        let rows = pending
+    /// Sends `rows` of `month`, the first of them its row number `from` (from 0).
+    private func sendRows(_ rows: [[String?]], month: ReportMonth, from: Int) throws {
+        let key: [any PostgresEncodable] = [report, settings.basis.rawValue, settings.currency, month.description, Int64(from)]
         try StoredMonths.failing("storing \(report) \(month)") {
             try send("""
                 INSERT INTO pg_temp.report_stored_new_row (report, basis, currency, month, ordinal, cells)
                 SELECT $1, $2, $3, $4, $5 + t.ordinal::integer, t.cells FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS t(cells, ordinal)
                 """, { [key, rows] in key + [JSONCells.encode(rows)] })
         }
-        written += pending.count
-        pending = []
+    }
+}
+
+/// The digest of a month's rows (`report_stored_month.rows_sha256`, migration 0047): SHA-256 over each cell as a NULL
+/// mark, or a length and its UTF-8 bytes, and an end mark per row, so no two different sequences of rows share the
+/// hashed bytes. Buffered, so the hash is fed in large pieces.
+struct MonthRowsDigest {
+    private var buffer: [UInt8] = []
+    private let hasher = SHA256Hasher()
+
+    /// A digest of a month of a report with `columns`, which come first.
+    init(columns: [String]) {
+        add(columns.map { Optional($0) })
+    }
+
+    /// Adds one row.
+    mutating func add(_ row: [String?]) {
+        for cell in row {
+            guard var cell else {
+                buffer.append(0)
+                continue
+            }
+            buffer.append(1)
+            cell.withUTF8 { bytes in
+                withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { buffer.append(contentsOf: $0) }
+                buffer.append(contentsOf: bytes)
+            }
+        }
+        buffer.append(2)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// The hex SHA-256 of the columns and rows added (the digest is spent after it).
+    mutating func hex() -> String {
+        flush()
+        return hasher.hex()
+    }
+
+    private mutating func flush() {
+        buffer.withUnsafeBytes { hasher.update($0) }
+        buffer.removeAll(keepingCapacity: true)
     }
 }
 
@@ -129,6 +186,7 @@ enum JSONCells {
     /// `[[…],[…]]`.
     static func encode(_ rows: [[String?]]) -> String {
         var out = "["
+        out.reserveCapacity(rows.count * 96)
         for (r, row) in rows.enumerated() {
             if r > 0 { out += "," }
             out += "["

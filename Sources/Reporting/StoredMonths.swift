@@ -7,13 +7,17 @@ import Postgres
 /// catalogue entry declares `reuse`, the rows of each complete month are stored with the digest of what they read
 /// (`report_month_inputs`) and the SHA-256 of the SQL; a later run with the same basis and reporting currency reads
 /// the stored rows of the reported months from the first one on while digest and SQL are unchanged, and computes only
-/// the months after them (its SQL run with the first month moved there). `--full` reuses nothing and stores anew.
+/// the months after them (its SQL run with the first month moved there). `--full` reuses nothing; it stores the months
+/// whose rows differ from the stored entry's (migration 0047), leaving equal ones as they are.
 final class StoredMonths {
     /// One report's plan: its SQL's hash and the first month it computes (the months before it, from the first reported
     /// month, are read from the store).
     struct Plan {
         let sqlSHA256: String
         let firstComputed: ReportMonth
+        /// The stored entries this SQL computed from the run's inputs, by month: their rows' digest (`rows_sha256`).
+        /// A month the run computes again with the same digest is left as it is (`MonthRecorder`).
+        var storedRows: [String: String] = [:]
     }
 
     private let settings: ReportSettings
@@ -72,7 +76,7 @@ final class StoredMonths {
                 // Which groups a cell report holds depends on the first reported month (Reports/README.md, "Incremental runs").
                 if definition.reuse?.groups != nil { keyed += "\n-- first month " + settings.firstMonth.description }
                 let sha = SHA256Digest.hex(Array(keyed.utf8))
-                stored.plans[definition.name] = Plan(sqlSHA256: sha, firstComputed: try stored.firstComputed(definition.name, sha: sha))
+                stored.plans[definition.name] = try stored.plan(definition.name, sha: sha)
             }
             if writer == nil { try createNewTables(database) }
             return stored
@@ -85,22 +89,24 @@ final class StoredMonths {
         try database.execute("CREATE TEMP TABLE report_stored_new_row (LIKE public.report_stored_row)")
     }
 
-    /// The first month `report` computes: the first reported month not stored complete with this SQL hash (`sha`) and
-    /// these inputs (the first reported month under `--full`).
-    private func firstComputed(_ report: String, sha: String) throws -> ReportMonth {
-        guard !settings.recomputeAll else { return settings.firstMonth }
-        var entries: [String: (sha: String, inputs: String)] = [:]
+    /// `report`'s plan: the first month it computes, the first reported month not stored complete with this SQL hash
+    /// (`sha`) and these inputs (the first reported month under `--full`), and the digests of the stored entries of
+    /// this SQL and these inputs.
+    private func plan(_ report: String, sha: String) throws -> Plan {
+        var rows: [String: String] = [:]
+        var current: Set<String> = []
         for row in try database.query("""
-            SELECT month, sql_sha256, inputs FROM report_stored_month WHERE report = $1 AND basis = $2 AND currency = $3
+            SELECT month, sql_sha256, inputs, rows_sha256 FROM report_stored_month WHERE report = $1 AND basis = $2 AND currency = $3
             """, [report, settings.basis.rawValue, settings.currency]).textRows() {
-            if let month = row[0], let entrySHA = row[1], let digest = row[2] { entries[month] = (entrySHA, digest) }
+            guard let month = row[0], row[1] == sha, let digest = row[2], digest == inputs[month] else { continue }
+            current.insert(month)
+            if let stored = row[3] { rows[month] = stored }
         }
         var month = settings.firstMonth
-        while isComplete(month), month <= settings.lastMonth, let entry = entries[month.description],
-              entry.sha == sha, let now = inputs[month.description], entry.inputs == now {
+        while !settings.recomputeAll, isComplete(month), month <= settings.lastMonth, current.contains(month.description) {
             month = month.advanced(by: 1)
         }
-        return month
+        return Plan(sqlSHA256: sha, firstComputed: month, storedRows: rows)
     }
 
     /// Makes the run's filled tables those of a run whose first reported month is `month` (the snapshots' `reported`

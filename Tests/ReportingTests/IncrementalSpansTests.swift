@@ -119,9 +119,10 @@ import Testing
         }
     }
 
-    /// A `--full` run replaces the basis's stored spans with TRUNCATE (migration 0037), which is not MVCC-safe: a run
-    /// whose snapshot is older and that locks the stores (as `StoredSpans.fill` does first) after the TRUNCATE committed
-    /// sees the digests and the spans both empty, so it recomputes every span; never digests without their spans.
+    /// A `--full` run that replaces the basis's stored spans whole (here: the store was written by other span
+    /// functions) does it with TRUNCATE (migration 0037), which is not MVCC-safe: a run whose snapshot is older and that
+    /// locks the stores (as `StoredSpans.fill` does first) after the TRUNCATE committed sees the digests and the spans
+    /// both empty, so it recomputes every span; never digests without their spans.
     @Test func aSnapshotOlderThanAFullRunsReplacementSeesDigestsAndSpansBothEmpty() throws {
         let harness = try ReportingHarness("spans_overlap", seed: 31, subscriptions: 120, months: 4)
         let sql = try harness.sqlFolder("sql")
@@ -136,12 +137,62 @@ import Testing
         defer { reader.close() }
         try reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         _ = try reader.query("SELECT count(*) FROM subscription")  // the snapshot, no store locked
+        try harness.database.execute("UPDATE report_stored_span_set SET definition = 'the span functions of an older build'")
         let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("full").path, "--full"])
         #expect(full == .succeeded, "\(fullSummary)")
         try reader.execute("LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span IN ACCESS SHARE MODE")
         #expect(try reader.query(counts).textRows().first ?? [] == ["f", "f"], "the older snapshot sees both stores empty")
         try reader.execute("COMMIT")
         #expect(try harness.database.query(counts).textRows().first ?? [] == ["t", "t"], "the --full run stored spans again")
+    }
+
+    /// A `--full` run after another stores only what differs from the store (migration 0047): every span and month
+    /// entry it would write again byte for byte stays as it is (the same row versions), while a subscription whose
+    /// stored spans an older build computed differently (another span hash) and a month whose stored rows differ from
+    /// the computed ones (another rows digest) are replaced, and only they. The files stay those of the first run.
+    @Test func aFullRunStoresOnlyWhatDiffersFromTheStore() throws {
+        let harness = try ReportingHarness("spans_full_keeps", seed: 37, subscriptions: 150, months: 5)
+        let db = harness.database
+        let sql = try harness.sqlFolder("sql")
+        let (first, firstSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("first").path, "--full"])
+        #expect(first == .succeeded, "\(firstSummary)")
+        // What an older build stored differently: one subscription's spans (doubled, their hash another) and one
+        // month's rows (a cell changed, its digest another).
+        let victim = try db.query("""
+            SELECT subscription_id::text FROM report_stored_span WHERE basis = 'corrected' AND twelfths > 0
+            ORDER BY subscription_id LIMIT 1
+            """).textRows().first?.first.flatMap { $0 } ?? ""
+        try db.execute("UPDATE report_stored_span SET twelfths = twelfths * 2 WHERE basis = 'corrected' AND subscription_id = $1::uuid", [victim])
+        try db.execute("UPDATE report_stored_span_input SET span_hash = span_hash + 1 WHERE basis = 'corrected' AND subscription_id = $1::uuid", [victim])
+        let month = try db.query("SELECT min(month) FROM report_stored_month WHERE report = 'mrr' AND row_count > 0")
+            .textRows().first?.first.flatMap { $0 } ?? ""
+        try db.execute("""
+            UPDATE report_stored_row SET cells = jsonb_set(cells, '{0}', '"tampered"') WHERE report = 'mrr' AND month = $1
+              AND ordinal = (SELECT min(ordinal) FROM report_stored_row WHERE report = 'mrr' AND month = $1)
+            """, [month])
+        try db.execute("UPDATE report_stored_month SET rows_sha256 = 'an older build' WHERE report = 'mrr' AND month = $1", [month])
+        let versions = """
+            SELECT (SELECT string_agg(xmin::text, ',' ORDER BY subscription_id, from_at, state) FROM report_stored_span
+                    WHERE basis = 'corrected' AND subscription_id <> $1::uuid),
+                   (SELECT string_agg(xmin::text, ',' ORDER BY report, month) FROM report_stored_month WHERE NOT (report = 'mrr' AND month = $2)),
+                   (SELECT count(*) FROM report_stored_row WHERE cells ->> 0 = 'tampered'),
+                   (SELECT count(*) FROM ((SELECT * FROM report_span($3::timestamptz, 'corrected', NULL))
+                                          EXCEPT ALL (SELECT subscription_id, provider, billing_account_id, state, from_at, to_at, currency,
+                                                             country, product_id, plan_id, billing_period, twelfths
+                                                      FROM report_stored_span WHERE basis = 'corrected')) d)
+            """
+        let before = try db.query(versions, [victim, month, harness.asOf]).textRows().first ?? []
+        #expect(before.count == 4 && before[2] == "1" && before[3] != "0", "the store was changed: \(before)")
+        let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("full").path, "--full"])
+        #expect(full == .succeeded, "\(fullSummary)")
+        let after = try db.query(versions, [victim, month, harness.asOf]).textRows().first ?? []
+        #expect(after.count == 4 && after[0] == before[0] && after[1] == before[1], "the equal spans and months were left as they were")
+        #expect(after.count == 4 && after[2] == "0" && after[3] == "0", "the different spans and month were replaced: \(after)")
+        #expect(try ReportingHarness.files(harness.folder("first")) == ReportingHarness.files(harness.folder("full")))
+        // Nothing differs now: a third run leaves everything, the replaced rows included.
+        let settled = try db.query(versions, [victim, month, harness.asOf]).textRows().first ?? []
+        _ = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("again").path, "--full"])
+        #expect(try db.query(versions, [victim, month, harness.asOf]).textRows().first ?? [] == settled)
     }
 
     /// Runs `build-reports` reusing the store, then with `--full`, into `<name>` and `<name>-full`: the first

@@ -1,0 +1,371 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// Computes the spans of `report_span` (migrations 0035, 0046) in the client, from one binary COPY of the history
+/// `report_span_history` reads, ordered per subscription in reading order, and loads them into the run's
+/// `report_span_run` over binary COPY (Reports/README.md, "Spans").
+///
+/// Why (decision, measured in Benchmarks/results.md, "Spans in the client"): `report_span`'s window functions build,
+/// per history row, whole-partition arrays of composite values and subscript them; at 200k subscriptions that was
+/// 11–14 s of one backend, the longest step of a `--full` run. The same rules read one subscription's rows once in
+/// order: a few running counters and four index lists. `report_span` stays the readable definition;
+/// `SpanBuilderTests` and the world tests compare the two row for row.
+///
+/// The spans go to an unlinked temporary file while the history streams (the connection is busy with the COPY out),
+/// then to the table: memory is one subscription's rows.
+struct SpanBuilder {
+    /// What one subscription's history row says (`report_span_history`'s columns), its text and uuid fields as
+    /// ranges of the subscription's byte buffer (nil: NULL).
+    private struct Row {
+        var effective: Int64
+        var rank: Int32
+        var expires: Int64?
+        var amount: Int64?
+        var currency: Range<Int>?
+        var country: Range<Int>?
+        var product: Range<Int>?
+        var plan: Range<Int>?
+        var period: Range<Int>?
+        var periodEnd: Int64?
+        var factor: Int64?
+        var recovered: Bool
+        var kind: Kind
+        var end: Int64?
+    }
+
+    /// `report_span_history.kind`.
+    private enum Kind { case grace, hold, paused, off, other }
+
+    /// A state row's kind (`report_span`'s `kinds`): a charge is a trial (0) or paid, rank 3 ends, ranks 1 and 2 say
+    /// their own kind.
+    private enum StateKind { case trial, paid, ended, grace, hold, paused, other }
+
+    /// The columns streamed, in order (the subscription's identity, then its rows' reading order and values).
+    static let columns = ["subscription_id", "provider", "billing_account_id", "effective_at", "rank", "is_test", "expires_at",
+                          "amount_micros", "currency_code", "country_code", "product_id", "plan_id", "billing_period",
+                          "period_end_at", "factor", "recovered", "kind", "end_at"]
+
+    /// The version of the rules coded here, part of the stored spans' definition digest (`StoredSpans`): change it
+    /// with any change to what a span is, so every store is recomputed once.
+    static let rules = "SpanBuilder 1 (migration 0046)"
+
+    /// Why the stream cannot be turned into spans.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    // One subscription's rows and bytes, kept across subscriptions.
+    private var bytes: [UInt8] = []
+    private var rows: [Row] = []
+    private var identity: (subscription: Range<Int>, provider: Range<Int>, account: Range<Int>) = (0..<0, 0..<0, 0..<0)
+    private var isTest = false
+    /// The held subscription's id (its 16 bytes as two words); nil before the first row and after a flush.
+    private var current: (UInt64, UInt64)?
+    private var states: [Int] = [], charges: [Int] = [], paid: [Int] = [], switches: [Int] = []
+    private var out = BinaryCopyTuples(capacity: (1 << 20) + (1 << 16))
+    private let spill: SpillFile
+    /// Per subscription with history rows, not a test one: its id and the hash of its spans' tuples (`spanHash`).
+    private var hashes = BinaryCopyTuples(capacity: 1 << 16)
+    private let hashSpill: SpillFile
+    private(set) var spans = 0
+
+    private init(spill: SpillFile, hashSpill: SpillFile) {
+        self.spill = spill
+        self.hashSpill = hashSpill
+    }
+
+    /// Fills `table` (created, empty) with the spans of every counted subscription as of `asOf` under `basis`, or of
+    /// `subscriptions` (a `uuid[]` value's text) only; returns the number of spans. With `hashTable` (created, empty:
+    /// subscription_id uuid, span_hash bigint), also the hash of each subscription's spans (`spanHash`), which
+    /// `StoredSpans` compares with the stored one.
+    @discardableResult
+    static func fill(_ table: String, hashTable: String? = nil, database: PostgresConnection, asOf: String, basis: String,
+                     subscriptions: String?) throws -> Int {
+        var builder = SpanBuilder(spill: try SpillFile(purpose: "report spans"), hashSpill: try SpillFile(purpose: "report span hashes"))
+        builder.out.fileHeader()
+        builder.hashes.fileHeader()
+        var reader = BinaryCopyReader()
+        func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        let ids = subscriptions.map { literal($0) + "::uuid[]" } ?? "NULL::uuid[]"
+        let sql = """
+            COPY (SELECT \(columns.joined(separator: ", "))
+                  FROM report_span_history(\(literal(asOf))::timestamptz, \(literal(basis)), \(ids))
+                  ORDER BY subscription_id, effective_at, rank, transaction_key COLLATE "C") TO STDOUT (FORMAT binary)
+            """
+        _ = try database.copyOutMessages(sql) { message in
+            guard try reader.read(message) else { return }
+            try builder.add(message, reader.fields)
+        }
+        guard reader.ended else { throw Failure(description: "report spans: the history stream ended without its trailer") }
+        try builder.flushSubscription()
+        builder.out.append(Int16(-1))
+        builder.hashes.append(Int16(-1))
+        try builder.flushOutput()
+        _ = try database.copyIn("COPY \(table) FROM STDIN (FORMAT binary)") { copy in
+            try builder.spill.readAll { try copy.writeRaw($0) }
+        }
+        if let hashTable {
+            _ = try database.copyIn("COPY \(hashTable) FROM STDIN (FORMAT binary)") { copy in
+                try builder.hashSpill.readAll { try copy.writeRaw($0) }
+            }
+        }
+        return builder.spans
+    }
+
+    // MARK: - Reading the stream
+
+    /// Adds one history row; a new subscription first turns the previous one's rows into spans.
+    private mutating func add(_ message: UnsafeRawBufferPointer, _ fields: [Range<Int>?]) throws {
+        guard fields.count == Self.columns.count, let subscription = fields[0], let provider = fields[1],
+              let account = fields[2], let effective = fields[3], let test = fields[5], test.count == 1 else {
+            throw Failure(description: "report spans: a history row of \(fields.count) fields without its subscription, provider, account, instant or test flag")
+        }
+        guard subscription.count == 16 else { throw Failure(description: "report spans: a subscription id of \(subscription.count) bytes") }
+        let id = (message.loadUnaligned(fromByteOffset: subscription.lowerBound, as: UInt64.self),
+                  message.loadUnaligned(fromByteOffset: subscription.lowerBound + 8, as: UInt64.self))
+        if let current, current != id { try flushSubscription() }
+        let base = bytes.count
+        func shifted(_ range: Range<Int>?) -> Range<Int>? { range.map { ($0.lowerBound + base)..<($0.upperBound + base) } }
+        func int64(_ index: Int) -> Int64? { fields[index].flatMap { BinaryCopyReader.int64(message, $0) } }
+        func int32(_ index: Int) -> Int64? {
+            guard let field = fields[index], field.count == 4 else { return nil }
+            return Int64(Int32(bigEndian: message.loadUnaligned(fromByteOffset: field.lowerBound, as: Int32.self)))
+        }
+        func flag(_ index: Int) -> Bool { fields[index].map { $0.count == 1 && message[$0.lowerBound] != 0 } ?? false }
+        if current == nil {
+            current = id
+            bytes.append(contentsOf: message)
+            identity = (shifted(subscription) ?? 0..<0, shifted(provider) ?? 0..<0, shifted(account) ?? 0..<0)
+        } else if !isTest {
+            bytes.append(contentsOf: message)
+        }
+        if flag(5) { isTest = true }
+        if isTest { return }
+        guard let instant = BinaryCopyReader.int64(message, effective), let rank = int32(4) else {
+            throw Failure(description: "report spans: a history row without its instant or rank")
+        }
+        rows.append(Row(effective: instant, rank: Int32(rank), expires: int64(6), amount: int64(7), currency: shifted(fields[8]),
+                        country: shifted(fields[9]), product: shifted(fields[10]), plan: shifted(fields[11]),
+                        period: shifted(fields[12]), periodEnd: int64(13), factor: int32(14), recovered: flag(15),
+                        kind: Self.kind(message, fields[16]), end: int64(17)))
+    }
+
+    /// The kind's text told by its first byte and length: grace, hold, paused, off, other.
+    private static func kind(_ message: UnsafeRawBufferPointer, _ field: Range<Int>?) -> Kind {
+        guard let field, let first = field.first else { return .other }
+        switch (message[first], field.count) {
+        case (UInt8(ascii: "g"), 5): return .grace
+        case (UInt8(ascii: "h"), 4): return .hold
+        case (UInt8(ascii: "p"), 6): return .paused
+        case (UInt8(ascii: "o"), 3): return .off
+        default: return .other
+        }
+    }
+
+    // MARK: - One subscription's spans
+
+    /// Writes the spans of the subscription whose rows are held (none for a test subscription) and forgets them.
+    private mutating func flushSubscription() throws {
+        defer {
+            rows.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+            isTest = false
+            current = nil
+        }
+        guard !isTest, !rows.isEmpty else { return }
+        if out.count >= 1 << 20 { try flushOutput() }
+        let start = out.count
+        defer { recordHash(from: start) }
+        states.removeAll(keepingCapacity: true)
+        charges.removeAll(keepingCapacity: true)
+        paid.removeAll(keepingCapacity: true)
+        switches.removeAll(keepingCapacity: true)
+        for (index, row) in rows.enumerated() {
+            if row.rank <= 3 { states.append(index) }
+            if row.rank == 0 {
+                charges.append(index)
+                if let amount = row.amount, amount > 0, row.factor != nil { paid.append(index) }
+            }
+            if row.rank == 0 || row.rank == 4 { switches.append(index) }
+        }
+        var stateNo = 0, chargeNo = 0, paidNo = 0, switchNo = 0
+        for index in rows.indices {
+            let row = rows[index]
+            if row.rank <= 3 { stateNo += 1 }
+            if row.rank == 0 {
+                chargeNo += 1
+                if let amount = row.amount, amount > 0, row.factor != nil { paidNo += 1 }
+            }
+            if row.rank == 0 || row.rank == 4 { switchNo += 1 }
+            let nextAt = index + 1 < rows.count ? rows[index + 1].effective : nil
+            if row.rank <= 1 {
+                let nextValueAt = stateNo < states.count ? rows[states[stateNo]].effective : nil
+                try contribution(row, nextValueAt: nextValueAt,
+                                 next: chargeNo < charges.count && rows[charges[chargeNo]].recovered ? rows[charges[chargeNo]] : nil,
+                                 latest: chargeNo > 0 ? rows[charges[chargeNo - 1]] : nil,
+                                 latestPaid: paidNo > 0 ? rows[paid[paidNo - 1]] : nil)
+            }
+            if stateNo > 0 {
+                let state = rows[states[stateNo - 1]]
+                let product = (chargeNo > 0 ? rows[charges[chargeNo - 1]].product : nil) ?? row.product
+                let renewalOff = switchNo > 0 && rows[switches[switchNo - 1]].kind == .off
+                try stateSpans(from: row.effective, nextAt: nextAt, kind: Self.stateKind(state), end: state.end,
+                               product: product, renewalOff: renewalOff)
+            }
+        }
+    }
+
+    private static func stateKind(_ row: Row) -> StateKind {
+        switch row.rank {
+        case 0: return row.amount == 0 ? .trial : .paid
+        case 3: return .ended
+        default:
+            switch row.kind {
+            case .grace: return .grace
+            case .hold: return .hold
+            case .paused: return .paused
+            case .off, .other: return .other
+            }
+        }
+    }
+
+    /// `amount × factor` of a charge, failing as the server's bigint product would.
+    private func twelfths(_ amount: Int64?, _ factor: Int64?) throws -> Int64? {
+        guard let amount, let factor else { return nil }
+        let (product, overflow) = amount.multipliedReportingOverflow(by: factor)
+        guard !overflow else { throw Failure(description: "report spans: \(amount) micros × \(factor) twelfths overflows bigint") }
+        return product
+    }
+
+    /// The contribution span of a charge (rank 0) or a grace row (rank 1), as `report_span`'s `valued`: a grace row
+    /// is priced by the recovering charge after it (`next`), else by its own amount at the latest charge's factor,
+    /// else by the latest paid charge, and only when there is a paid charge before it.
+    private mutating func contribution(_ row: Row, nextValueAt: Int64?, next: Row?, latest: Row?, latestPaid: Row?) throws {
+        let value: Int64?, end: Int64?
+        var currency = row.currency, country = row.country, product = row.product, plan = row.plan, period = row.period
+        if row.rank == 0 {
+            value = try twelfths(row.amount, row.factor)
+            end = row.periodEnd
+        } else {
+            let paidValue = try latestPaid.flatMap { try twelfths($0.amount, $0.factor) }
+            if paidValue != nil {
+                value = try next.flatMap { try twelfths($0.amount, $0.factor) } ?? twelfths(row.amount, latest?.factor) ?? paidValue
+            } else {
+                value = nil
+            }
+            end = row.expires.flatMap { $0 > row.effective ? $0 : nil }
+            currency = next?.currency ?? row.currency ?? latestPaid?.currency
+            country = next?.country ?? latest?.country ?? row.country
+            product = next?.product ?? latest?.product ?? row.product
+            plan = next?.plan ?? latest?.plan ?? row.plan
+            period = next?.period ?? latest?.period ?? row.period
+        }
+        guard let value, value > 0 else { return }
+        try begin()
+        out.null()
+        out.int64(row.effective)
+        optional(least(nextValueAt, end))
+        field(currency)
+        field(country)
+        field(product)
+        field(plan)
+        field(period)
+        out.int64(value)
+    }
+
+    /// The state spans from one row until the next (`report_span`'s `state_span`): the state in force, and billing
+    /// retry after a grace period's end.
+    private mutating func stateSpans(from: Int64, nextAt: Int64?, kind: StateKind, end: Int64?, product: Range<Int>?,
+                                     renewalOff: Bool) throws {
+        let state: StaticString?
+        switch kind {
+        case .trial: state = "trialing"
+        case .paid: state = renewalOff ? "cancelled_paid_through" : "paying"
+        case .grace: state = "grace"
+        case .hold: state = "billing_retry"
+        case .paused: state = "paused"
+        case .ended, .other: state = nil
+        }
+        if let state { try stateSpan(state, from: from, to: least(nextAt, end), product: product) }
+        if kind == .grace, let end { try stateSpan("billing_retry", from: Swift.max(from, end), to: nextAt, product: product) }
+    }
+
+    private mutating func stateSpan(_ state: StaticString, from: Int64, to: Int64?, product: Range<Int>?) throws {
+        try begin(account: false)
+        out.text(UnsafeRawBufferPointer(start: state.utf8Start, count: state.utf8CodeUnitCount))
+        out.int64(from)
+        optional(to)
+        out.null()
+        out.null()
+        field(product)
+        out.null()
+        out.null()
+        out.null()
+    }
+
+    /// `LEAST` as PostgreSQL computes it: NULLs ignored.
+    private func least(_ a: Int64?, _ b: Int64?) -> Int64? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Swift.min(a, b)
+    }
+
+    // MARK: - Writing spans
+
+    /// Starts a span: its 12 fields, the subscription, provider and (for a contribution) billing account.
+    private mutating func begin(account: Bool = true) throws {
+        spans += 1
+        out.beginRow(fields: 12)
+        field(identity.subscription)
+        field(identity.provider)
+        if account { field(identity.account) } else { out.null() }
+    }
+
+    private mutating func field(_ range: Range<Int>?) {
+        guard let range else { return out.null() }
+        bytes.withUnsafeBytes { out.text(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
+    private mutating func optional(_ value: Int64?) {
+        if let value { out.int64(value) } else { out.null() }
+    }
+
+    private mutating func flushOutput() throws {
+        try out.withBytes { try spill.append($0) }
+        out.removeAll()
+        try hashes.withBytes { try hashSpill.append($0) }
+        hashes.removeAll()
+    }
+
+    /// Records the held subscription's id and the hash of its spans' tuples, written from `start` of `out` on.
+    private mutating func recordHash(from start: Int) {
+        let hash = out.withBytes { Self.spanHash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        hashes.beginRow(fields: 2)
+        let subscription = identity.subscription
+        bytes.withUnsafeBytes { hashes.text(UnsafeRawBufferPointer(rebasing: $0[subscription])) }
+        hashes.int64(hash)
+    }
+
+    /// A 64-bit hash of a subscription's span tuples (stable across runs and builds: 8 bytes at a time, multiplied and
+    /// rotated, the tail byte by byte, finished by a mix), for telling stored spans that differ (migration 0047).
+    static func spanHash(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        let prime: UInt64 = 0x1000_0000_01B3
+        var at = 0
+        while at + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            hash = (hash ^ word) &* prime
+            hash = hash << 29 | hash >> 35
+            at += 8
+        }
+        while at < bytes.count {
+            hash = (hash ^ UInt64(bytes[at])) &* prime
+            at += 1
+        }
+        hash ^= hash >> 33
+        hash = hash &* 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        return Int64(bitPattern: hash)
+    }
+}
