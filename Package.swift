@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "ExplainTests", dependencies: ["Explain", "JobKit", "Postgres", "ProjectionStore", "BillingCore", "TestSupport"]),
 
         // build-reports: the finance reports as CSV and one XLSX workbook with charts (issue 15).
-        .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto", "BillingCore"]),
+        .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto", "BillingCore", "CompactMemory"]),
         job("build-reports", ["JobKit", "Reporting"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "JobKit", "Postgres", "XLSX", "Archive", "TestSupport", "WorldGen"]),
     ],

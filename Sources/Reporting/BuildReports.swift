@@ -51,7 +51,7 @@ public enum BuildReports {
         if !context.dryRun { try OutputFolder.requireWritable(settings.outputFolder, option: "--out (or REPORT_OUT_DIR)") }
 
         let database = context.database
-        let spans = StoredSpans(settings: settings, database: database)
+        let spans = StoredSpans(settings: settings, database: database, connect: context.connect)
         // One snapshot for every report. It starts read-write only to fill the shared tables (temporary, dropped at
         // its end), then turns read-only before any report file runs. The files that read only the history run
         // meanwhile in a second session that imports this snapshot (`HistoryReports`).
@@ -63,17 +63,18 @@ public enum BuildReports {
             try configureSnapshot(database)
             // The second session also computes the history part of the month digest (it reads none of the filled
             // tables), first, so it is ready when the fill ends.
+            // A --full run needs the span digests only to store them: the second session computes them last, on its
+            // snapshot, while this one writes its files (Reports/README.md, "Spans in the client").
+            spans.digestsElsewhere = settings.recomputeAll && !context.dryRun
             history = try HistoryReports.start(context.dryRun ? [] : present.filter { HistoryReports.readsOnlyHistory($0.0, sql: $0.1) },
                                                monthHistory: !context.dryRun && present.contains { $0.0.reuse != nil },
+                                               spanDigests: spans.digestsElsewhere,
                                                settings: settings, database: database, connect: context.connect)
             // The last files in print order get a session of their own too, ready when the fill ends (`LateReports`).
             late = try LateReports.start(context.dryRun ? [] : present, settings: settings, database: database, connect: context.connect)
             let filling = Date()
             try SharedReportTables.fill(settings: settings, database: database, spans: spans)
             noteSeconds("shared_tables", since: filling, context: context)
-            let (recomputed, reused) = try spans.counts()
-            context.setCount("spans_recomputed", recomputed)
-            context.setCount("spans_reused", reused)
             let digesting = Date()
             // The computed months are recorded and stored on a connection of their own (`MonthWriter`), beside this one.
             stored = try StoredMonths.prepare(present, settings: settings, fxSQL: fxSQL, database: database,
@@ -108,6 +109,13 @@ public enum BuildReports {
                 }
             }
             try database.execute("COMMIT")
+            if spans.digestsElsewhere {
+                guard let rows = try history?.spanDigests() else { throw JobError.failed("report span digests: the second session computed none") }
+                try spans.loadDigests(rows)
+            }
+            let (recomputed, reused) = try spans.counts()
+            context.setCount("spans_recomputed", recomputed)
+            context.setCount("spans_reused", reused)
         } catch {
             _ = try? database.execute("ROLLBACK")
             // The second session ends on its own (its snapshot imported, or failing to import it); waited for, so no

@@ -32,6 +32,10 @@ final class HistoryReports: @unchecked Sendable {
     private(set) var seconds: TimeInterval = 0
     /// The seconds the month history took in the second session (nil until it is computed, or when it is not).
     private(set) var monthHistorySeconds: TimeInterval?
+    /// Whether the second session also computes the span digests (`report_span_input`), after its files.
+    private let digestsSpans: Bool
+    /// `report_span_input`'s rows as a binary COPY stream, once computed.
+    private var spanDigestRows: [UInt8]?
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
     /// `report_run_*` relation, and `definition` stores no months (those read the run's tables, `ReportReuse`). A file
@@ -42,24 +46,28 @@ final class HistoryReports: @unchecked Sendable {
     }
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection,
-                 digestsHistory: Bool) {
+                 digestsHistory: Bool, digestsSpans: Bool) {
         self.reports = reports
         self.settings = settings
         self.snapshot = snapshot
         self.connection = connection
         self.digestsHistory = digestsHistory
+        self.digestsSpans = digestsSpans
     }
 
     /// Exports the snapshot of `database`'s open REPEATABLE READ transaction and starts computing `reports` on a new
     /// connection (`connect`) that imports it, first the history part of the month digest when `monthHistory` (the run
-    /// stores months: `monthHistory()` hands it over); nil, and nothing started, when there is nothing to compute.
-    static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, settings: ReportSettings,
-                      database: PostgresConnection, connect: () throws -> PostgresConnection) throws -> HistoryReports? {
-        guard !reports.isEmpty || monthHistory else { return nil }
+    /// stores months: `monthHistory()` hands it over), and last the span digests when `spanDigests` (a run that
+    /// recomputes every span needs them only to store them: `spanDigests()`); nil, and nothing started, when there is
+    /// nothing to compute.
+    static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, spanDigests: Bool = false,
+                      settings: ReportSettings, database: PostgresConnection,
+                      connect: () throws -> PostgresConnection) throws -> HistoryReports? {
+        guard !reports.isEmpty || monthHistory || spanDigests else { return nil }
         let snapshot = try SnapshotSession.export(database, for: "history reports")
         let connection = try SnapshotSession.connect(connect, for: "history reports")
         let started = HistoryReports(reports: reports, settings: settings, snapshot: snapshot, connection: connection,
-                                     digestsHistory: monthHistory)
+                                     digestsHistory: monthHistory, digestsSpans: spanDigests)
         let thread = Thread { started.run() }
         thread.name = "history-reports"
         thread.start()
@@ -109,6 +117,17 @@ final class HistoryReports: @unchecked Sendable {
         return history
     }
 
+    /// Waits for the second session to end and returns the span digests it computed (`report_span_input` of the
+    /// run's as-of and basis as a binary COPY stream, for `StoredSpans.loadDigests`); nil when it does not compute
+    /// them. The second session's error, if it failed.
+    func spanDigests() throws -> [UInt8]? {
+        guard digestsSpans else { return nil }
+        _ = try wait()
+        condition.lock()
+        defer { condition.unlock() }
+        return spanDigestRows
+    }
+
     private func run() {
         let started = Date()
         var computed: [String: Computed] = [:]
@@ -135,6 +154,12 @@ final class HistoryReports: @unchecked Sendable {
                 let began = Date()
                 let table = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: connection)
                 computed[definition.name] = Computed(table: table, seconds: Date().timeIntervalSince(began))
+            }
+            if digestsSpans {
+                let rows = try StoredSpans.digestRows(connection, settings: settings)
+                condition.lock()
+                spanDigestRows = rows
+                condition.unlock()
             }
             _ = try StoredMonths.failing("history reports") { try connection.execute("COMMIT") }
         } catch {

@@ -18,6 +18,8 @@ final class MonthRecorder {
     private let plan: StoredMonths.Plan
     private let settings: ReportSettings
     private let inputs: [String: String]
+    /// `settings.asOfMonth`, computed once (it formats the as-of instant, and every row asks).
+    private let asOfMonth: ReportMonth
     /// Runs a statement that records rows, in the session that holds the temporary tables; the parameters are made
     /// where it runs (a `MonthWriter` encodes the rows on its own thread).
     private let send: (_ sql: String, _ parameters: @escaping @Sendable () -> [any PostgresEncodable]) throws -> Void
@@ -28,6 +30,8 @@ final class MonthRecorder {
     private var pending: [[String?]] = []
     private var digest: MonthRowsDigest?
     private var recorded: Set<ReportMonth> = []
+    /// Whether the current month is recorded (`isRecorded`, asked once per month).
+    private var recording = false
     /// Months computed with the rows the store already holds for them, so not sent again.
     private(set) var keptEqual = 0
 
@@ -41,6 +45,7 @@ final class MonthRecorder {
         self.plan = plan
         self.settings = settings
         self.inputs = inputs
+        asOfMonth = settings.asOfMonth
         self.send = send
     }
 
@@ -67,8 +72,9 @@ final class MonthRecorder {
                 }
                 try finishMonth()
                 month = rowMonth
+                recording = isRecorded(rowMonth)
             }
-            if isRecorded(rowMonth) {
+            if recording {
                 if digest == nil { digest = MonthRowsDigest(columns: columns) }
                 digest?.add(row)
                 pending.append(row)
@@ -92,7 +98,7 @@ final class MonthRecorder {
 
     /// A complete month of the run's snapshots.
     private func isRecorded(_ month: ReportMonth) -> Bool {
-        month < settings.asOfMonth && inputs[month.description] != nil
+        month < asOfMonth && inputs[month.description] != nil
     }
 
     private func finishMonth() throws {

@@ -1,3 +1,4 @@
+import CompactMemory
 import Foundation
 import JobKit
 import Postgres
@@ -12,8 +13,8 @@ import Postgres
 /// order: a few running counters and four index lists. `report_span` stays the readable definition;
 /// `SpanBuilderTests` and the world tests compare the two row for row.
 ///
-/// The spans go to an unlinked temporary file while the history streams (the connection is busy with the COPY out),
-/// then to the table: memory is one subscription's rows.
+/// The history is read on a connection of its own while the spans are loaded on the run's: memory is one
+/// subscription's rows and a few batches of spans.
 struct SpanBuilder {
     /// What one subscription's history row says (`report_span_history`'s columns), its text and uuid fields as
     /// ranges of the subscription's byte buffer (nil: NULL).
@@ -63,29 +64,33 @@ struct SpanBuilder {
     /// The held subscription's id (its 16 bytes as two words); nil before the first row and after a flush.
     private var current: (UInt64, UInt64)?
     private var states: [Int] = [], charges: [Int] = [], paid: [Int] = [], switches: [Int] = []
-    private var out = BinaryCopyTuples(capacity: (1 << 20) + (1 << 16))
-    private let spill: SpillFile
-    /// Per subscription with history rows, not a test one: its id and the hash of its spans' tuples (`spanHash`).
-    private var hashes = BinaryCopyTuples(capacity: 1 << 16)
-    private let hashSpill: SpillFile
+    private var out: BinaryCopyTuples
+    /// Full batches of span tuples, from the reading thread to the loading one.
+    private let batches: BoundedHandOff<BinaryCopyTuples>
+    /// Per subscription with history rows, not a test one: its id and the hash of its spans' tuples (`spanHash`),
+    /// as binary COPY tuples (34 bytes each: 34 MB at a million subscriptions).
+    private(set) var hashes = BinaryCopyTuples(capacity: 1 << 16)
     private(set) var spans = 0
 
-    private init(spill: SpillFile, hashSpill: SpillFile) {
-        self.spill = spill
-        self.hashSpill = hashSpill
+    /// Bytes of span tuples handed over at a time.
+    private static let batchBytes = 1 << 20
+
+    private init(batches: BoundedHandOff<BinaryCopyTuples>) {
+        self.batches = batches
+        out = BinaryCopyTuples(capacity: Self.batchBytes + (1 << 16))
     }
 
     /// Fills `table` (created, empty) with the spans of every counted subscription as of `asOf` under `basis`, or of
     /// `subscriptions` (a `uuid[]` value's text) only; returns the number of spans. With `hashTable` (created, empty:
     /// subscription_id uuid, span_hash bigint), also the hash of each subscription's spans (`spanHash`), which
     /// `StoredSpans` compares with the stored one.
+    ///
+    /// The history is read on `reader` (a connection of its own that sees what `database` sees: in a run, one that
+    /// imported the run's snapshot) by a thread that computes the spans, while this one loads them into `table` on
+    /// `database`: the two backends, the sort and the load, work at once, and memory holds a few 1 MiB batches.
     @discardableResult
-    static func fill(_ table: String, hashTable: String? = nil, database: PostgresConnection, asOf: String, basis: String,
-                     subscriptions: String?) throws -> Int {
-        var builder = SpanBuilder(spill: try SpillFile(purpose: "report spans"), hashSpill: try SpillFile(purpose: "report span hashes"))
-        builder.out.fileHeader()
-        builder.hashes.fileHeader()
-        var reader = BinaryCopyReader()
+    static func fill(_ table: String, hashTable: String? = nil, database: PostgresConnection, reader: PostgresConnection,
+                     asOf: String, basis: String, subscriptions: String?) throws -> Int {
         func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
         let ids = subscriptions.map { literal($0) + "::uuid[]" } ?? "NULL::uuid[]"
         let sql = """
@@ -93,24 +98,70 @@ struct SpanBuilder {
                   FROM report_span_history(\(literal(asOf))::timestamptz, \(literal(basis)), \(ids))
                   ORDER BY subscription_id, effective_at, rank, transaction_key COLLATE "C") TO STDOUT (FORMAT binary)
             """
-        _ = try database.copyOutMessages(sql) { message in
-            guard try reader.read(message) else { return }
-            try builder.add(message, reader.fields)
+        let batches = BoundedHandOff<BinaryCopyTuples>(depth: 4, spares: 4)
+        let stream = SpanStream(builder: SpanBuilder(batches: batches), reader: reader, sql: sql)
+        let thread = Thread { stream.run() }
+        thread.name = "report-spans"
+        thread.stackSize = 1 << 20
+        thread.start()
+        var failure: Error?
+        do {
+            _ = try database.copyIn("COPY \(table) FROM STDIN (FORMAT binary)") { copy in
+                while var batch = try batches.take() {
+                    try batch.withBytes { try copy.writeRaw($0) }
+                    batch.removeAll()
+                    batches.recycle(batch)
+                }
+            }
+        } catch {
+            failure = error
+            batches.stop(error)
         }
-        guard reader.ended else { throw Failure(description: "report spans: the history stream ended without its trailer") }
-        try builder.flushSubscription()
-        builder.out.append(Int16(-1))
-        builder.hashes.append(Int16(-1))
-        try builder.flushOutput()
-        _ = try database.copyIn("COPY \(table) FROM STDIN (FORMAT binary)") { copy in
-            try builder.spill.readAll { try copy.writeRaw($0) }
-        }
+        stream.done.wait()
+        if let failure { throw failure }
+        let builder = stream.builder
         if let hashTable {
             _ = try database.copyIn("COPY \(hashTable) FROM STDIN (FORMAT binary)") { copy in
-                try builder.hashSpill.readAll { try copy.writeRaw($0) }
+                try builder.hashes.withBytes { try copy.writeRaw($0) }
             }
         }
         return builder.spans
+    }
+
+    /// The reading thread's side: the history's COPY on `reader`, turned into span batches.
+    private final class SpanStream: @unchecked Sendable {
+        var builder: SpanBuilder
+        let reader: PostgresConnection
+        let sql: String
+        /// Signalled when the thread has finished the hand-over (its last act).
+        let done = DispatchSemaphore(value: 0)
+
+        init(builder: SpanBuilder, reader: PostgresConnection, sql: String) {
+            self.builder = builder
+            self.reader = reader
+            self.sql = sql
+        }
+
+        func run() {
+            defer { done.signal() }
+            let batches = builder.batches
+            batches.finish(after: Result { try read() })
+        }
+
+        private func read() throws {
+            var copy = BinaryCopyReader()
+            builder.out.fileHeader()
+            builder.hashes.fileHeader()
+            _ = try reader.copyOutMessages(sql) { message in
+                guard try copy.read(message) else { return }
+                try builder.add(message, copy.fields)
+            }
+            guard copy.ended else { throw Failure(description: "report spans: the history stream ended without its trailer") }
+            try builder.flushSubscription()
+            builder.out.append(Int16(-1))
+            builder.hashes.append(Int16(-1))
+            try builder.handOver()
+        }
     }
 
     // MARK: - Reading the stream
@@ -174,7 +225,7 @@ struct SpanBuilder {
             current = nil
         }
         guard !isTest, !rows.isEmpty else { return }
-        if out.count >= 1 << 20 { try flushOutput() }
+        if out.count >= Self.batchBytes { try handOver() }
         let start = out.count
         defer { recordHash(from: start) }
         states.removeAll(keepingCapacity: true)
@@ -331,11 +382,11 @@ struct SpanBuilder {
         if let value { out.int64(value) } else { out.null() }
     }
 
-    private mutating func flushOutput() throws {
-        try out.withBytes { try spill.append($0) }
-        out.removeAll()
-        try hashes.withBytes { try hashSpill.append($0) }
-        hashes.removeAll()
+    /// Hands the full batch to the loading thread and starts the next (a spent one when there is one).
+    private mutating func handOver() throws {
+        let full = out
+        out = batches.spare() ?? BinaryCopyTuples(capacity: Self.batchBytes + (1 << 16))
+        try batches.put(full)
     }
 
     /// Records the held subscription's id and the hash of its spans' tuples, written from `start` of `out` on.

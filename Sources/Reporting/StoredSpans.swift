@@ -18,9 +18,29 @@ final class StoredSpans {
     /// The touched subscriptions' ids as one array value (PostgreSQL's text of a `uuid[]`), when not all were recomputed.
     private var touchedIDs = "{}"
 
-    init(settings: ReportSettings, database: PostgresConnection) {
+    /// Whether the span digests come from elsewhere (`loadDigests`) after the fill: set by a `--full` run whose second
+    /// session computes them, which it needs only to store them. Then every span is recomputed.
+    var digestsElsewhere = false
+    /// Opens another connection to the database (the history's reader: `SpanBuilder`).
+    private let connect: () throws -> PostgresConnection
+
+    init(settings: ReportSettings, database: PostgresConnection, connect: @escaping () throws -> PostgresConnection) {
         self.settings = settings
         self.database = database
+        self.connect = connect
+    }
+
+    /// Runs `body` with a connection of its own that reads the run's snapshot (exported from `database`'s transaction).
+    @discardableResult
+    private func withSnapshotReader<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let snapshot = try SnapshotSession.export(database, for: "report spans")
+        let reader = try SnapshotSession.connect(connect, for: "report spans")
+        defer {
+            _ = try? reader.execute("COMMIT")
+            reader.close()
+        }
+        try StoredMonths.failing("report spans") { try SnapshotSession.begin(reader, snapshot: snapshot) }
+        return try body(reader)
     }
 
     /// Fills `table` (the run's temporary `report_span_run`, created by the caller) in the run's transaction: the
@@ -31,9 +51,13 @@ final class StoredSpans {
         // which is not MVCC-safe. It waits for this lock, or it committed before it and this (older) snapshot sees its
         // digests and spans both empty, so every subscription is recomputed: never spans without their digests.
         try database.execute("LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span IN ACCESS SHARE MODE")
-        try database.execute("""
-            CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2)
-            """, [asOf, basis])
+        if digestsElsewhere {
+            try database.execute("CREATE TEMP TABLE report_span_input_new (subscription_id uuid, row_count bigint, hash_sum numeric)")
+        } else {
+            try database.execute("""
+                CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2)
+                """, [asOf, basis])
+        }
         definition = try database.query("""
             SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.proname) || $1) FROM pg_proc p
             WHERE p.pronamespace = 'public'::regnamespace
@@ -41,12 +65,14 @@ final class StoredSpans {
             """, [SpanBuilder.rules]).textRows().first?.first.flatMap { $0 } ?? ""
         let stored = try database.query("SELECT definition FROM report_stored_span_set WHERE basis = $1", [basis])
             .textRows().first?.first.flatMap { $0 }
-        recomputedAll = settings.recomputeAll || stored != definition
+        recomputedAll = settings.recomputeAll || digestsElsewhere || stored != definition
         try database.execute("CREATE TEMP TABLE report_span_hash_new (subscription_id uuid, span_hash bigint)")
         if recomputedAll {
-            try SpanBuilder.fill(table, hashTable: "pg_temp.report_span_hash_new", database: database, asOf: asOf, basis: basis,
-                                 subscriptions: nil)
-            try database.execute("CREATE TEMP TABLE report_span_touched AS SELECT subscription_id FROM report_span_input_new")
+            try withSnapshotReader { reader in
+                try SpanBuilder.fill(table, hashTable: "pg_temp.report_span_hash_new", database: database, reader: reader,
+                                     asOf: asOf, basis: basis, subscriptions: nil)
+            }
+            if !digestsElsewhere { try markAllTouched() }
             return
         }
         // Changed, new or gone: the digests differ (a subscription on one side only differs from nothing).
@@ -72,9 +98,44 @@ final class StoredSpans {
             .textRows().first?.first.flatMap { $0 } ?? "{}"
         // Kept apart as well, so `save` stores them without reading every span of the run again.
         try database.execute("CREATE TEMP TABLE report_span_recomputed (LIKE public.report_span_run)")
-        try SpanBuilder.fill("pg_temp.report_span_recomputed", hashTable: "pg_temp.report_span_hash_new", database: database,
-                             asOf: asOf, basis: basis, subscriptions: touchedIDs)
+        try withSnapshotReader { reader in
+            try SpanBuilder.fill("pg_temp.report_span_recomputed", hashTable: "pg_temp.report_span_hash_new", database: database,
+                                 reader: reader, asOf: asOf, basis: basis, subscriptions: touchedIDs)
+        }
         try database.execute("INSERT INTO \(table) SELECT * FROM pg_temp.report_span_recomputed")
+    }
+
+    /// Every subscription with a digest was recomputed.
+    private func markAllTouched() throws {
+        try database.execute("CREATE TEMP TABLE report_span_touched AS SELECT subscription_id FROM report_span_input_new")
+    }
+
+    /// The span digests (`report_span_input` of the run's as-of and basis) as a binary COPY stream, computed on
+    /// `connection` (the second session, on the run's snapshot: `HistoryReports`).
+    static func digestRows(_ connection: PostgresConnection, settings: ReportSettings) throws -> [UInt8] {
+        // COPY takes no parameters: the as-of instant as the server's own text of it, the basis one of two words.
+        let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
+        guard asOf.allSatisfy({ $0.isNumber || " -:.+".contains($0) }), basis.allSatisfy(\.isLetter) else {
+            throw JobError.failed("report span digests: unexpected as-of '\(asOf)' or basis '\(basis)'")
+        }
+        var rows: [UInt8] = []
+        try StoredMonths.failing("span digests") {
+            _ = try connection.copyOutMessages("""
+                COPY (SELECT * FROM report_span_input('\(asOf)'::timestamptz, '\(basis)')) TO STDOUT (FORMAT binary)
+                """) { rows.append(contentsOf: $0) }
+        }
+        return rows
+    }
+
+    /// Loads the span digests computed elsewhere (`digestsElsewhere`: `digestRows` in the second session) into the
+    /// run's digest table, after the fill and before `counts` and `save`.
+    func loadDigests(_ rows: [UInt8]) throws {
+        try StoredMonths.failing("span digests") {
+            _ = try database.copyIn("COPY pg_temp.report_span_input_new FROM STDIN (FORMAT binary)") { copy in
+                try rows.withUnsafeBytes { try copy.writeRaw($0) }
+            }
+            try markAllTouched()
+        }
     }
 
     /// The subscriptions whose spans the run computed, and those it read back from the store.

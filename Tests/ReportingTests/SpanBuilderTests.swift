@@ -18,12 +18,18 @@ import Testing
         return Int(count ?? "") ?? -1
     }
 
+    /// A second connection to the harness's database, the history's reader.
+    static func reader(_ harness: ReportingHarness) throws -> PostgresConnection {
+        try PostgresConnection(configuration: try TestDatabase.serverConfiguration().withDatabase(harness.databaseName))
+    }
+
     /// The client's spans in a temporary table `name`, against report_span's for the same arguments.
-    static func compare(_ db: PostgresConnection, asOf: String, basis: String, subscriptions: String?,
+    static func compare(_ db: PostgresConnection, reader: PostgresConnection, asOf: String, basis: String, subscriptions: String?,
                         name: String = "built") throws -> (differences: Int, spans: Int) {
         try db.execute("DROP TABLE IF EXISTS pg_temp.\(name)")
         try db.execute("CREATE TEMP TABLE \(name) (LIKE public.report_span_run)")
-        let spans = try SpanBuilder.fill("pg_temp." + name, database: db, asOf: asOf, basis: basis, subscriptions: subscriptions)
+        let spans = try SpanBuilder.fill("pg_temp." + name, database: db, reader: reader, asOf: asOf, basis: basis,
+                                         subscriptions: subscriptions)
         let ids = subscriptions.map { "'\($0)'::uuid[]" } ?? "NULL::uuid[]"
         let definition = "SELECT * FROM report_span('\(asOf)'::timestamptz, '\(basis)', \(ids))"
         return (try differences(db, "SELECT * FROM pg_temp.\(name)", definition), spans)
@@ -33,6 +39,8 @@ import Testing
     func theClientsSpansAreReportSpansOnAGeneratedWorld(seed: UInt64) throws {
         let harness = try ReportingHarness("span_builder_\(seed)", seed: seed, subscriptions: 500, months: 10)
         let db = harness.database
+        let reader = try Self.reader(harness)
+        defer { reader.close() }
         let kinds = try db.query("""
             SELECT count(*) FILTER (WHERE event_type = 'ENTERED_GRACE_PERIOD')::int AS grace,
                    count(*) FILTER (WHERE event_type = 'RECOVERED')::int AS recovered,
@@ -48,7 +56,7 @@ import Testing
                         PostgresTimestamp.iso8601(asOf.addingTimeInterval(-160.5 * 86_400))]
         for instant in instants {
             for basis in ["corrected", "known"] {
-                let all = try Self.compare(db, asOf: instant, basis: basis, subscriptions: nil)
+                let all = try Self.compare(db, reader: reader, asOf: instant, basis: basis, subscriptions: nil)
                 #expect(all.differences == 0, "every subscription, \(instant) \(basis)")
                 #expect(all.spans > 500, "spans \(instant) \(basis)")
             }
@@ -58,13 +66,13 @@ import Testing
             SELECT '{' || string_agg(id::text, ',') || ',00000000-0000-0000-0000-000000000001}'
             FROM (SELECT id FROM subscription ORDER BY id LIMIT 17) s
             """).textRows().first?.first.flatMap { $0 } ?? "{}"
-        let few = try Self.compare(db, asOf: harness.asOf, basis: "corrected", subscriptions: ids)
+        let few = try Self.compare(db, reader: reader, asOf: harness.asOf, basis: "corrected", subscriptions: ids)
         #expect(few.differences == 0)
         #expect(few.spans > 17)
         // The comparison can fail: the definition at another instant differs.
         try db.execute("DROP TABLE IF EXISTS pg_temp.earlier")
         try db.execute("CREATE TEMP TABLE earlier (LIKE public.report_span_run)")
-        try SpanBuilder.fill("pg_temp.earlier", database: db, asOf: instants[1], basis: "corrected", subscriptions: nil)
+        try SpanBuilder.fill("pg_temp.earlier", database: db, reader: reader, asOf: instants[1], basis: "corrected", subscriptions: nil)
         #expect(try Self.differences(db, "SELECT * FROM pg_temp.earlier",
                                      "SELECT * FROM report_span('\(harness.asOf)'::timestamptz, 'corrected', NULL)") > 0)
     }
@@ -73,6 +81,8 @@ import Testing
     @Test func theClientsSpansAreReportSpansOnHandMadeHistories() throws {
         let harness = try ReportingHarness("span_builder_hand", seed: 15, subscriptions: 20, months: 3)
         let db = harness.database
+        let reader = try Self.reader(harness)
+        defer { reader.close() }
         // Subscriptions 1-7 (the world's first subscription's provider, account and plan), each with a history of
         // (event, key, instant, amount, period end, expires).
         let histories: [(Int, [(String, String, String, Int64?, String?, String?)])] = [
@@ -133,11 +143,11 @@ import Testing
             }
         }
         for asOf in ["2026-02-09T00:00:00Z", "2026-12-31T00:00:00Z", "2027-12-31T00:00:00Z"] {
-            let result = try Self.compare(db, asOf: asOf, basis: "corrected", subscriptions: nil)
+            let result = try Self.compare(db, reader: reader, asOf: asOf, basis: "corrected", subscriptions: nil)
             #expect(result.differences == 0, "as of \(asOf)")
         }
         let hand = "{" + ids.values.sorted().joined(separator: ",") + "}"
-        let late = try Self.compare(db, asOf: "2027-12-31T00:00:00Z", basis: "corrected", subscriptions: hand)
+        let late = try Self.compare(db, reader: reader, asOf: "2027-12-31T00:00:00Z", basis: "corrected", subscriptions: hand)
         #expect(late.differences == 0)
         #expect(late.spans >= 20)
         let tested = try db.query("SELECT count(*) FROM report_span('2027-12-31Z', 'corrected', NULL) WHERE subscription_id = $1::uuid",
