@@ -68,8 +68,10 @@ struct SpanBuilder {
     /// Full batches of span tuples, from the reading thread to the loading one.
     private let batches: BoundedHandOff<BinaryCopyTuples>
     /// Per subscription with history rows, not a test one: its id and the hash of its spans' tuples (`spanHash`),
-    /// as binary COPY tuples (34 bytes each: 34 MB at a million subscriptions).
-    private(set) var hashes = BinaryCopyTuples(capacity: 1 << 16)
+    /// as binary COPY tuples (34 bytes each: 34 MB at a million subscriptions), in chunks of about 1 MiB so the buffer
+    /// never grows by copying itself.
+    private var hashes = BinaryCopyTuples(capacity: Self.batchBytes + (1 << 10))
+    private(set) var hashChunks: [BinaryCopyTuples] = []
     private(set) var spans = 0
 
     /// Bytes of span tuples handed over at a time.
@@ -122,7 +124,7 @@ struct SpanBuilder {
         let builder = stream.builder
         if let hashTable {
             _ = try database.copyIn("COPY \(hashTable) FROM STDIN (FORMAT binary)") { copy in
-                try builder.hashes.withBytes { try copy.writeRaw($0) }
+                for chunk in builder.hashChunks { try chunk.withBytes { try copy.writeRaw($0) } }
             }
         }
         return builder.spans
@@ -160,6 +162,7 @@ struct SpanBuilder {
             try builder.flushSubscription()
             builder.out.append(Int16(-1))
             builder.hashes.append(Int16(-1))
+            builder.hashChunks.append(builder.hashes)
             try builder.handOver()
         }
     }
@@ -392,6 +395,10 @@ struct SpanBuilder {
     /// Records the held subscription's id and the hash of its spans' tuples, written from `start` of `out` on.
     private mutating func recordHash(from start: Int) {
         let hash = out.withBytes { Self.spanHash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        if hashes.count >= Self.batchBytes {
+            hashChunks.append(hashes)
+            hashes = BinaryCopyTuples(capacity: Self.batchBytes + (1 << 10))
+        }
         hashes.beginRow(fields: 2)
         let subscription = identity.subscription
         bytes.withUnsafeBytes { hashes.text(UnsafeRawBufferPointer(rebasing: $0[subscription])) }
