@@ -26,11 +26,8 @@ public final class BinaryCopySorter {
         case integer(Int)
     }
 
-    /// Where a spill failed.
-    public struct SpillError: Error, CustomStringConvertible {
-        /// What failed, with the folder or the system's reason.
-        public let description: String
-    }
+    /// Where a spill failed (the spill file's own failure: creating, writing or reading it back).
+    public typealias SpillError = SpillFile.Failure
 
     /// One tuple of the run in memory: where its message is in `buffer`, and the abbreviation of its first key.
     private struct Entry {
@@ -44,10 +41,9 @@ public final class BinaryCopySorter {
     private let directory: String
     private var buffer: [UInt8] = []
     private var entries: [Entry] = []
-    /// The spill file (-1 until the first run is written) and the runs in it (file offset, bytes).
-    private var file: Int32 = -1
+    /// The spill file (nil until the first run is written) and the runs in it (file offset, bytes).
+    private var file: SpillFile?
     private var runs: [(start: Int, end: Int)] = []
-    private var written = 0
 
     /// A sorter by `keys` (at least one) holding about `runBytes` of tuples in memory and spilling the rest to a
     /// file in `directory` (by default `TMPDIR`, else /tmp).
@@ -55,12 +51,8 @@ public final class BinaryCopySorter {
         precondition(!keys.isEmpty, "a sort needs a key")
         self.keys = keys
         self.runBytes = runBytes
-        self.directory = directory ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        self.directory = directory ?? SpillFile.defaultDirectory
         buffer.reserveCapacity(runBytes + (64 << 10))
-    }
-
-    deinit {
-        if file >= 0 { close(file) }
     }
 
     /// Adds one tuple message (as `BinaryCopyReader` read it; `fields` its fields). A key field past the tuple's
@@ -163,53 +155,31 @@ public final class BinaryCopySorter {
     /// Sorts the run in memory and appends it to the spill file.
     private func spill() throws {
         sortRun()
-        if file < 0 { file = try Self.temporaryFile(in: directory) }
-        let start = written
+        let file = try self.file ?? SpillFile(purpose: "binary COPY sort", directory: directory)
+        self.file = file
+        let start = file.size
         var out: [UInt8] = []
         out.reserveCapacity(1 << 20)
         try buffer.withUnsafeBytes { bytes in
             for entry in entries {
                 withUnsafeBytes(of: UInt32(entry.length).littleEndian) { out.append(contentsOf: $0) }
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + entry.length)]))
-                if out.count >= 1 << 20 { try write(out); out.removeAll(keepingCapacity: true) }
+                if out.count >= 1 << 20 {
+                    try out.withUnsafeBytes { try file.append($0) }
+                    out.removeAll(keepingCapacity: true)
+                }
             }
         }
-        try write(out)
-        runs.append((start, written))
+        try out.withUnsafeBytes { try file.append($0) }
+        runs.append((start, file.size))
         buffer.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
     }
 
-    private func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var done = 0
-            while done < raw.count {
-                let count = Glibc.write(file, base + done, raw.count - done)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw SpillError(description: "binary COPY sort: writing a run to its temporary file: \(String(cString: strerror(errno)))")
-                }
-                done += count
-            }
-        }
-        written += bytes.count
-    }
-
-    /// An unlinked temporary file in `directory`: gone when it is closed, or when the process ends.
-    private static func temporaryFile(in directory: String) throws -> Int32 {
-        var template = Array((directory + "/iap-sort-XXXXXX").utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else {
-            throw SpillError(description: "binary COPY sort: cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
-        }
-        unlink(template)
-        return descriptor
-    }
-
     /// Merges the spilled runs into `body`, a min-heap of the runs by their current tuple.
     private func merge(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var readers = try runs.map { try RunReader(file: file, start: $0.start, end: $0.end) }
+        guard let file else { return }
+        var readers = try runs.map { try RunReader(file: file.descriptor, start: $0.start, end: $0.end) }
         var heap = readers.indices.filter { readers[$0].current != nil }
         let keys = self.keys
         func less(_ a: Int, _ b: Int) -> Bool {
@@ -243,9 +213,8 @@ public final class BinaryCopySorter {
     private func reset() {
         buffer.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
-        if file >= 0 { close(file); file = -1 }
+        file = nil
         runs = []
-        written = 0
     }
 
     /// Reads one spilled run back through a buffer of its own: length-prefixed tuples.

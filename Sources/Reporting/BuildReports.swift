@@ -64,7 +64,7 @@ public enum BuildReports {
             // The second session also computes the history part of the month digest (it reads none of the filled
             // tables), first, so it is ready when the fill ends.
             // A --full run needs the span digests only to store them: the second session computes them last, on its
-            // snapshot, while this one writes its files (Reports/README.md, "Spans in the client").
+            // snapshot, while this one writes its files (Reports/README.md, "The spans in the client").
             spans.digestsElsewhere = settings.recomputeAll && !context.dryRun
             history = try HistoryReports.start(context.dryRun ? [] : present.filter { HistoryReports.readsOnlyHistory($0.0, sql: $0.1) },
                                                monthHistory: !context.dryRun && present.contains { $0.0.reuse != nil },

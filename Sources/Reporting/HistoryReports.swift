@@ -34,8 +34,8 @@ final class HistoryReports: @unchecked Sendable {
     private(set) var monthHistorySeconds: TimeInterval?
     /// Whether the second session also computes the span digests (`report_span_input`), after its files.
     private let digestsSpans: Bool
-    /// `report_span_input`'s rows as a binary COPY stream, once computed.
-    private var spanDigestRows: [[UInt8]]?
+    /// `report_span_input`'s rows as a binary COPY stream in a file, once computed.
+    private var spanDigestRows: SpillFile?
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
     /// `report_run_*` relation, and `definition` stores no months (those read the run's tables, `ReportReuse`). A file
@@ -120,7 +120,7 @@ final class HistoryReports: @unchecked Sendable {
     /// Waits for the second session to end and returns the span digests it computed (`report_span_input` of the
     /// run's as-of and basis as a binary COPY stream, for `StoredSpans.loadDigests`); nil when it does not compute
     /// them. The second session's error, if it failed.
-    func spanDigests() throws -> [[UInt8]]? {
+    func spanDigests() throws -> SpillFile? {
         guard digestsSpans else { return nil }
         _ = try wait()
         condition.lock()

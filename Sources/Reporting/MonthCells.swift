@@ -38,6 +38,7 @@ enum MonthCells {
             try recorder?.observe(result.columns, stableSorted(computed) { $0[month] ?? "" < $1[month] ?? "" })
         }
         try recorder?.finish()
+        if let recorder { tally.count("months_kept_equal", by: recorder.keptEqual) }
         let keys = try groups.map { name in
             guard let index = table.index(of: name) else {
                 throw JobError.failed("report \(definition.name): declares its cells grouped by column '\(name)', which it does not return")

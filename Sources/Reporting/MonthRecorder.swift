@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import JobKit
 import Postgres
@@ -26,8 +25,7 @@ final class MonthRecorder {
     private var columns: [String]?
     private var index = 0
     private var month: ReportMonth?
-    /// The current month's rows and their digest (columns first).
-    private var pending: [[String?]] = []
+    /// The current month's rows, held in their digest's encoding (columns first).
     private var digest: MonthRowsDigest?
     private var recorded: Set<ReportMonth> = []
     /// Whether the current month is recorded (`isRecorded`, asked once per month).
@@ -77,7 +75,6 @@ final class MonthRecorder {
             if recording {
                 if digest == nil { digest = MonthRowsDigest(columns: columns) }
                 digest?.add(row)
-                pending.append(row)
             }
         }
     }
@@ -102,13 +99,10 @@ final class MonthRecorder {
     }
 
     private func finishMonth() throws {
-        defer {
-            pending = []
-            digest = nil
-        }
+        defer { digest = nil }
         guard let month, isRecorded(month), let columns else { return }
-        var rowsDigest = digest ?? MonthRowsDigest(columns: columns)
-        let rowsSHA256 = rowsDigest.hex()
+        let rows = digest ?? MonthRowsDigest(columns: columns)
+        let rowsSHA256 = rows.hex()
         recorded.insert(month)
         self.month = nil
         if plan.storedRows[month.description] == rowsSHA256 {
@@ -116,8 +110,7 @@ final class MonthRecorder {
             return
         }
         var written = 0
-        while written < pending.count {
-            let batch = Array(pending[written..<Swift.min(written + Self.batchSize, pending.count)])
+        try rows.forEachBatch(of: Self.batchSize) { batch in
             try sendRows(batch, month: month, from: written)
             written += batch.count
         }
@@ -143,47 +136,6 @@ final class MonthRecorder {
                 SELECT $1, $2, $3, $4, $5 + t.ordinal::integer, t.cells FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS t(cells, ordinal)
                 """, { [key, rows] in key + [JSONCells.encode(rows)] })
         }
-    }
-}
-
-/// The digest of a month's rows (`report_stored_month.rows_sha256`, migration 0047): SHA-256 over each cell as a NULL
-/// mark, or a length and its UTF-8 bytes, and an end mark per row, so no two different sequences of rows share the
-/// hashed bytes. Buffered, so the hash is fed in large pieces.
-struct MonthRowsDigest {
-    private var buffer: [UInt8] = []
-    private let hasher = SHA256Hasher()
-
-    /// A digest of a month of a report with `columns`, which come first.
-    init(columns: [String]) {
-        add(columns.map { Optional($0) })
-    }
-
-    /// Adds one row.
-    mutating func add(_ row: [String?]) {
-        for cell in row {
-            guard var cell else {
-                buffer.append(0)
-                continue
-            }
-            buffer.append(1)
-            cell.withUTF8 { bytes in
-                withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { buffer.append(contentsOf: $0) }
-                buffer.append(contentsOf: bytes)
-            }
-        }
-        buffer.append(2)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    /// The hex SHA-256 of the columns and rows added (the digest is spent after it).
-    mutating func hex() -> String {
-        flush()
-        return hasher.hex()
-    }
-
-    private mutating func flush() {
-        buffer.withUnsafeBytes { hasher.update($0) }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 

@@ -56,6 +56,7 @@ enum ReportRows {
         }
         if moved { try stored?.moveFirstMonth(to: settings.firstMonth) }
         try recorder?.finish()
+        if let recorder { tally.count("months_kept_equal", by: recorder.keptEqual) }
         guard whole else { return nil }
         try consume(table.columns, table.rows)
         return table

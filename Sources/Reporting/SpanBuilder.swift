@@ -5,7 +5,7 @@ import Postgres
 
 /// Computes the spans of `report_span` (migrations 0035, 0046) in the client, from one binary COPY of the history
 /// `report_span_history` reads, ordered per subscription in reading order, and loads them into the run's
-/// `report_span_run` over binary COPY (Reports/README.md, "Spans").
+/// `report_span_run` over binary COPY (Reports/README.md, "The spans in the client").
 ///
 /// Why (decision, measured in Benchmarks/results.md, "Spans in the client"): `report_span`'s window functions build,
 /// per history row, whole-partition arrays of composite values and subscript them; at 200k subscriptions that was
@@ -68,17 +68,18 @@ struct SpanBuilder {
     /// Full batches of span tuples, from the reading thread to the loading one.
     private let batches: BoundedHandOff<BinaryCopyTuples>
     /// Per subscription with history rows, not a test one: its id and the hash of its spans' tuples (`spanHash`),
-    /// as binary COPY tuples (34 bytes each: 34 MB at a million subscriptions), in chunks of about 1 MiB so the buffer
-    /// never grows by copying itself.
+    /// as binary COPY tuples (34 bytes each), gathered in a file (34 MB at a million subscriptions) while the spans
+    /// load, and loaded after them.
     private var hashes = BinaryCopyTuples(capacity: Self.batchBytes + (1 << 10))
-    private(set) var hashChunks: [BinaryCopyTuples] = []
+    private let hashFile: SpillFile
     private(set) var spans = 0
 
     /// Bytes of span tuples handed over at a time.
     private static let batchBytes = 1 << 20
 
-    private init(batches: BoundedHandOff<BinaryCopyTuples>) {
+    private init(batches: BoundedHandOff<BinaryCopyTuples>, hashFile: SpillFile) {
         self.batches = batches
+        self.hashFile = hashFile
         out = BinaryCopyTuples(capacity: Self.batchBytes + (1 << 16))
     }
 
@@ -101,7 +102,8 @@ struct SpanBuilder {
                   ORDER BY subscription_id, effective_at, rank, transaction_key COLLATE "C") TO STDOUT (FORMAT binary)
             """
         let batches = BoundedHandOff<BinaryCopyTuples>(depth: 4, spares: 4)
-        let stream = SpanStream(builder: SpanBuilder(batches: batches), reader: reader, sql: sql)
+        let stream = SpanStream(builder: SpanBuilder(batches: batches, hashFile: try SpillFile(purpose: "report span hashes")),
+                                reader: reader, sql: sql)
         let thread = Thread { stream.run() }
         thread.name = "report-spans"
         thread.stackSize = 1 << 20
@@ -124,7 +126,7 @@ struct SpanBuilder {
         let builder = stream.builder
         if let hashTable {
             _ = try database.copyIn("COPY \(hashTable) FROM STDIN (FORMAT binary)") { copy in
-                for chunk in builder.hashChunks { try chunk.withBytes { try copy.writeRaw($0) } }
+                try builder.hashFile.readAll { try copy.writeRaw($0) }
             }
         }
         return builder.spans
@@ -162,7 +164,7 @@ struct SpanBuilder {
             try builder.flushSubscription()
             builder.out.append(Int16(-1))
             builder.hashes.append(Int16(-1))
-            builder.hashChunks.append(builder.hashes)
+            try builder.hashes.withBytes { try builder.hashFile.append($0) }
             try builder.handOver()
         }
     }
@@ -229,6 +231,10 @@ struct SpanBuilder {
         }
         guard !isTest, !rows.isEmpty else { return }
         if out.count >= Self.batchBytes { try handOver() }
+        if hashes.count >= Self.batchBytes {
+            try hashes.withBytes { try hashFile.append($0) }
+            hashes.removeAll()
+        }
         let start = out.count
         defer { recordHash(from: start) }
         states.removeAll(keepingCapacity: true)
@@ -395,10 +401,6 @@ struct SpanBuilder {
     /// Records the held subscription's id and the hash of its spans' tuples, written from `start` of `out` on.
     private mutating func recordHash(from start: Int) {
         let hash = out.withBytes { Self.spanHash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        if hashes.count >= Self.batchBytes {
-            hashChunks.append(hashes)
-            hashes = BinaryCopyTuples(capacity: Self.batchBytes + (1 << 10))
-        }
         hashes.beginRow(fields: 2)
         let subscription = identity.subscription
         bytes.withUnsafeBytes { hashes.text(UnsafeRawBufferPointer(rebasing: $0[subscription])) }

@@ -66,7 +66,7 @@ final class StoredMonths {
             let digests = try given.map { try database.query("SELECT month, inputs FROM report_month_inputs($1, $2, $3, $4, $5::jsonb)",
                                                              shared + [$0]) }
                 ?? database.query("SELECT month, inputs FROM report_month_inputs($1, $2, $3, $4)", shared)
-            for row in try digests.textRows() {
+            for row in digests.textRows() {
                 if let month = row[0], let digest = row[1] { inputs[month] = digest }
             }
             let writer = try connect.map { try MonthWriter.start(connect: $0) }

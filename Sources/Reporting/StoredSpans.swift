@@ -112,36 +112,37 @@ final class StoredSpans {
 
     /// The span digests (`report_span_input` of the run's as-of and basis) as a binary COPY stream, computed on
     /// `connection` (the second session, on the run's snapshot: `HistoryReports`).
-    static func digestRows(_ connection: PostgresConnection, settings: ReportSettings) throws -> [[UInt8]] {
+    static func digestRows(_ connection: PostgresConnection, settings: ReportSettings) throws -> SpillFile {
         // COPY takes no parameters: the as-of instant as the server's own text of it, the basis one of two words.
         let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
         guard asOf.allSatisfy({ $0.isNumber || " -:.+".contains($0) }), basis.allSatisfy(\.isLetter) else {
             throw JobError.failed("report span digests: unexpected as-of '\(asOf)' or basis '\(basis)'")
         }
-        // In chunks of about 1 MiB (45 MB at a million subscriptions), so no buffer grows by copying itself.
-        var chunks: [[UInt8]] = [], chunk: [UInt8] = []
+        // Kept in a file until the job loads them (45 MB at a million subscriptions), written in 1 MiB pieces.
+        let file = try SpillFile(purpose: "report span digests")
+        var chunk: [UInt8] = []
         chunk.reserveCapacity(1 << 20)
         try StoredMonths.failing("span digests") {
             _ = try connection.copyOutMessages("""
                 COPY (SELECT * FROM report_span_input('\(asOf)'::timestamptz, '\(basis)')) TO STDOUT (FORMAT binary)
                 """) { message in
-                if chunk.count + message.count > 1 << 20 {
-                    chunks.append(chunk)
-                    chunk = []
-                    chunk.reserveCapacity(1 << 20)
-                }
                 chunk.append(contentsOf: message)
+                if chunk.count >= 1 << 20 {
+                    try chunk.withUnsafeBytes { try file.append($0) }
+                    chunk.removeAll(keepingCapacity: true)
+                }
             }
         }
-        return chunks + [chunk]
+        try chunk.withUnsafeBytes { try file.append($0) }
+        return file
     }
 
     /// Loads the span digests computed elsewhere (`digestsElsewhere`: `digestRows` in the second session) into the
     /// run's digest table, after the fill and before `counts` and `save`.
-    func loadDigests(_ rows: [[UInt8]]) throws {
+    func loadDigests(_ rows: SpillFile) throws {
         try StoredMonths.failing("span digests") {
             _ = try database.copyIn("COPY pg_temp.report_span_input_new FROM STDIN (FORMAT binary)") { copy in
-                for chunk in rows { try chunk.withUnsafeBytes { try copy.writeRaw($0) } }
+                try rows.readAll { try copy.writeRaw($0) }
             }
             try markAllTouched()
         }
