@@ -158,19 +158,12 @@ public final class BinaryCopySorter {
         let file = try self.file ?? SpillFile(purpose: "binary COPY sort", directory: directory)
         self.file = file
         let start = file.size
-        var out: [UInt8] = []
-        out.reserveCapacity(1 << 20)
         try buffer.withUnsafeBytes { bytes in
             for entry in entries {
-                withUnsafeBytes(of: UInt32(entry.length).littleEndian) { out.append(contentsOf: $0) }
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + entry.length)]))
-                if out.count >= 1 << 20 {
-                    try out.withUnsafeBytes { try file.append($0) }
-                    out.removeAll(keepingCapacity: true)
-                }
+                try withUnsafeBytes(of: UInt32(entry.length).littleEndian) { try file.append($0) }
+                try file.append(UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + entry.length)]))
             }
         }
-        try out.withUnsafeBytes { try file.append($0) }
         runs.append((start, file.size))
         buffer.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
@@ -179,6 +172,7 @@ public final class BinaryCopySorter {
     /// Merges the spilled runs into `body`, a min-heap of the runs by their current tuple.
     private func merge(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let file else { return }
+        try file.flush()
         var readers = try runs.map { try RunReader(file: file.descriptor, start: $0.start, end: $0.end) }
         var heap = readers.indices.filter { readers[$0].current != nil }
         let keys = self.keys

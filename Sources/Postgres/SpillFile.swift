@@ -17,11 +17,14 @@ public final class SpillFile {
         public init(description: String) { self.description = description }
     }
 
-    /// The open descriptor (for `pread`).
+    /// The open descriptor (for `pread`, after `flush`).
     public let descriptor: Int32
-    /// Bytes appended so far.
+    /// Bytes appended so far (written or still buffered).
     public private(set) var size = 0
     private let purpose: String
+    /// Appended bytes not yet written: small appends are gathered into writes of about `bufferBytes`.
+    private var pending: [UInt8] = []
+    private static let bufferBytes = 1 << 20
 
     /// Creates the file in `directory` (by default `TMPDIR`, else /tmp) and unlinks it; `purpose` names it in errors.
     public init(purpose: String, directory: String? = nil) throws {
@@ -43,8 +46,26 @@ public final class SpillFile {
         ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     }
 
-    /// Appends `bytes` at the end.
+    /// Appends `bytes` at the end (buffered: a caller may append a tuple at a time).
     public func append(_ bytes: UnsafeRawBufferPointer) throws {
+        if pending.count + bytes.count > Self.bufferBytes { try flush() }
+        if bytes.count >= Self.bufferBytes {
+            try write(bytes)
+        } else {
+            if pending.capacity < Self.bufferBytes { pending.reserveCapacity(Self.bufferBytes) }
+            pending.append(contentsOf: bytes)
+        }
+        size += bytes.count
+    }
+
+    /// Writes what is buffered, so the descriptor holds every byte appended.
+    public func flush() throws {
+        guard !pending.isEmpty else { return }
+        try pending.withUnsafeBytes { try write($0) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
@@ -55,11 +76,11 @@ public final class SpillFile {
             }
             done += count
         }
-        size += bytes.count
     }
 
     /// Reads the bytes at `range` into `into` (which must hold them); fails on a short file.
     public func read(_ range: Range<Int>, into: UnsafeMutableRawBufferPointer) throws {
+        try flush()
         guard let base = into.baseAddress, into.count >= range.count else { return }
         var done = 0
         while done < range.count {

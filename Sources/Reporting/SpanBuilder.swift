@@ -42,10 +42,10 @@ struct SpanBuilder {
     /// Full batches of span tuples, from the reading thread to the loading one.
     private let batches: BoundedHandOff<BinaryCopyTuples>
     /// Per subscription with history rows, not a test one: its id and the hash of its spans' tuples (`spanHash`),
-    /// as binary COPY tuples (34 bytes each), gathered in a file (34 MB at a million subscriptions) while the spans
-    /// load, and loaded after them.
-    private var hashes = BinaryCopyTuples(capacity: Self.batchBytes + (1 << 10))
+    /// as binary COPY tuples (34 bytes each, encoded in `hashTuple`), gathered in a file (34 MB at a million
+    /// subscriptions) while the spans load, and loaded after them.
     private let hashFile: SpillFile
+    private var hashTuple = BinaryCopyTuples(capacity: 64)
     private(set) var spans = 0
 
     /// Bytes of span tuples handed over at a time.
@@ -68,11 +68,10 @@ struct SpanBuilder {
     @discardableResult
     static func fill(_ table: String, hashTable: String? = nil, database: PostgresConnection, reader: PostgresConnection,
                      asOf: String, basis: String, subscriptions: String?) throws -> Int {
-        func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
-        let ids = subscriptions.map { literal($0) + "::uuid[]" } ?? "NULL::uuid[]"
+        let ids = subscriptions.map { SQLLiteral.quoted($0) + "::uuid[]" } ?? "NULL::uuid[]"
         let sql = """
             COPY (SELECT \(columns.joined(separator: ", "))
-                  FROM report_span_history(\(literal(asOf))::timestamptz, \(literal(basis)), \(ids))
+                  FROM report_span_history(\(SQLLiteral.quoted(asOf))::timestamptz, \(SQLLiteral.quoted(basis)), \(ids))
                   ORDER BY subscription_id, effective_at, rank, transaction_key COLLATE "C") TO STDOUT (FORMAT binary)
             """
         let batches = BoundedHandOff<BinaryCopyTuples>(depth: 4, spares: 4)
@@ -129,7 +128,7 @@ struct SpanBuilder {
         private func read() throws {
             var copy = BinaryCopyReader()
             builder.out.fileHeader()
-            builder.hashes.fileHeader()
+            try builder.appendToHashes { $0.fileHeader() }
             _ = try reader.copyOutMessages(sql) { message in
                 guard try copy.read(message) else { return }
                 try builder.add(message, copy.fields)
@@ -137,8 +136,7 @@ struct SpanBuilder {
             guard copy.ended else { throw Failure(description: "report spans: the history stream ended without its trailer") }
             try builder.flushSubscription()
             builder.out.append(Int16(-1))
-            builder.hashes.append(Int16(-1))
-            try builder.hashes.withBytes { try builder.hashFile.append($0) }
+            try builder.appendToHashes { $0.append(Int16(-1)) }
             try builder.handOver()
         }
     }
@@ -193,12 +191,7 @@ struct SpanBuilder {
         }
         guard !isTest, !rows.isEmpty else { return }
         if out.count >= Self.batchBytes { try handOver() }
-        if hashes.count >= Self.batchBytes {
-            try hashes.withBytes { try hashFile.append($0) }
-            hashes.removeAll()
-        }
         let start = out.count
-        defer { recordHash(from: start) }
         states.removeAll(keepingCapacity: true)
         charges.removeAll(keepingCapacity: true)
         paid.removeAll(keepingCapacity: true)
@@ -211,15 +204,14 @@ struct SpanBuilder {
             }
             if row.rank == 0 || row.rank == 4 { switches.append(index) }
         }
+        // The running counts of `report_span`'s windows: how many of each list's rows are at or before this one.
         var stateNo = 0, chargeNo = 0, paidNo = 0, switchNo = 0
         for index in rows.indices {
             let row = rows[index]
-            if row.rank <= 3 { stateNo += 1 }
-            if row.rank == 0 {
-                chargeNo += 1
-                if let amount = row.amount, amount > 0, row.factor != nil { paidNo += 1 }
-            }
-            if row.rank == 0 || row.rank == 4 { switchNo += 1 }
+            while stateNo < states.count, states[stateNo] <= index { stateNo += 1 }
+            while chargeNo < charges.count, charges[chargeNo] <= index { chargeNo += 1 }
+            while paidNo < paid.count, paid[paidNo] <= index { paidNo += 1 }
+            while switchNo < switches.count, switches[switchNo] <= index { switchNo += 1 }
             let nextAt = index + 1 < rows.count ? rows[index + 1].effective : nil
             if row.rank <= 1 {
                 let nextValueAt = stateNo < states.count ? rows[states[stateNo]].effective : nil
@@ -236,6 +228,7 @@ struct SpanBuilder {
                                product: product, renewalOff: renewalOff)
             }
         }
+        try recordHash(from: start)
     }
 
     /// `amount × factor` of a charge, failing as the server's bigint product would.
@@ -347,11 +340,21 @@ struct SpanBuilder {
     }
 
     /// Records the held subscription's id and the hash of its spans' tuples, written from `start` of `out` on.
-    private mutating func recordHash(from start: Int) {
+    private mutating func recordHash(from start: Int) throws {
         let hash = out.withBytes { Self.spanHash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        hashes.beginRow(fields: 2)
         let subscription = identity.subscription
-        bytes.withUnsafeBytes { hashes.text(UnsafeRawBufferPointer(rebasing: $0[subscription])) }
-        hashes.int64(hash)
+        let bytes = self.bytes
+        try appendToHashes { tuple in
+            tuple.beginRow(fields: 2)
+            bytes.withUnsafeBytes { tuple.text(UnsafeRawBufferPointer(rebasing: $0[subscription])) }
+            tuple.int64(hash)
+        }
+    }
+
+    /// Encodes with `body` and appends the bytes to the hashes' file (buffered there).
+    private mutating func appendToHashes(_ body: (inout BinaryCopyTuples) -> Void) throws {
+        hashTuple.removeAll()
+        body(&hashTuple)
+        try hashTuple.withBytes { try hashFile.append($0) }
     }
 }

@@ -113,27 +113,15 @@ final class StoredSpans {
     /// The span digests (`report_span_input` of the run's as-of and basis) as a binary COPY stream, computed on
     /// `connection` (the second session, on the run's snapshot: `HistoryReports`).
     static func digestRows(_ connection: PostgresConnection, settings: ReportSettings) throws -> SpillFile {
-        // COPY takes no parameters: the as-of instant as the server's own text of it, the basis one of two words.
-        let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
-        guard asOf.allSatisfy({ $0.isNumber || " -:.+".contains($0) }), basis.allSatisfy(\.isLetter) else {
-            throw JobError.failed("report span digests: unexpected as-of '\(asOf)' or basis '\(basis)'")
-        }
-        // Kept in a file until the job loads them (45 MB at a million subscriptions), written in 1 MiB pieces.
+        // COPY takes no parameters: the as-of instant and the basis as constants. Kept in a file until the job loads
+        // them (45 MB at a million subscriptions).
+        let asOf = SQLLiteral.quoted(PostgresTimestamp.format(settings.asOf)), basis = SQLLiteral.quoted(settings.basis.rawValue)
         let file = try SpillFile(purpose: "report span digests")
-        var chunk: [UInt8] = []
-        chunk.reserveCapacity(1 << 20)
         try StoredMonths.failing("span digests") {
             _ = try connection.copyOutMessages("""
-                COPY (SELECT * FROM report_span_input('\(asOf)'::timestamptz, '\(basis)')) TO STDOUT (FORMAT binary)
-                """) { message in
-                chunk.append(contentsOf: message)
-                if chunk.count >= 1 << 20 {
-                    try chunk.withUnsafeBytes { try file.append($0) }
-                    chunk.removeAll(keepingCapacity: true)
-                }
-            }
+                COPY (SELECT * FROM report_span_input(\(asOf)::timestamptz, \(basis))) TO STDOUT (FORMAT binary)
+                """) { try file.append($0) }
         }
-        try chunk.withUnsafeBytes { try file.append($0) }
         return file
     }
 
