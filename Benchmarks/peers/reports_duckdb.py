@@ -10,8 +10,11 @@ Every computation and the CSV formatting are DuckDB SQL: money is integer micros
 by an FX rate scaled by 10^12), divided and rounded half to even once per cell, as the page says.
 
 usage: reports_duckdb.py --dsn <conninfo> --as-of <instant> --from YYYY-MM --to YYYY-MM --currency USD
-                         --basis corrected|known --out DIR [--threads N]
-Identifiers are written whole (build-reports --raw-ids). The Newcombe interval is computed in doubles (the page's
+                         --basis corrected|known --out DIR [--threads N] [--raw-ids] [--export-only]
+--export-only reads the exports to their end and discards them (the floor: what reading the same inputs out of
+PostgreSQL costs, before any loading or computing).
+Identifiers (subscription_id, billing_account_id) are masked as build-reports masks them (first four … last four
+characters; `…` for nine characters or fewer) unless --raw-ids, as build-reports without and with --raw-ids. The Newcombe interval is computed in doubles (the page's
 constants), rounded to six decimals.
 """
 import argparse
@@ -104,6 +107,19 @@ def load(con, pipes):
         columns = "{" + ", ".join(f"'{c}': '{t}'" for c, t in TYPES[name].items()) + "}"
         con.cursor().execute(f"CREATE TABLE {name}_raw AS SELECT * FROM read_csv('{pipes[name]}', header = true, delim = ',', "
                              f"columns = {columns}, quote = '\"', escape = '\"', nullstr = '')")
+    threads = [threading.Thread(target=read, args=(name,)) for name in pipes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def drain(pipes):
+    """Reads every export to its end, one thread per pipe, and keeps nothing (--export-only)."""
+    def read(name):
+        with open(pipes[name], "rb") as f:
+            while f.read(1 << 20):
+                pass
     threads = [threading.Thread(target=read, args=(name,)) for name in pipes]
     for thread in threads:
         thread.start()
@@ -226,13 +242,13 @@ def movements(con):
 
 def report_movements(con, out):
     con.execute(f"""COPY (
-        SELECT n.month, m.provider, m.account AS billing_account_id, m.currency, m.movement,
+        SELECT n.month, m.provider, shown_id(m.account) AS billing_account_id, m.currency, m.movement,
                money(div_even(m.p, 12), m.currency) AS start, div_even(m.p, 12) AS start_micros,
                money(div_even(m.v, 12), m.currency) AS "end", div_even(m.v, 12) AS end_micros,
                money(div_even(m.amount, 12), m.currency) AS amount, div_even(m.amount, 12) AS amount_micros,
                m.p AS start_twelfths, m.v AS end_twelfths, m.amount AS amount_twelfths,
                r.rate_text AS rate_to_reporting, pr.rate_text AS previous_rate_to_reporting,
-               CASE WHEN m.movement = 'churn' THEN m.sub_before ELSE m.sub_now END AS subscription_id,
+               shown_id(CASE WHEN m.movement = 'churn' THEN m.sub_before ELSE m.sub_now END) AS subscription_id,
                CASE WHEN m.movement = 'churn' THEN m.subs_before ELSE m.subs_now END AS subscriptions_count
         FROM mv m JOIN snap n ON n.mi = m.mi
         LEFT JOIN rate r ON r.month = n.month AND r.currency = m.currency
@@ -421,7 +437,7 @@ def report_leakage(con, out):
             QUALIFY row_number() OVER (PARTITION BY t.sub ORDER BY t.eff DESC,
                 CASE WHEN t.event_type = 'ENTERED_GRACE_PERIOD' THEN 1 WHEN t.event_type IN ('ENTERED_ON_HOLD', 'PAUSED') THEN 2
                      WHEN t.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3 ELSE 0 END DESC, t.tkey DESC) = 1)
-        SELECT g.sub AS subscription_id, g.account AS billing_account_id, s.provider, pl.plan_code, st.state,
+        SELECT shown_id(g.sub) AS subscription_id, shown_id(g.account) AS billing_account_id, s.provider, pl.plan_code, st.state,
                strftime(make_timestamp(st.eff), '%Y-%m-%dT%H:%M:%S.%fZ') AS state_at,
                strftime(make_timestamp(g.valid_from), '%Y-%m-%dT%H:%M:%S.%gZ') AS entitled_from,
                CASE WHEN g.until_us < 9223372036854775807 THEN strftime(make_timestamp(g.until_us), '%Y-%m-%dT%H:%M:%S.%gZ') END
@@ -821,6 +837,8 @@ def main():
     for option in ("dsn", "as-of", "from", "to", "currency", "basis", "out"):
         parser.add_argument("--" + option, required=True, dest=option.replace("-", "_") if option != "from" else "first")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--raw-ids", action="store_true")
+    parser.add_argument("--export-only", action="store_true")
     a = parser.parse_args()
     a.last = a.to
     os.makedirs(a.out, exist_ok=True)
@@ -832,12 +850,19 @@ def main():
     con.execute(f"SET threads TO {a.threads}")
     con.execute("SET preserve_insertion_order = false")
     con.execute(MACROS)
+    con.execute("CREATE MACRO shown_id(x) AS " + ("x" if a.raw_ids else
+                "CASE WHEN x IS NULL THEN NULL WHEN length(x) > 8 THEN left(x, 4) || '…' || right(x, 4) ELSE '…' END"))
     with tempfile.TemporaryDirectory() as folder:
         pipes, procs = export(a.dsn, folder)
-        load(con, pipes)
+        if a.export_only:
+            drain(pipes)
+        else:
+            load(con, pipes)
         for proc in procs:
             if proc.wait() != 0:
                 raise SystemExit("psql export failed")
+    if a.export_only:
+        return
     prepare(con, a)
     report_mrr(con, a.out)
     movements(con)

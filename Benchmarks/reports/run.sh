@@ -20,10 +20,10 @@ out=${REPORT_OUT:-Benchmarks/out/reports}
 cache=.local/bench
 mkdir -p "$out" "$cache"
 copies=$(( (REPORT_SUBS + BASE_SUBS - 1) / BASE_SUBS ))
-if [ -n "${REPORT_BIN:-}" ]; then # a prebuilt release folder holding world, migrate and build-reports
+if [ -n "${REPORT_BIN:-}" ]; then # a prebuilt release folder holding every job and world (as `make release` leaves it)
   bin=$REPORT_BIN
-else
-  for product in world migrate build-reports; do swift build "${RELEASE_FLAGS[@]}" --product "$product" >/dev/null; done
+else # every job: the DuckDB section installs them as `make install` does
+  swift build "${RELEASE_FLAGS[@]}" >/dev/null
   bin=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
 fi
 now() { date +%s.%N; }
