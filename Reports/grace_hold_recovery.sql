@@ -37,9 +37,10 @@
 --   * At one instant a grace row is read first, then a hold row, a charge and an ending row; rows of one kind by
 --     transaction_key (the store's key, so the order never depends on row ids or load order).
 
-WITH params AS (
-    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
-    -- basis other than 'corrected' or 'known' fails with an error that names it.
+WITH params AS NOT MATERIALIZED (
+    -- The five parameters, cast by the schema's report_params (Reports/README.md, "Basis and snapshots"); a basis
+    -- other than 'corrected' or 'known' fails with an error that names it. Not materialised: written into each use, so
+    -- the planner sees the values (a whole history read in a full run, one month's by index in a night).
     SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
 -- Subscriptions with a failure row (grace or hold), whatever the basis, and their first failure instant: only they can

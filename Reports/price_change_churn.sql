@@ -39,9 +39,10 @@
 --     (new - old) of every applied change (negative for a decrease); net_mrr_micros = gained - lost. Each sums exact
 --     twelfths of a micro and is rounded half to even once.
 
-WITH params AS (
-    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
-    -- basis other than 'corrected' or 'known' fails with an error that names it.
+WITH params AS NOT MATERIALIZED (
+    -- The five parameters, cast by the schema's report_params (Reports/README.md, "Basis and snapshots"); a basis
+    -- other than 'corrected' or 'known' fails with an error that names it. Not materialised: written into each use, so
+    -- the planner sees the values (a whole history read in a full run, one month's by index in a night).
     SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
 -- The rows as known on the chosen basis, of every subscription: read from a row of `hist` (whose subscription is

@@ -16,9 +16,10 @@
 -- periods). Parameters ($4 reporting currency unused: items stay in their own currencies; $5 basis validated
 -- only: a run's `known_at` already is its basis) and column names: Reports/README.md.
 
-WITH params AS (
-    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
-    -- basis other than 'corrected' or 'known' fails with an error that names it.
+WITH params AS NOT MATERIALIZED (
+    -- The five parameters, cast by the schema's report_params (Reports/README.md, "Basis and snapshots"); a basis
+    -- other than 'corrected' or 'known' fails with an error that names it. Not materialised: written into each use, so
+    -- the planner sees the values (a whole history read in a full run, one month's by index in a night).
     SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
 runs AS (

@@ -15,9 +15,10 @@
 -- Parameters ($1 as-of, $2 first month, $3 last month, $4 reporting currency (unused here), $5 basis) and definitions:
 -- Reports/README.md, sections "Trial conversion" and "Basis and snapshots".
 
-WITH params AS (
-    -- The five parameters, cast once by the schema's report_params (Reports/README.md, "Basis and snapshots"); a
-    -- basis other than 'corrected' or 'known' fails with an error that names it.
+WITH params AS NOT MATERIALIZED (
+    -- The five parameters, cast by the schema's report_params (Reports/README.md, "Basis and snapshots"); a basis
+    -- other than 'corrected' or 'known' fails with an error that names it. Not materialised: written into each use, so
+    -- the planner sees the values (a whole history read in a full run, one month's by index in a night).
     SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
 subscriber AS (

@@ -14,7 +14,8 @@
 # Environment: REPORT_DB, REPORT_BIN (release folder with build-reports), REPORT_OUT, AS_OF, REPORT_MONTHS, ROUNDS,
 # RUNS (default "nightly full duckdb floor"; "full" alone measures build-reports' full run, e.g. where the peer would not fit
 # in memory, and skips the previous night's run; "old" runs OLD_BIN's build-reports --full, another build alternated
-# with this one, whose files must be byte-identical to the full run's).
+# with this one, reading the report SQL in OLD_SQL_DIR (default Reports/), whose files must be byte-identical to the
+# full run's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 db=${REPORT_DB:-bench_reports}
@@ -56,7 +57,7 @@ for round in $(seq 1 "$ROUNDS"); do
     case $who in
       nightly) line=$(measure "nightly-$round" "${job[@]}" "$prefix/bin/build-reports" --as-of "$AS_OF" "${common[@]}" --out "$out/nightly-$round") ;;
       full) line=$(measure "full-$round" "${job[@]}" "$prefix/bin/build-reports" --as-of "$AS_OF" "${common[@]}" --full --out "$out/full-$round") ;;
-      old) line=$(measure "old-$round" "${job[@]}" REPORT_SQL_DIR="$PWD/Reports" "${OLD_BIN:?OLD_BIN names the folder of the other build-reports}/build-reports" \
+      old) line=$(measure "old-$round" "${job[@]}" REPORT_SQL_DIR="${OLD_SQL_DIR:-$PWD/Reports}" "${OLD_BIN:?OLD_BIN names the folder of the other build-reports}/build-reports" \
                 --as-of "$AS_OF" "${common[@]}" --full --out "$out/old-$round") ;;
       duckdb) line=$(measure "duckdb-$round" "$venv/bin/python" Benchmarks/peers/reports_duckdb.py --dsn "$dsn" --as-of "$AS_OF" \
                 --from "$first" --to "$last" --currency USD --basis corrected --out "$out/duckdb-$round") ;;

@@ -26,6 +26,8 @@ trap 'rm -f "$script"' EXIT
   echo 'BEGIN ISOLATION LEVEL REPEATABLE READ;'
   # TEMP_BUFFERS=256MB tries a larger local buffer pool for the run's temporary tables (default 8MB)
   [ -z "${TEMP_BUFFERS:-}" ] || echo "SET LOCAL temp_buffers = '$TEMP_BUFFERS';"
+  # SETTINGS="SET LOCAL enable_bitmapscan = off;" tries other planner settings for the whole run
+  [ -z "${SETTINGS:-}" ] || echo "$SETTINGS"
   echo 'SET LOCAL jit = off; SET LOCAL cursor_tuple_fraction = 1.0; SET LOCAL work_mem = '"'256MB'"';'
   echo 'CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled) ON COMMIT DROP;'
   echo '\pset format unaligned'

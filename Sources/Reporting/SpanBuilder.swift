@@ -4,7 +4,7 @@ import JobKit
 import Postgres
 
 /// Computes the spans of `report_span` (migrations 0035, 0046) in the client, from one binary COPY of the history
-/// `report_span_history` reads, ordered per subscription in reading order, and loads them into the run's
+/// `report_span_history` reads, sorted here per subscription in reading order, and loads them into the run's
 /// `report_span_run` over binary COPY (Reports/README.md, "The spans in the client").
 ///
 /// Why (decision, measured in Benchmarks/results.md, "Spans in the client"): `report_span`'s window functions build,
@@ -13,13 +13,27 @@ import Postgres
 /// order: a few running counters and four index lists. `report_span` stays the readable definition;
 /// `SpanBuilderTests` and the world tests compare the two row for row.
 ///
-/// The history is read on a connection of its own while the spans are loaded on the run's: memory is one
-/// subscription's rows and a few batches of spans.
+/// The history is read on a connection of its own while the spans are loaded on the run's: memory is one run of the
+/// sort, one subscription's rows and a few batches of spans.
+///
+/// Why the client sorts (decision, Benchmarks/results.md, "The deployed command line"): with `ORDER BY` the server
+/// sorted the whole history (≈ 300 bytes a row, 2.2 GB at a million subscriptions) with an external merge within the
+/// run's work_mem, and the reading backend took 43–49 s of CPU at 1M against ≈ 17 s unsorted; `BinaryCopySorter`
+/// sorts the same tuples while they arrive, in runs spilled to an unlinked file, in the order the `ORDER BY` gave
+/// (`sortKeys`).
 struct SpanBuilder {
     /// The columns streamed, in order (the subscription's identity, then its rows' reading order and values).
+    /// `transaction_key`, last, is read only to order rows at one instant and rank (`sortKeys`).
     static let columns = ["subscription_id", "provider", "billing_account_id", "effective_at", "rank", "is_test", "expires_at",
                           "amount_micros", "currency_code", "country_code", "product_id", "plan_id", "billing_period",
-                          "period_end_at", "factor", "recovered", "kind", "end_at"]
+                          "period_end_at", "factor", "recovered", "kind", "end_at", "transaction_key"]
+
+    /// The reading order, as `ORDER BY subscription_id, effective_at, rank, transaction_key COLLATE "C"` gives it: a
+    /// uuid compares by its bytes, an instant and a rank as integers (a test row's NULL rank last), the key bytewise.
+    static let sortKeys: [BinaryCopySorter.Key] = [.bytes(0), .integer(3), .integer(4), .bytes(18)]
+
+    /// Bytes of history tuples the sort holds in memory at a time (a run; the rest waits in its spill file).
+    static let sortRunBytes = 16 << 20
 
     /// The version of the rules coded here, part of the stored spans' definition digest (`StoredSpans`): change it
     /// with any change to what a span is, so every store is recomputed once.
@@ -71,8 +85,8 @@ struct SpanBuilder {
         let ids = subscriptions.map { SQLLiteral.quoted($0) + "::uuid[]" } ?? "NULL::uuid[]"
         let sql = """
             COPY (SELECT \(columns.joined(separator: ", "))
-                  FROM report_span_history(\(SQLLiteral.quoted(asOf))::timestamptz, \(SQLLiteral.quoted(basis)), \(ids))
-                  ORDER BY subscription_id, effective_at, rank, transaction_key COLLATE "C") TO STDOUT (FORMAT binary)
+                  FROM report_span_history(\(SQLLiteral.quoted(asOf))::timestamptz, \(SQLLiteral.quoted(basis)), \(ids)))
+            TO STDOUT (FORMAT binary)
             """
         let batches = BoundedHandOff<BinaryCopyTuples>(depth: 4, spares: 4)
         let stream = SpanStream(builder: SpanBuilder(batches: batches, hashFile: try SpillFile(purpose: "report span hashes")),
@@ -127,13 +141,18 @@ struct SpanBuilder {
 
         private func read() throws {
             var copy = BinaryCopyReader()
-            builder.out.fileHeader()
-            try builder.appendToHashes { $0.fileHeader() }
+            let sorter = BinaryCopySorter(keys: SpanBuilder.sortKeys, runBytes: SpanBuilder.sortRunBytes)
             _ = try reader.copyOutMessages(sql) { message in
                 guard try copy.read(message) else { return }
-                try builder.add(message, copy.fields)
+                try sorter.add(message, fields: copy.fields)
             }
             guard copy.ended else { throw Failure(description: "report spans: the history stream ended without its trailer") }
+            builder.out.fileHeader()
+            try builder.appendToHashes { $0.fileHeader() }
+            var tuples = BinaryCopyReader.afterHeader()
+            try sorter.finish { tuple in
+                if try tuples.read(tuple) { try builder.add(tuple, tuples.fields) }
+            }
             try builder.flushSubscription()
             builder.out.append(Int16(-1))
             try builder.appendToHashes { $0.append(Int16(-1)) }
