@@ -18,9 +18,9 @@ import Postgres
 ///
 /// Why the client sorts (decision, Benchmarks/results.md, "The deployed command line"): with `ORDER BY` the server
 /// sorted the whole history (≈ 300 bytes a row, 2.2 GB at a million subscriptions) with an external merge within the
-/// run's work_mem, and the reading backend took 43–49 s of CPU at 1M against ≈ 17 s unsorted; `BinaryCopySorter`
-/// sorts the same tuples while they arrive, in runs spilled to an unlinked file, in the order the `ORDER BY` gave
-/// (`sortKeys`).
+/// run's work_mem, and the reading backend took 43–49 s of CPU at 1M; sending the rows unsorted it takes 17 s, and
+/// `BinaryCopySorter` sorts the same tuples while they arrive, in runs spilled to an unlinked file, in the order the
+/// `ORDER BY` gave (`sortKeys`).
 struct SpanBuilder {
     /// The columns streamed, in order (the subscription's identity, then its rows' reading order and values).
     /// `transaction_key`, last, is read only to order rows at one instant and rank (`sortKeys`).
