@@ -102,16 +102,21 @@ def export(dsn, folder):
     return pipes, procs
 
 
-def load(con, pipes):
-    def read(name):
-        columns = "{" + ", ".join(f"'{c}': '{t}'" for c, t in TYPES[name].items()) + "}"
-        con.cursor().execute(f"CREATE TABLE {name}_raw AS SELECT * FROM read_csv('{pipes[name]}', header = true, delim = ',', "
-                             f"columns = {columns}, quote = '\"', escape = '\"', nullstr = '')")
+def each_pipe(pipes, read):
+    """Calls read(name) for every pipe at once, one thread each (psql writes them all at once), and waits for all."""
     threads = [threading.Thread(target=read, args=(name,)) for name in pipes]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+
+
+def load(con, pipes):
+    def read(name):
+        columns = "{" + ", ".join(f"'{c}': '{t}'" for c, t in TYPES[name].items()) + "}"
+        con.cursor().execute(f"CREATE TABLE {name}_raw AS SELECT * FROM read_csv('{pipes[name]}', header = true, delim = ',', "
+                             f"columns = {columns}, quote = '\"', escape = '\"', nullstr = '')")
+    each_pipe(pipes, read)
 
 
 def drain(pipes):
@@ -120,11 +125,7 @@ def drain(pipes):
         with open(pipes[name], "rb") as f:
             while f.read(1 << 20):
                 pass
-    threads = [threading.Thread(target=read, args=(name,)) for name in pipes]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    each_pipe(pipes, read)
 
 
 KNOWN = {"value": "FALSE"}

@@ -50,6 +50,12 @@ n = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ["shared_tables"] + sys.argv[2].split(",")))' "$1" "$duck_reports"; }
 rm -rf "$out"/prev "$out"/nightly-* "$out"/full-* "$out"/old-* "$out"/duckdb-* "$out"/floor-*
 case " $RUNS " in *" nightly "*) read -r _ _ _ _ <<<"$(measure prev "${job[@]}" "$prefix/bin/build-reports" --as-of "$previous" "${common[@]}" --out "$out/prev")" ;; esac
+# "byte-identical", or every file of folder $1 that differs from (or is missing in) folder $2
+differing() {
+  local f list=""
+  for f in "$1"/*; do cmp -s "$f" "$2/$(basename "$f")" || list+="${list:+, }$(basename "$f")"; done
+  if [ -z "$list" ]; then echo "byte-identical"; else echo "**differ** ($list)"; fi
+}
 rows=""
 for round in $(seq 1 "$ROUNDS"); do
   for who in $RUNS; do
@@ -71,13 +77,10 @@ for round in $(seq 1 "$ROUNDS"); do
   done
   same="not run" agree="not run"
   if [ -d "$out/nightly-$round" ]; then
-    same="byte-identical"
-    for f in "$out/full-$round"/*; do cmp -s "$f" "$out/nightly-$round/$(basename "$f")" || same="**differ** ($(basename "$f"))"; done
+    same=$(differing "$out/full-$round" "$out/nightly-$round")
   fi
   if [ -d "$out/old-$round" ]; then
-    old_same="byte-identical"
-    for f in "$out/full-$round"/*; do cmp -s "$f" "$out/old-$round/$(basename "$f")" || old_same="**differ** ($(basename "$f"))"; done
-    same+="; old vs full: $old_same"
+    same+="; old vs full: $(differing "$out/full-$round" "$out/old-$round")"
   fi
   [ -d "$out/duckdb-$round" ] \
     && agree=$("$venv/bin/python" Benchmarks/reports/compare_csv.py "$out/full-$round" "$out/duckdb-$round" 5 "$duck_reports" | grep "^==" | tr '\n' ' ')
