@@ -80,6 +80,12 @@ public enum BuildReports {
             stored = try StoredMonths.prepare(present, settings: settings, fxSQL: fxSQL, database: database,
                                               connect: context.dryRun ? nil : context.connect) { try history?.monthHistory() }
             noteSeconds("month_inputs", since: digesting, context: context)
+            // The movements at the snapshots the computed months read: every one in a --full run, the last two in a
+            // night that computes its last month.
+            let moving = Date()
+            try SharedReportTables.fillMovements(settings: settings, from: stored?.checkedFrom ?? settings.firstMonth,
+                                                 database: database)
+            noteSeconds("movements", since: moving, context: context)
             if let history, let seconds = history.monthHistorySeconds {
                 context.note("seconds_month_history", String(format: "%.2f", seconds))
             }

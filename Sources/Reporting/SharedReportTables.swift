@@ -12,44 +12,88 @@ public enum SharedReportTables {
     /// `report_r_run` is the temporary table (named like the schema's always-empty placeholder it shadows) and
     /// `report_run_filled` records it under `r`.
     /// `span`, the per-subscription spans (migration 0031), comes first after the snapshots: the contributions and
-    /// the subscriber states place them on the snapshots.
-    static let relations = ["snapshot", "span", "contribution", "movement", "subscriber_state"]
+    /// the subscriber states place them on the snapshots. The movements come last (`fillMovements`).
+    static let relations = ["snapshot", "span", "contribution", "subscriber_state"]
 
-    /// Creates and fills the tables in the open transaction, before it turns read-only; they are dropped at its end,
-    /// but for the spans, which `spans` fills (from the store and the recomputed subscriptions) and drops after storing.
+    /// Creates and fills the tables but the movements in the open transaction, before it turns read-only; they are
+    /// dropped at its end, but for the spans, which `spans` fills (from the store and the recomputed subscriptions)
+    /// and drops after storing. build-reports fills the movements after the month digest, when it knows the first
+    /// month any report computes (`fillMovements`).
     static func fill(settings: ReportSettings, database: PostgresConnection, spans: StoredSpans) throws {
-        let all = ReportQuery.parameters(settings)
-        try fill(parameters: [all[0], all[1], all[2], all[4]], database: database, spans: spans.fill)
+        try fillRelations(parameters: fillParameters(settings), database: database, spans: spans.fill)
+    }
+
+    /// Fills the movements (`report_movement`) at the snapshots from `month`'s on and the one before it, which is all
+    /// that the files computing months from `month` on read (mrr_bridge, mrr_movements, kpis, cohorts: each reads its
+    /// computed snapshots and the previous one); every snapshot's when `month` is the run's first month. A night that
+    /// computes its last month windows two snapshots' account values instead of every one (migration 0049;
+    /// Reports/README.md, "Movements in a night"). After `fill`, in the same open transaction.
+    static func fillMovements(settings: ReportSettings, from month: ReportMonth, database: PostgresConnection) throws {
+        let parameters = fillParameters(settings)
+        guard month > settings.firstMonth else {
+            return try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
+                                    database: database, spans: nil)
+        }
+        // The first snapshot of `month` or later, less one (kpis reads the movements at the snapshot before its first
+        // reported one); past the last snapshot when no month is computed.
+        let from = """
+            report_movement($1, $2, $3, $4, (SELECT COALESCE(min(s.n) FILTER (WHERE s.month_start >= $5::date), max(s.n) + 1) - 1
+                                            FROM pg_temp.report_snapshot_run s))
+            """
+        try fillRelation("movement", source: from, parameters: parameters, extra: [String(month.startText.prefix(10))],
+                         database: database, spans: nil)
     }
 
     /// Fills the run's tables for `parameters` (as-of, first month, last month, basis: the report contract's $1, $2,
     /// $3 and $5) in the open transaction; after it, the `report_run_*` functions called with the same parameters read
     /// the tables. `spans`, when given, fills the created `report_span_run` itself (and the table outlives the
-    /// transaction, for it to store); otherwise every span is computed (`report_span`).
+    /// transaction, for it to store); otherwise every span is computed (`report_span`). Every snapshot's movements.
     public static func fill(parameters: [any PostgresEncodable], database: PostgresConnection,
                             spans: ((_ table: String) throws -> Void)? = nil) throws {
+        try fillRelations(parameters: parameters, database: database, spans: spans)
+        try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
+                         database: database, spans: nil)
+    }
+
+    /// The report contract's $1, $2, $3 and $5 of `settings`: the parameters the run's tables are filled for.
+    private static func fillParameters(_ settings: ReportSettings) -> [any PostgresEncodable] {
+        let all = ReportQuery.parameters(settings)
+        return [all[0], all[1], all[2], all[4]]
+    }
+
+    /// Creates `report_run_filled` and fills `relations` in order.
+    private static func fillRelations(parameters: [any PostgresEncodable], database: PostgresConnection,
+                                      spans: ((_ table: String) throws -> Void)?) throws {
         try run("shared tables", database) {
             try database.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled) ON COMMIT DROP")
         }
         for relation in relations {
-            let table = "report_\(relation)_run", function = "report_\(relation)"
-            try run(function, database) {
-                if relation == "span", let spans {
-                    try database.execute("CREATE TEMP TABLE \(table) (LIKE public.\(table))")
-                    try spans("pg_temp." + table)
-                } else {
-                    try database.execute("CREATE TEMP TABLE \(table) (LIKE public.\(table)) ON COMMIT DROP")
-                    // report_run_span computes the spans while the table is not yet recorded as filled.
-                    let source = relation == "span" ? "report_run_span" : function
-                    try database.execute("INSERT INTO pg_temp.\(table) SELECT * FROM \(source)($1, $2, $3, $4)", parameters)
-                }
-                try database.execute("ANALYZE pg_temp.\(table)")
-                // From here on the report_run_* function of this relation reads the table.
-                try database.execute("""
-                    INSERT INTO pg_temp.report_run_filled (relation, as_of, first_month, last_month, basis)
-                    VALUES ('\(relation)', $1, $2, $3, $4)
-                    """, parameters)
+            let source = relation == "span" ? "report_run_span($1, $2, $3, $4)" : "report_\(relation)($1, $2, $3, $4)"
+            try fillRelation(relation, source: source, parameters: parameters, database: database, spans: spans)
+        }
+    }
+
+    /// Creates `report_<relation>_run`, fills it from `source` (bound to `parameters` and then `extra`) or, for the
+    /// spans when `spans` is given, by `spans`, analyses it and records it as filled for `parameters`.
+    private static func fillRelation(_ relation: String, source: String, parameters: [any PostgresEncodable],
+                                     extra: [any PostgresEncodable] = [], database: PostgresConnection,
+                                     spans: ((_ table: String) throws -> Void)?) throws {
+        let table = "report_\(relation)_run"
+        try run("report_\(relation)", database) {
+            if relation == "span", let spans {
+                try database.execute("CREATE TEMP TABLE \(table) (LIKE public.\(table))")
+                try spans("pg_temp." + table)
+            } else {
+                try database.execute("CREATE TEMP TABLE \(table) (LIKE public.\(table)) ON COMMIT DROP")
+                // report_run_span computes the spans while the table is not yet recorded as filled.
+                try database.execute("INSERT INTO pg_temp.\(table) SELECT * FROM \(source)", parameters + extra)
             }
+            try database.execute("ANALYZE pg_temp.\(table)")
+            // From here on the report_run_* function of this relation reads the table.
+            try database.execute("""
+                INSERT INTO pg_temp.report_run_filled (relation, as_of, first_month, last_month, basis)
+                VALUES ('\(relation)', $1, $2, $3, $4)
+                """, parameters)
         }
     }
 

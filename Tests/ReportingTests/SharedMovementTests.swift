@@ -31,6 +31,38 @@ import Testing
         #expect(try Self.count(db, "report_run_movement", other) > 100)
     }
 
+    /// A night fills the movements from one snapshot on (migration 0049): at every snapshot from there they are the
+    /// rows of the whole window, and none before; `new` and `reactivation` need the accounts that paid before the
+    /// window, which only the earlier contributions show. Checked from every snapshot of a world with reactivations.
+    @Test func theMovementsFromASnapshotAreTheWholeWindowsRowsFromThere() throws {
+        let harness = try ReportingHarness("movement_from", subscriptions: 400, months: 8)
+        let db = harness.database
+        let parameters: [any PostgresEncodable] = [harness.asOf, "2000-01-01", harness.asOf, "corrected"]
+        try db.execute("BEGIN")
+        defer { _ = try? db.execute("ROLLBACK") }
+        try SharedReportTables.fill(parameters: parameters, database: db)
+        let last = try db.query("SELECT max(n)::int AS n FROM pg_temp.report_snapshot_run").first?.decode(Int.self, "n") ?? 0
+        #expect(last >= 8)
+        let reactivations = try db.query("""
+            SELECT count(*)::int AS n FROM pg_temp.report_movement_run WHERE movement = 'reactivation'
+            """).first?.decode(Int.self, "n") ?? 0
+        #expect(reactivations > 0, "the world has reactivations for the earlier accounts to decide")
+        for from in 1...(last + 1) {
+            let sql = """
+                SELECT count(*)::int AS n, (SELECT count(*)::int FROM report_movement($1, $2, $3, $4, $5::bigint) WHERE n < $5::bigint) AS early
+                FROM (
+                  (SELECT * FROM report_movement($1, $2, $3, $4, $5::bigint)
+                   EXCEPT ALL SELECT * FROM pg_temp.report_movement_run WHERE n >= $5::bigint)
+                  UNION ALL
+                  (SELECT * FROM pg_temp.report_movement_run WHERE n >= $5::bigint
+                   EXCEPT ALL SELECT * FROM report_movement($1, $2, $3, $4, $5::bigint))) d
+                """
+            let row = try db.query(sql, parameters + [String(from)]).first
+            #expect(try row?.decode(Int.self, "n") == 0, "from snapshot \(from): rows differ from the whole window's")
+            #expect(try row?.decode(Int.self, "early") == 0, "from snapshot \(from): rows before it")
+        }
+    }
+
     /// Rows in one function's result and not the other's, both ways, counted with their multiplicity.
     static func difference(_ db: PostgresConnection, _ a: String, _ b: String, _ parameters: [any PostgresEncodable]) throws -> Int {
         let sql = """
