@@ -8,15 +8,13 @@
 -- returns the same rows as the four-argument one (0036) at the snapshots from `from_n` on, and none before: it windows
 -- the account values from `from_n` - 1 on (the previous snapshot's value is the only one a movement at `from_n` reads)
 -- and asks whether an account paid at any earlier snapshot (a `reactivation` rather than `new`, when its previous
--- paying snapshot is not the one before) only for the window's first rows, by a hashed semi-join to the earlier
--- contributions. A churn at `from_n` or later comes from a paying snapshot at `from_n` - 1 or later, which the window
--- holds. With `from_n` NULL (a --full run, a file run by hand) nothing is left out: the four-argument form is this
--- one's rows unchanged.
+-- paying snapshot is not the one before) only for the window's first rows, hashed, which the earlier contributions
+-- are joined to. A churn at `from_n` or later comes from a paying snapshot at `from_n` - 1 or later, which the window
+-- holds. With `from_n` NULL nothing is left out; a --full run and a file run by hand keep the four-argument form
+-- (0036), whose plan this one's joins would only add to.
 --
--- Joins are hashed (nested loops and merge joins off, as hashed aggregation was in 0036): PostgreSQL estimates the
--- window's first rows at a few where there are thousands, and otherwise sorted the earlier contributions for a merge
--- (2.4 s at 200k subscriptions, against 1.0 s hashed); the branch that computes the contributions when nothing is
--- filled (a file run by hand) joins by hash too.
+-- Joins are hashed (nested loops and merge joins off, as hashed aggregation is in 0036): otherwise PostgreSQL sorted
+-- the earlier contributions for a merge with the window's first rows (2.4 s at 200k subscriptions, against 1.0 s).
 CREATE FUNCTION report_movement(as_of timestamptz, first_month timestamptz, last_month timestamptz, basis text,
                                 from_n bigint)
 RETURNS TABLE (n bigint, provider text, billing_account_id uuid, currency text, p numeric, v numeric, movement text)
@@ -33,17 +31,23 @@ paid_run AS (
     FROM account_value a
     WINDOW w AS (PARTITION BY a.billing_account_id, a.provider, a.currency ORDER BY a.n)
 ),
--- The window's first rows at from_n on (no previous paying snapshot in the window) of the accounts that paid before
--- the window: a semi-join of those few rows to the earlier contributions, hashed (the function turns nested loops
--- off: PostgreSQL estimates the window's rows at a fraction of what they are). The account is never NULL (a
--- subscription without one is its own, report_span); a NULL currency is compared as ''.
-paid_before AS (
+-- The window's first rows at from_n on (no previous paying snapshot in the window), and those of them whose account
+-- paid before the window: the few first rows hashed and joined by the earlier contributions streaming past (nested
+-- loops and merge joins are off: PostgreSQL estimates the contributions at a hundred times what they are when nothing
+-- is filled yet, and a hash of the contributions instead spilled in 32 batches, 2.6 s at 200k subscriptions). The
+-- account is never NULL (a subscription without one is its own, report_span); a NULL currency is compared as ''.
+first_row AS (
     SELECT r.billing_account_id, r.provider, COALESCE(r.currency, '') COLLATE "C" AS currency
     FROM paid_run r
     WHERE $5 IS NOT NULL AND r.prev_n IS NULL AND r.n >= $5
-      AND EXISTS (SELECT 1 FROM report_run_contribution($1, $2, $3, $4) c
-                  WHERE c.n < $5 - 1 AND c.billing_account_id = r.billing_account_id
-                    AND c.provider COLLATE "C" = r.provider AND COALESCE(c.currency, '') COLLATE "C" = COALESCE(r.currency, '') COLLATE "C")
+),
+paid_before AS (
+    SELECT DISTINCT f.billing_account_id, f.provider, f.currency
+    FROM first_row f
+    JOIN report_run_contribution($1, $2, $3, $4) c
+      ON c.billing_account_id = f.billing_account_id AND c.provider COLLATE "C" = f.provider
+         AND COALESCE(c.currency, '') COLLATE "C" = f.currency
+    WHERE c.n < $5 - 1
 ),
 -- The window's rows at from_n on, each first one marked when its account paid before the window (a reactivation).
 moved AS (
@@ -68,12 +72,3 @@ $fn$;
 
 COMMENT ON FUNCTION report_movement(timestamptz, timestamptz, timestamptz, text, bigint) IS
     'report_movement''s rows at the snapshots from $5 on (all when $5 is NULL): the window over the account values from $5 - 1, whether an account paid earlier from the earlier contributions; migration 0049.';
-
-CREATE OR REPLACE FUNCTION report_movement(as_of timestamptz, first_month timestamptz, last_month timestamptz, basis text)
-RETURNS TABLE (n bigint, provider text, billing_account_id uuid, currency text, p numeric, v numeric, movement text)
-LANGUAGE sql STABLE AS $fn$
-SELECT * FROM report_movement($1, $2, $3, $4, NULL)
-$fn$;
-
-COMMENT ON FUNCTION report_movement(timestamptz, timestamptz, timestamptz, text) IS
-    'Per snapshot n, each billing account''s MRR movement (p to v, twelfths of a micro); Reports/README.md "Movements"; the five-argument form with every snapshot (migration 0049).';
