@@ -47,7 +47,7 @@ subs=$(psql -qtA -c "SELECT count(*) FROM subscription"); history=$(psql -qtA -c
 # build-reports' own seconds for the reports the peer writes (and the shared tables they need), from a job summary
 four() { "$venv/bin/python" -c 'import json, sys
 n = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
-print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ["shared_tables"] + sys.argv[2].split(",")))' "$1" "$duck_reports"; }
+print("%.1f" % sum(float(n.get("seconds_" + k, 0)) for k in ["shared_tables", "movements"] + sys.argv[2].split(",")))' "$1" "$duck_reports"; }
 rm -rf "$out"/prev "$out"/nightly-* "$out"/full-* "$out"/old-* "$out"/duckdb-* "$out"/floor-*
 case " $RUNS " in *" nightly "*) read -r _ _ _ _ <<<"$(measure prev "${job[@]}" "$prefix/bin/build-reports" --as-of "$previous" "${common[@]}" --out "$out/prev")" ;; esac
 # "byte-identical", or every file of folder $1 that differs from (or is missing in) folder $2

@@ -23,7 +23,7 @@ import Testing
         #expect(counts["reports"] == Self.reports.count)
         #expect(counts["charts"] == charts.count && counts["charts_skipped"] == nil, "every chart is drawn: \(counts)")
         // Each report's seconds (and the shared tables') are in the summary's notes, so a slow report is visible.
-        for name in Self.reports + ["shared_tables"] {
+        for name in Self.reports + ["shared_tables", "movements"] {
             let seconds = (summary["seconds_" + name] as? String).flatMap(Double.init)
             #expect(seconds.map { $0 >= 0 } == true, "seconds_\(name): \(String(describing: summary["seconds_" + name]))")
         }
