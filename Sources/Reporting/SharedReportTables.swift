@@ -46,8 +46,9 @@ public enum SharedReportTables {
 
     /// Fills the run's tables for `parameters` (as-of, first month, last month, basis: the report contract's $1, $2,
     /// $3 and $5) in the open transaction; after it, the `report_run_*` functions called with the same parameters read
-    /// the tables. `spans`, when given, fills the created `report_span_run` itself (and the table outlives the
-    /// transaction, for it to store); otherwise every span is computed (`report_span`). Every snapshot's movements.
+    /// the tables. `spans`, when given, creates the temporary `report_span_run` itself, named by its argument (a table
+    /// or a view, outliving the transaction for it to store); otherwise every span is computed (`report_span`). Every
+    /// snapshot's movements.
     public static func fill(parameters: [any PostgresEncodable], database: PostgresConnection,
                             spans: ((_ table: String) throws -> Void)? = nil) throws {
         try fillRelations(parameters: parameters, database: database, spans: spans)
@@ -73,22 +74,21 @@ public enum SharedReportTables {
         }
     }
 
-    /// Creates `report_<relation>_run`, fills it from `source` (bound to `parameters` and then `extra`) or, for the
-    /// spans when `spans` is given, by `spans`, analyses it and records it as filled for `parameters`.
+    /// Creates `report_<relation>_run`, fills it from `source` (bound to `parameters` and then `extra`) and analyses it,
+    /// or, for the spans when `spans` is given, has `spans` create it; records it as filled for `parameters`.
     private static func fillRelation(_ relation: String, source: String, parameters: [any PostgresEncodable],
                                      extra: [any PostgresEncodable] = [], database: PostgresConnection,
                                      spans: ((_ table: String) throws -> Void)?) throws {
         let table = "report_\(relation)_run"
         try run("report_\(relation)", database) {
             if relation == "span", let spans {
-                try database.execute("CREATE TEMP TABLE \(table) (LIKE public.\(table))")
-                try spans("pg_temp." + table)
+                try spans(table)
             } else {
                 try database.execute("CREATE TEMP TABLE \(table) (LIKE public.\(table)) ON COMMIT DROP")
                 // report_run_span computes the spans while the table is not yet recorded as filled.
                 try database.execute("INSERT INTO pg_temp.\(table) SELECT * FROM \(source)", parameters + extra)
+                try database.execute("ANALYZE pg_temp.\(table)")
             }
-            try database.execute("ANALYZE pg_temp.\(table)")
             // From here on the report_run_* function of this relation reads the table.
             try database.execute("""
                 INSERT INTO pg_temp.report_run_filled (relation, as_of, first_month, last_month, basis)
