@@ -48,9 +48,9 @@ final class StoredSpans {
     /// Creates the run's temporary `name` (`report_span_run`) in the run's transaction: the stored spans of the
     /// subscriptions whose digest is unchanged, and the recomputed spans of the others. When every span is recomputed,
     /// a table of them; otherwise a view of the store's spans less the touched subscriptions' and of the recomputed
-    /// ones, which the contributions and the subscriber states read in place (copying a night's 2.45M unchanged spans
-    /// into a temporary table and analysing it took 3.1 s at 200k subscriptions, reading them from the store through
-    /// the view 0.55–0.69 s per reader: Reports/README.md, "Stored spans read in place").
+    /// ones, which the contributions and the subscriber states read in place (copying a night's unchanged spans into
+    /// a temporary table cost 2.2–3.9 s at 200k subscriptions and most of 13 s at 1M, reading them through the view
+    /// ≈ 1 s more per placement at 200k: Reports/README.md, "Stored spans read in place").
     func fill(_ name: String) throws {
         let table = "pg_temp." + name
         let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
