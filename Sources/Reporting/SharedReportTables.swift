@@ -29,19 +29,23 @@ public enum SharedReportTables {
     /// computes its last month windows two snapshots' account values instead of every one (migration 0049;
     /// Reports/README.md, "Movements in a night"). After `fill`, in the same open transaction.
     static func fillMovements(settings: ReportSettings, from month: ReportMonth, database: PostgresConnection) throws {
-        let parameters = fillParameters(settings)
-        guard month > settings.firstMonth else {
+        try fillMovements(parameters: fillParameters(settings), database: database,
+                          from: month > settings.firstMonth ? String(month.startText.prefix(10)) : nil)
+    }
+
+    /// Fills the movements for `parameters`: at every snapshot, or, given `from` (a month's first day), at the
+    /// snapshots of that month and later and the one before them (kpis reads the movements at the snapshot before
+    /// its first reported one); past the last snapshot when no month is that late.
+    private static func fillMovements(parameters: [any PostgresEncodable], database: PostgresConnection, from: String?) throws {
+        guard let from else {
             return try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
                                     database: database, spans: nil)
         }
-        // The first snapshot of `month` or later, less one (kpis reads the movements at the snapshot before its first
-        // reported one); past the last snapshot when no month is computed.
-        let from = """
+        let source = """
             report_movement($1, $2, $3, $4, (SELECT COALESCE(min(s.n) FILTER (WHERE s.month_start >= $5::date), max(s.n) + 1) - 1
                                             FROM pg_temp.report_snapshot_run s))
             """
-        try fillRelation("movement", source: from, parameters: parameters, extra: [String(month.startText.prefix(10))],
-                         database: database, spans: nil)
+        try fillRelation("movement", source: source, parameters: parameters, extra: [from], database: database, spans: nil)
     }
 
     /// Fills the run's tables for `parameters` (as-of, first month, last month, basis: the report contract's $1, $2,
@@ -52,8 +56,7 @@ public enum SharedReportTables {
     public static func fill(parameters: [any PostgresEncodable], database: PostgresConnection,
                             spans: ((_ table: String) throws -> Void)? = nil) throws {
         try fillRelations(parameters: parameters, database: database, spans: spans)
-        try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
-                         database: database, spans: nil)
+        try fillMovements(parameters: parameters, database: database, from: nil)
     }
 
     /// The report contract's $1, $2, $3 and $5 of `settings`: the parameters the run's tables are filled for.

@@ -11,12 +11,10 @@ import Postgres
 final class StoredSpans {
     private let settings: ReportSettings
     private let database: PostgresConnection
-    /// Every span was computed (nothing read back): the store is replaced whole for the basis.
+    /// Every span was computed (nothing read back): `report_span_run` is a table of them (otherwise a view: `fill`).
     private(set) var recomputedAll = true
     /// The digest of the span functions (their SQL as installed) and of `SpanBuilder.rules`.
     private var definition = ""
-    /// `report_span_run` is a view of the stored spans and the recomputed ones (an incremental run), not a table.
-    private var spansInPlace = false
     /// The touched subscriptions' ids as one array value (PostgreSQL's text of a `uuid[]`), when not all were recomputed.
     private var touchedIDs = "{}"
 
@@ -116,7 +114,6 @@ final class StoredSpans {
             UNION ALL
             SELECT * FROM pg_temp.report_span_recomputed
             """)
-        spansInPlace = true
     }
 
     /// Every subscription with a digest was recomputed.
@@ -184,8 +181,8 @@ final class StoredSpans {
                     _ = try db.execute("INSERT INTO report_stored_span_set (basis, definition) VALUES ($1, $2)", [basis, definition])
                 }
             }
-            // The view first: it depends on two of the tables.
-            try database.execute("DROP \(spansInPlace ? "VIEW" : "TABLE") IF EXISTS pg_temp.report_span_run")
+            // The view first (an incremental run's `report_span_run`: `fill`): it depends on two of the tables.
+            try database.execute("DROP \(recomputedAll ? "TABLE" : "VIEW") IF EXISTS pg_temp.report_span_run")
             try database.execute("""
                 DROP TABLE IF EXISTS pg_temp.report_span_input_new, pg_temp.report_span_touched,
                     pg_temp.report_span_recomputed, pg_temp.report_span_hash_new, pg_temp.report_span_changed
