@@ -21,61 +21,15 @@ WITH params AS NOT MATERIALIZED (
     -- the planner sees the values (a whole history read in a full run, one month's by index in a night).
     SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
-subscriber AS (
-    SELECT s.id AS subscription_id, s.provider::text AS provider
-    FROM subscription s
-    WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
-),
--- The subscriptions that can have a trial: those with a charge of 0 read (rank 0, below). Only their rows are sorted.
-trial_candidate AS (
-    SELECT DISTINCT b.subscription_id
-    FROM billing_transaction b CROSS JOIN params p
-    WHERE b.amount_micros = 0 AND report_row_rank(b.event_type, b.amount_micros, b.period_end_at) = 0
-      AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
-),
--- The rows read (effective by the as-of instant; under 'known' also recorded by then), ranked by the schema's
--- report_row_rank (migration 0026): 0 charge, 1 grace, 2 hold or pause, 3 ending, 4 the auto-renew switch.
-history AS (
-    SELECT h.*
-    FROM (SELECT b.subscription_id, sub.provider, b.transaction_key, b.effective_at, b.is_test, b.event_type,
-                 b.amount_micros, b.product_id, b.country_code, b.period_end_at,
-                 b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AS read,
-                 report_row_rank(b.event_type, b.amount_micros, b.period_end_at) AS rank
-          FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
-          WHERE b.subscription_id IN (SELECT c.subscription_id FROM trial_candidate c)) h
-    WHERE h.is_test OR (h.read AND h.rank IS NOT NULL)
-),
--- One sort by subscription in reading order; every row learns the subscription's first charge (the trial when its
--- amount is 0): its instant, period end, product and country.
-ordered AS (
-    SELECT h.*,
-           bool_or(h.is_test) OVER whole AS test_subscription,
-           (array_agg(h.amount_micros) FILTER (WHERE h.rank = 0) OVER whole)[1] AS first_amount,
-           (array_agg(h.effective_at) FILTER (WHERE h.rank = 0) OVER whole)[1] AS trial_at,
-           (array_agg(h.period_end_at) FILTER (WHERE h.rank = 0) OVER whole)[1] AS trial_end,
-           (array_agg(h.product_id) FILTER (WHERE h.rank = 0) OVER whole)[1] AS trial_product,
-           (array_agg(h.country_code) FILTER (WHERE h.rank = 0) OVER whole)[1] AS trial_country
-    FROM history h
-    WINDOW whole AS (PARTITION BY h.subscription_id ORDER BY h.effective_at, h.rank, h.transaction_key
-                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
-),
--- Per trial: the first paid charge after it, the first billing failure (grace or hold), the first ending, and the
--- auto-renew switch at the trial's end (the as-of instant while it runs): the latest CANCELED against the latest
--- RESTARTED without a charge, from the trial's start.
+-- Per subscription with a free trial: the trial (start, product, country) and the first paid charge after it, the
+-- first billing failure (grace or hold), the first ending, and the auto-renew switch at the trial's end (the as-of
+-- instant while it runs): the latest CANCELED against the latest RESTARTED without a charge, from the trial's start.
+-- The schema's report_trial (migration 0051) derives it from the subscription's rows read (test purchases left out);
+-- build-reports stores it with the subscription's spans and recomputes only the subscriptions whose history changed
+-- (Reports/README.md, "Stored trials"); report_run_trial returns the run's rows, or computes them when the file is run
+-- by hand.
 trial AS (
-    -- Grouped by the subscription alone, in the order `ordered` left its rows (no second sort); its provider and
-    -- trial are the same on each of its rows.
-    SELECT o.subscription_id, min(o.provider) AS provider, min(o.trial_at) AS trial_at,
-           min(o.trial_product) AS trial_product, min(o.trial_country) AS trial_country,
-           min(o.effective_at) FILTER (WHERE o.rank = 0 AND o.amount_micros > 0) AS converted_at,
-           min(o.effective_at) FILTER (WHERE o.rank = 1 OR o.event_type = 'ENTERED_ON_HOLD') AS failed_at,
-           min(o.effective_at) FILTER (WHERE o.rank = 3) AS ended_at,
-           max(o.effective_at) FILTER (WHERE o.event_type = 'CANCELED' AND o.effective_at <= LEAST(o.trial_end, p.as_of)) AS off_at,
-           max(o.effective_at) FILTER (WHERE o.event_type = 'RESTARTED' AND o.rank = 4
-                                         AND o.effective_at <= LEAST(o.trial_end, p.as_of)) AS on_at
-    FROM ordered o CROSS JOIN params p
-    WHERE NOT o.test_subscription AND o.first_amount = 0
-    GROUP BY o.subscription_id
+    SELECT * FROM report_run_trial($1, $2, $3, $5)
 ),
 outcome AS (
     SELECT t.*,

@@ -45,10 +45,13 @@ BEGIN
             ('report_stored_row', 'SELECT, INSERT, DELETE'),
             ('report_subscriber_state_run', 'SELECT'),
             ('report_span_run', 'SELECT'),
+            ('report_trial_run', 'SELECT'),
             -- build-reports' stored spans: a cache it replaces per subscription (digest and spans together)
             ('report_stored_span_set', 'SELECT, INSERT, DELETE'),
             ('report_stored_span_input', 'SELECT, INSERT, DELETE'),
             ('report_stored_span', 'SELECT, INSERT, DELETE'),
+            -- and each subscription's trial, stored beside its spans (0051)
+            ('report_stored_trial', 'SELECT, INSERT, DELETE'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and
             -- rebuilds its index through the owner's two functions (0039, granted below), never directly
             ('report_stored_span_input_corrected', 'SELECT'),

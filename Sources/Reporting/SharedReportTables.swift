@@ -12,12 +12,17 @@ public enum SharedReportTables {
     /// `report_r_run` is the temporary table (named like the schema's always-empty placeholder it shadows) and
     /// `report_run_filled` records it under `r`.
     /// `span`, the per-subscription spans (migration 0031), comes first after the snapshots: the contributions and
-    /// the subscriber states place them on the snapshots. The movements come last (`fillMovements`).
-    static let relations = ["snapshot", "span", "contribution", "subscriber_state"]
+    /// the subscriber states place them on the snapshots. `trial`, each subscription's free trial and its outcome
+    /// (migration 0051), is stored and reused with the spans; `trial_conversion` reads it. The movements come last
+    /// (`fillMovements`).
+    static let relations = ["snapshot", "span", "trial", "contribution", "subscriber_state"]
+
+    /// The relations a `StoredSpans` fills from its store and the recomputed subscriptions (`fill(_:table:)`).
+    static let storedRelations: Set<String> = ["span", "trial"]
 
     /// Creates and fills the tables but the movements in the open transaction, before it turns read-only; they are
-    /// dropped at its end, but for the spans, which `spans` fills (from the store and the recomputed subscriptions)
-    /// and drops after storing. build-reports fills the movements after the month digest, when it knows the first
+    /// dropped at its end, but for the spans and the trials, which `spans` fills (from the store and the recomputed
+    /// subscriptions) and drops after storing. build-reports fills the movements after the month digest, when it knows the first
     /// month any report computes (`fillMovements`).
     static func fill(settings: ReportSettings, database: PostgresConnection, spans: StoredSpans) throws {
         try fillRelations(parameters: fillParameters(settings), database: database, spans: spans.fill)
@@ -50,11 +55,11 @@ public enum SharedReportTables {
 
     /// Fills the run's tables for `parameters` (as-of, first month, last month, basis: the report contract's $1, $2,
     /// $3 and $5) in the open transaction; after it, the `report_run_*` functions called with the same parameters read
-    /// the tables. `spans`, when given, creates the temporary `report_span_run` itself, named by its argument (a table
-    /// or a view, outliving the transaction for it to store); otherwise every span is computed (`report_span`). Every
-    /// snapshot's movements.
+    /// the tables. `spans`, when given, creates the temporary `report_span_run` and `report_trial_run` itself, given
+    /// the relation and the table's name (a table or a view, outliving the transaction for it to store); otherwise
+    /// every span and trial is computed (`report_span`, `report_trial`). Every snapshot's movements.
     public static func fill(parameters: [any PostgresEncodable], database: PostgresConnection,
-                            spans: ((_ table: String) throws -> Void)? = nil) throws {
+                            spans: ((_ relation: String, _ table: String) throws -> Void)? = nil) throws {
         try fillRelations(parameters: parameters, database: database, spans: spans)
         try fillMovements(parameters: parameters, database: database, from: nil)
     }
@@ -67,28 +72,30 @@ public enum SharedReportTables {
 
     /// Creates `report_run_filled` and fills `relations` in order.
     private static func fillRelations(parameters: [any PostgresEncodable], database: PostgresConnection,
-                                      spans: ((_ table: String) throws -> Void)?) throws {
+                                      spans: ((_ relation: String, _ table: String) throws -> Void)?) throws {
         try run("shared tables", database) {
             try database.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled) ON COMMIT DROP")
         }
         for relation in relations {
-            let source = relation == "span" ? "report_run_span($1, $2, $3, $4)" : "report_\(relation)($1, $2, $3, $4)"
+            // (report_run_span and report_run_trial compute their rows while the table is not yet recorded as filled)
+            let source = storedRelations.contains(relation) ? "report_run_\(relation)($1, $2, $3, $4)"
+                                                            : "report_\(relation)($1, $2, $3, $4)"
             try fillRelation(relation, source: source, parameters: parameters, database: database, spans: spans)
         }
     }
 
     /// Creates `report_<relation>_run`, fills it from `source` (bound to `parameters` and then `extra`) and analyses it,
-    /// or, for the spans when `spans` is given, has `spans` create it; records it as filled for `parameters`.
+    /// or, for the spans and the trials when `spans` is given, has `spans` create it; records it as filled for
+    /// `parameters`.
     private static func fillRelation(_ relation: String, source: String, parameters: [any PostgresEncodable],
                                      extra: [any PostgresEncodable] = [], database: PostgresConnection,
-                                     spans: ((_ table: String) throws -> Void)?) throws {
+                                     spans: ((_ relation: String, _ table: String) throws -> Void)?) throws {
         let table = "report_\(relation)_run"
         try run("report_\(relation)", database) {
-            if relation == "span", let spans {
-                try spans(table)
+            if storedRelations.contains(relation), let spans {
+                try spans(relation, table)
             } else {
                 try database.execute("CREATE TEMP TABLE \(table) (LIKE public.\(table)) ON COMMIT DROP")
-                // report_run_span computes the spans while the table is not yet recorded as filled.
                 try database.execute("INSERT INTO pg_temp.\(table) SELECT * FROM \(source)", parameters + extra)
                 try database.execute("ANALYZE pg_temp.\(table)")
             }

@@ -7,7 +7,9 @@ import Postgres
 /// digest of everything they read of it (`report_span_input`). A run digests every subscription (one scan of the
 /// history, no sort), recomputes the spans of those whose digest differs from the stored one (new, changed or gone;
 /// all of them under `--full`, with an empty store, or after the span functions changed) and reads the others' back;
-/// after its snapshot commits it stores what it recomputed, each subscription's digest and spans together.
+/// after its snapshot commits it stores what it recomputed, each subscription's digest and spans together. Each
+/// subscription's trial (`report_trial`, migration 0051), which reads nothing the digest does not cover, is stored,
+/// recomputed and reused with its spans (Reports/README.md, "Stored trials").
 final class StoredSpans {
     private let settings: ReportSettings
     private let database: PostgresConnection
@@ -43,19 +45,31 @@ final class StoredSpans {
         return try body(reader)
     }
 
+    /// Creates the run's temporary table `name` of `relation` (`SharedReportTables.storedRelations`): the spans,
+    /// then the trials of the same subscriptions.
+    func fill(_ relation: String, table name: String) throws {
+        if relation == "trial" {
+            try fillTrials(name)
+        } else {
+            try fillSpans(name)
+        }
+    }
+
     /// Creates the run's temporary `name` (`report_span_run`) in the run's transaction: the stored spans of the
     /// subscriptions whose digest is unchanged, and the recomputed spans of the others. When every span is recomputed,
     /// a table of them; otherwise a view of the store's spans less the touched subscriptions' and of the recomputed
     /// ones, which the contributions and the subscriber states read in place (copying a night's unchanged spans into
     /// a temporary table cost 2.2–3.9 s at 200k subscriptions and most of 13 s at 1M, reading them through the view
     /// ≈ 1 s more per placement at 200k: Reports/README.md, "Stored spans read in place").
-    func fill(_ name: String) throws {
+    private func fillSpans(_ name: String) throws {
         let table = "pg_temp." + name
         let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
         // Before any store is read, all three at once: a run replacing a basis whole TRUNCATEs its partitions (`save`),
         // which is not MVCC-safe. It waits for this lock, or it committed before it and this (older) snapshot sees its
         // digests and spans both empty, so every subscription is recomputed: never spans without their digests.
-        try database.execute("LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span IN ACCESS SHARE MODE")
+        try database.execute("""
+            LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span, report_stored_trial IN ACCESS SHARE MODE
+            """)
         if digestsElsewhere {
             try database.execute("CREATE TEMP TABLE report_span_input_new (subscription_id uuid, row_count bigint, hash_sum numeric)")
         } else {
@@ -66,7 +80,7 @@ final class StoredSpans {
         definition = try database.query("""
             SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.proname) || $1) FROM pg_proc p
             WHERE p.pronamespace = 'public'::regnamespace
-              AND p.proname IN ('report_span', 'report_span_history', 'report_span_input', 'report_row_rank')
+              AND p.proname IN ('report_span', 'report_span_history', 'report_span_input', 'report_row_rank', 'report_trial')
             """, [SpanBuilder.rules]).textRows().first?.first.flatMap { $0 } ?? ""
         let stored = try database.query("SELECT definition FROM report_stored_span_set WHERE basis = $1", [basis])
             .textRows().first?.first.flatMap { $0 }
@@ -113,6 +127,31 @@ final class StoredSpans {
               AND NOT EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = s.subscription_id)
             UNION ALL
             SELECT * FROM pg_temp.report_span_recomputed
+            """)
+    }
+
+    /// Creates the run's temporary `name` (`report_trial_run`) after the spans: every trial computed when every span
+    /// was; otherwise a view of the stored trials less the touched subscriptions' and of the touched ones' recomputed
+    /// (`report_trial` given their ids: a few thousand subscriptions' rows by index, not the history's sort).
+    private func fillTrials(_ name: String) throws {
+        let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
+        if recomputedAll {
+            try database.execute("CREATE TEMP TABLE \(name) AS SELECT * FROM report_trial($1, $2, NULL)", [asOf, basis])
+            try database.execute("ANALYZE pg_temp.\(name)")
+            return
+        }
+        try database.execute("""
+            CREATE TEMP TABLE report_trial_recomputed AS SELECT * FROM report_trial($1, $2, $3::uuid[])
+            """, [asOf, basis, touchedIDs])
+        try database.execute("""
+            CREATE TEMP VIEW \(name) AS
+            SELECT s.subscription_id, s.provider, s.trial_at, s.trial_product, s.trial_country, s.converted_at, s.failed_at,
+                   s.ended_at, s.off_at, s.on_at
+            FROM report_stored_trial s
+            WHERE s.basis = '\(basis)'
+              AND NOT EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = s.subscription_id)
+            UNION ALL
+            SELECT * FROM pg_temp.report_trial_recomputed
             """)
     }
 
@@ -181,11 +220,13 @@ final class StoredSpans {
                     _ = try db.execute("INSERT INTO report_stored_span_set (basis, definition) VALUES ($1, $2)", [basis, definition])
                 }
             }
-            // The view first (an incremental run's `report_span_run`: `fill`): it depends on two of the tables.
-            try database.execute("DROP \(recomputedAll ? "TABLE" : "VIEW") IF EXISTS pg_temp.report_span_run")
+            // The views first (an incremental run's `report_span_run` and `report_trial_run`: `fill`): they depend on
+            // the tables.
+            try database.execute("DROP \(recomputedAll ? "TABLE" : "VIEW") IF EXISTS pg_temp.report_span_run, pg_temp.report_trial_run")
             try database.execute("""
                 DROP TABLE IF EXISTS pg_temp.report_span_input_new, pg_temp.report_span_touched,
-                    pg_temp.report_span_recomputed, pg_temp.report_span_hash_new, pg_temp.report_span_changed
+                    pg_temp.report_span_recomputed, pg_temp.report_span_hash_new, pg_temp.report_span_changed,
+                    pg_temp.report_trial_recomputed
                 """)
         }
     }
@@ -210,13 +251,21 @@ final class StoredSpans {
             INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum, span_hash)
             SELECT $1, d.* FROM (\(Self.newDigests)) d ORDER BY d.subscription_id
             """, [basis])
+        _ = try db.execute("DELETE FROM report_stored_trial WHERE basis = $1", [basis])
+        _ = try db.execute("""
+            INSERT INTO report_stored_trial (basis, \(Self.trialColumns))
+            SELECT $1, \(Self.trialColumns) FROM pg_temp.report_trial_run t ORDER BY t.subscription_id
+            """, [basis])
     }
+
+    private static let trialColumns = "subscription_id, provider, trial_at, trial_product, trial_country, converted_at, "
+        + "failed_at, ended_at, off_at, on_at"
 
     /// Replaces the stored rows of the subscriptions whose spans changed: after a full computation, those whose
     /// digest or span hash differs from the stored one (new and gone ones too), found by comparing the digests; after
     /// an incremental one, the touched ones (whose spans were computed, kept apart). Found by the stored spans' index.
     private func replaceChanged(_ db: PostgresConnection, basis: String) throws {
-        let spans: String
+        let spans: String, trials: String
         if recomputedAll {
             _ = try db.execute("""
                 CREATE TEMP TABLE report_span_changed AS
@@ -226,10 +275,10 @@ final class StoredSpans {
                 WHERE n.row_count IS DISTINCT FROM o.row_count OR n.hash_sum IS DISTINCT FROM o.hash_sum
                    OR n.span_hash IS DISTINCT FROM o.span_hash
                 """, [basis])
-            spans = "report_span_run"
+            (spans, trials) = ("report_span_run", "report_trial_run")
         } else {
             _ = try db.execute("CREATE TEMP TABLE report_span_changed AS SELECT subscription_id FROM pg_temp.report_span_touched")
-            spans = "report_span_recomputed"
+            (spans, trials) = ("report_span_recomputed", "report_trial_recomputed")
         }
         _ = try db.execute("ANALYZE pg_temp.report_span_changed")
         // Most subscriptions changed (the first run after the span hashes were added, a restated history): rewriting
@@ -247,6 +296,12 @@ final class StoredSpans {
         let key: [any PostgresEncodable] = [basis, changed]
         _ = try db.execute("DELETE FROM report_stored_span WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])", key)
         _ = try db.execute("DELETE FROM report_stored_span_input WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])", key)
+        _ = try db.execute("DELETE FROM report_stored_trial WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])", key)
+        _ = try db.execute("""
+            INSERT INTO report_stored_trial (basis, \(Self.trialColumns))
+            SELECT $1, \(Self.trialColumns) FROM pg_temp.\(trials) t
+            WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_changed c WHERE c.subscription_id = t.subscription_id)
+            """, [basis])
         _ = try db.execute("""
             INSERT INTO report_stored_span (basis, \(Self.columns))
             SELECT $1, \(Self.columns) FROM pg_temp.\(spans) s
