@@ -36,6 +36,12 @@ final class HistoryReports: @unchecked Sendable {
     private let digestsSpans: Bool
     /// `report_span_input`'s rows as a binary COPY stream in a file, once computed.
     private var spanDigestRows: SpillFile?
+    /// Whether the second session also computes every trial (`report_trial`), first of all.
+    private let computesTrials: Bool
+    /// Set once the trials are computed (or the session failed before them).
+    private var trialsDone = false
+    /// `report_trial`'s rows as a binary COPY stream in a file, once computed.
+    private var trialRows: SpillFile?
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
     /// `report_run_*` relation, and `definition` stores no months (those read the run's tables, `ReportReuse`). A file
@@ -46,28 +52,30 @@ final class HistoryReports: @unchecked Sendable {
     }
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection,
-                 digestsHistory: Bool, digestsSpans: Bool) {
+                 digestsHistory: Bool, digestsSpans: Bool, computesTrials: Bool) {
         self.reports = reports
         self.settings = settings
         self.snapshot = snapshot
         self.connection = connection
         self.digestsHistory = digestsHistory
         self.digestsSpans = digestsSpans
+        self.computesTrials = computesTrials
     }
 
     /// Exports the snapshot of `database`'s open REPEATABLE READ transaction and starts computing `reports` on a new
     /// connection (`connect`) that imports it, first the history part of the month digest when `monthHistory` (the run
     /// stores months: `monthHistory()` hands it over), and last the span digests when `spanDigests` (a run that
-    /// recomputes every span needs them only to store them: `spanDigests()`); nil, and nothing started, when there is
-    /// nothing to compute.
+    /// recomputes every span needs them only to store them: `spanDigests()`), and before anything every trial when
+    /// `trials` (a run that recomputes every span recomputes every trial: `trials()`); nil, and nothing started, when
+    /// there is nothing to compute.
     static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, spanDigests: Bool = false,
-                      settings: ReportSettings, database: PostgresConnection,
+                      trials: Bool = false, settings: ReportSettings, database: PostgresConnection,
                       connect: () throws -> PostgresConnection) throws -> HistoryReports? {
-        guard !reports.isEmpty || monthHistory || spanDigests else { return nil }
+        guard !reports.isEmpty || monthHistory || spanDigests || trials else { return nil }
         let snapshot = try SnapshotSession.export(database, for: "history reports")
         let connection = try SnapshotSession.connect(connect, for: "history reports")
         let started = HistoryReports(reports: reports, settings: settings, snapshot: snapshot, connection: connection,
-                                     digestsHistory: monthHistory, digestsSpans: spanDigests)
+                                     digestsHistory: monthHistory, digestsSpans: spanDigests, computesTrials: trials)
         let thread = Thread { started.run() }
         thread.name = "history-reports"
         thread.start()
@@ -117,6 +125,19 @@ final class HistoryReports: @unchecked Sendable {
         return history
     }
 
+    /// Waits for the trials (`report_trial` of the run's as-of and basis, every subscription, as a binary COPY stream,
+    /// for `StoredSpans.trialsElsewhere`); nil when this session does not compute them. The second session's error,
+    /// if it failed before them.
+    func trials() throws -> SpillFile? {
+        guard computesTrials else { return nil }
+        condition.lock()
+        while !trialsDone { condition.wait() }
+        let (rows, failure) = (trialRows, self.failure)
+        condition.unlock()
+        if let failure { throw failure }
+        return rows
+    }
+
     /// Waits for the second session to end and returns the span digests it computed (`report_span_input` of the
     /// run's as-of and basis as a binary COPY stream, for `StoredSpans.loadDigests`); nil when it does not compute
     /// them. The second session's error, if it failed.
@@ -135,6 +156,14 @@ final class HistoryReports: @unchecked Sendable {
         do {
             try StoredMonths.failing("history reports") {
                 try SnapshotSession.begin(connection, snapshot: snapshot)
+            }
+            if computesTrials {
+                let rows = try StoredSpans.trialRows(connection, settings: settings)
+                condition.lock()
+                trialRows = rows
+                trialsDone = true
+                condition.broadcast()
+                condition.unlock()
             }
             if digestsHistory {
                 let began = Date()
@@ -172,6 +201,7 @@ final class HistoryReports: @unchecked Sendable {
         seconds = Date().timeIntervalSince(started)
         finished = true
         historyDone = true
+        trialsDone = true
         condition.broadcast()
         condition.unlock()
     }

@@ -23,6 +23,10 @@ final class StoredSpans {
     /// Whether the span digests come from elsewhere (`loadDigests`) after the fill: set by a `--full` run whose second
     /// session computes them, which it needs only to store them. Then every span is recomputed.
     var digestsElsewhere = false
+    /// Every trial (`report_trial` of the run's as-of instant and basis, all subscriptions) as a binary COPY stream
+    /// computed elsewhere, waited for when the trials are filled: a `--full` run's second session computes them first
+    /// (`HistoryReports`), beside this session's spans. Nil: this session computes what it needs.
+    var trialsElsewhere: (() throws -> SpillFile?)?
     /// Opens another connection to the database (the history's reader: `SpanBuilder`).
     private let connect: () throws -> PostgresConnection
 
@@ -136,7 +140,16 @@ final class StoredSpans {
     private func fillTrials(_ name: String) throws {
         let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
         if recomputedAll {
-            try database.execute("CREATE TEMP TABLE \(name) AS SELECT * FROM report_trial($1, $2, NULL)", [asOf, basis])
+            if let rows = try trialsElsewhere?() {
+                try database.execute("CREATE TEMP TABLE \(name) (LIKE public.\(name))")
+                try StoredMonths.failing("report trials") {
+                    _ = try database.copyIn("COPY pg_temp.\(name) FROM STDIN (FORMAT binary)") { copy in
+                        try rows.readAll { try copy.writeRaw($0) }
+                    }
+                }
+            } else {
+                try database.execute("CREATE TEMP TABLE \(name) AS SELECT * FROM report_trial($1, $2, NULL)", [asOf, basis])
+            }
             try database.execute("ANALYZE pg_temp.\(name)")
             return
         }
@@ -163,13 +176,25 @@ final class StoredSpans {
     /// The span digests (`report_span_input` of the run's as-of and basis) as a binary COPY stream, computed on
     /// `connection` (the second session, on the run's snapshot: `HistoryReports`).
     static func digestRows(_ connection: PostgresConnection, settings: ReportSettings) throws -> SpillFile {
+        try copyRows(connection, settings: settings, function: "report_span_input", extra: "", purpose: "span digests")
+    }
+
+    /// Every trial (`report_trial` of the run's as-of and basis) as a binary COPY stream, computed on `connection` (the
+    /// second session of a `--full` run: `HistoryReports`), for `trialsElsewhere`.
+    static func trialRows(_ connection: PostgresConnection, settings: ReportSettings) throws -> SpillFile {
+        try copyRows(connection, settings: settings, function: "report_trial", extra: ", NULL", purpose: "trials")
+    }
+
+    /// The rows of `function(as-of, basis<extra>)` as a binary COPY stream in a file.
+    private static func copyRows(_ connection: PostgresConnection, settings: ReportSettings, function: String, extra: String,
+                                 purpose: String) throws -> SpillFile {
         // COPY takes no parameters: the as-of instant and the basis as constants. Kept in a file until the job loads
-        // them (45 MB at a million subscriptions).
+        // them (45 MB of span digests at a million subscriptions).
         let asOf = SQLLiteral.quoted(PostgresTimestamp.format(settings.asOf)), basis = SQLLiteral.quoted(settings.basis.rawValue)
-        let file = try SpillFile(purpose: "report span digests")
-        try StoredMonths.failing("span digests") {
+        let file = try SpillFile(purpose: "report " + purpose)
+        try StoredMonths.failing(purpose) {
             _ = try connection.copyOutMessages("""
-                COPY (SELECT * FROM report_span_input(\(asOf)::timestamptz, \(basis))) TO STDOUT (FORMAT binary)
+                COPY (SELECT * FROM \(function)(\(asOf)::timestamptz, \(basis)\(extra))) TO STDOUT (FORMAT binary)
                 """) { try file.append($0) }
         }
         return file

@@ -37,8 +37,8 @@ import Testing
         }
         func trialFile(_ name: String) throws -> [UInt8]? { try ReportingHarness.files(harness.folder(name))["trial_conversion.csv"] }
 
-        // The first run computes and stores every trial.
-        _ = try run("first")
+        // The first run, --full, has its second session compute every trial, and stores them.
+        _ = try run("first", full: true)
         let trials = try scalar("SELECT count(*) FROM report_trial($1::timestamptz, 'corrected', NULL)")
         #expect(trials > 5, "the world has trials")
         #expect(try scalar("SELECT count(*) FROM report_stored_trial WHERE basis = 'corrected'") == trials)
