@@ -117,12 +117,7 @@ final class HistoryReports: @unchecked Sendable {
     /// when this session does not compute it. The second session's error, if it failed before it.
     func monthHistory() throws -> String? {
         guard digestsHistory else { return nil }
-        condition.lock()
-        while !historyDone { condition.wait() }
-        let (history, failure) = (monthHistoryRows, self.failure)
-        condition.unlock()
-        if let failure { throw failure }
-        return history
+        return try waitFor({ historyDone }, then: { monthHistoryRows })
     }
 
     /// Waits for the trials (`report_trial` of the run's as-of and basis, every subscription, as a binary COPY stream,
@@ -130,12 +125,17 @@ final class HistoryReports: @unchecked Sendable {
     /// if it failed before them.
     func trials() throws -> SpillFile? {
         guard computesTrials else { return nil }
+        return try waitFor({ trialsDone }, then: { trialRows })
+    }
+
+    /// Waits, under the lock, until `done` holds, and returns `value`; the second session's error, if it failed.
+    private func waitFor<T>(_ done: () -> Bool, then value: () -> T) throws -> T {
         condition.lock()
-        while !trialsDone { condition.wait() }
-        let (rows, failure) = (trialRows, self.failure)
+        while !done() { condition.wait() }
+        let (result, failure) = (value(), self.failure)
         condition.unlock()
         if let failure { throw failure }
-        return rows
+        return result
     }
 
     /// Waits for the second session to end and returns the span digests it computed (`report_span_input` of the

@@ -10,15 +10,8 @@ import Testing
     @Test func theDigestGivenTheHistoryEqualsTheOneComputedInPlace() throws {
         let harness = try ReportingHarness("digest_given_history", seed: 43, subscriptions: 250, months: 6)
         let database = harness.database
-        // 0040's report_month_inputs as it was installed, as a temporary function: its text from the migration file.
-        let migration = ReportingHarness.reportsFolder.deletingLastPathComponent()
-            .appendingPathComponent("SQL/migrations/0040_report_month_inputs_history.sql")
-        let text = try String(contentsOf: migration, encoding: .utf8)
-        let start = try #require(text.range(of: "CREATE OR REPLACE FUNCTION report_month_inputs("))
-        let end = try #require(text.range(of: "$fn$;", range: start.upperBound..<text.endIndex))
-        let inPlace = text[start.lowerBound..<end.upperBound]
-            .replacingOccurrences(of: "FUNCTION report_month_inputs(", with: "FUNCTION pg_temp.month_inputs_0040(")
-        try database.execute(inPlace)
+        // 0040's report_month_inputs as it was installed, as a temporary function.
+        try harness.installEarlier("report_month_inputs", from: "0040_report_month_inputs_history.sql", as: "month_inputs_0040")
         let parameters: [any PostgresEncodable] = [harness.asOf, "2020-01-01T00:00:00Z", "2100-01-01T00:00:00Z"]
         func digests(_ sql: String) throws -> [[String?]] { try database.query(sql, parameters).textRows() }
         let before = try digests("SELECT month, inputs FROM pg_temp.month_inputs_0040($1::timestamptz, $2::timestamptz, $3::timestamptz, 'corrected') ORDER BY month")

@@ -10,14 +10,8 @@ import Testing
     func theHistoryPartIsThePreviousDefinitionsRows(basis: String) throws {
         let harness = try ReportingHarness("month_history_once_\(basis)", seed: 50, subscriptions: 250, months: 6)
         let database = harness.database
-        // 0043's report_month_history as it was installed, as a temporary function: its text from the migration file.
-        let migration = ReportingHarness.reportsFolder.deletingLastPathComponent()
-            .appendingPathComponent("SQL/migrations/0043_report_month_history_account.sql")
-        let text = try String(contentsOf: migration, encoding: .utf8)
-        let start = try #require(text.range(of: "CREATE OR REPLACE FUNCTION report_month_history("))
-        let end = try #require(text.range(of: "$fn$;", range: start.upperBound..<text.endIndex))
-        try database.execute(text[start.lowerBound..<end.upperBound]
-            .replacingOccurrences(of: "FUNCTION report_month_history(", with: "FUNCTION pg_temp.month_history_0043("))
+        // 0043's report_month_history as it was installed, as a temporary function.
+        try harness.installEarlier("report_month_history", from: "0043_report_month_history_account.sql", as: "month_history_0043")
         // A test row and a row recorded after the as-of instant, so that the excluded part and the basis both count.
         try database.execute("""
             UPDATE billing_transaction SET is_test = true

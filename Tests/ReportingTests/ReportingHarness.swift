@@ -36,6 +36,18 @@ final class ReportingHarness {
     /// The world's as-of instant as the job takes it.
     var asOf: String { PostgresTimestamp.iso8601(options.asOf) }
 
+    /// Installs `function` as migration `migration` (a file of SQL/migrations) defined it, its `CREATE OR REPLACE
+    /// FUNCTION` text up to `$fn$;`, as the temporary function `pg_temp.<alias>`: a definition to compare the
+    /// installed one with.
+    func installEarlier(_ function: String, from migration: String, as alias: String) throws {
+        let file = Self.reportsFolder.deletingLastPathComponent().appendingPathComponent("SQL/migrations/" + migration)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let start = try #require(text.range(of: "CREATE OR REPLACE FUNCTION \(function)("))
+        let end = try #require(text.range(of: "$fn$;", range: start.upperBound..<text.endIndex))
+        try database.execute(text[start.lowerBound..<end.upperBound]
+            .replacingOccurrences(of: "FUNCTION \(function)(", with: "FUNCTION pg_temp.\(alias)("))
+    }
+
     /// A folder under the scratch folder (not created).
     func folder(_ name: String) -> URL { scratch.appendingPathComponent(name) }
 
