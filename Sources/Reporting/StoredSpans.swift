@@ -68,7 +68,7 @@ final class StoredSpans {
     private func fillSpans(_ name: String) throws {
         let table = "pg_temp." + name
         let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
-        // Before any store is read, all three at once: a run replacing a basis whole TRUNCATEs its partitions (`save`),
+        // Before any store is read, all of them at once: a run replacing a basis whole TRUNCATEs its partitions (`save`),
         // which is not MVCC-safe. It waits for this lock, or it committed before it and this (older) snapshot sees its
         // digests and spans both empty, so every subscription is recomputed: never spans without their digests.
         try database.execute("""
