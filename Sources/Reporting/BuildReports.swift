@@ -69,7 +69,7 @@ public enum BuildReports {
             spans.digestsElsewhere = settings.recomputeAll && !context.dryRun
             history = try HistoryReports.start(context.dryRun ? [] : present.filter { HistoryReports.readsOnlyHistory($0.0, sql: $0.1) },
                                                monthHistory: !context.dryRun && present.contains { $0.0.reuse != nil },
-                                               spanDigests: spans.digestsElsewhere, trials: spans.digestsElsewhere,
+                                               spanDigests: spans.digestsElsewhere,
                                                settings: settings, database: database, connect: context.connect)
             if spans.digestsElsewhere { spans.trialsElsewhere = { [history] in try history?.trials() } }
             // The last files in print order get a session of their own too, ready when the fill ends (`LateReports`).

@@ -32,12 +32,11 @@ final class HistoryReports: @unchecked Sendable {
     private(set) var seconds: TimeInterval = 0
     /// The seconds the month history took in the second session (nil until it is computed, or when it is not).
     private(set) var monthHistorySeconds: TimeInterval?
-    /// Whether the second session also computes the span digests (`report_span_input`), after its files.
+    /// Whether the second session also computes what a run that recomputes every span stores: every trial
+    /// (`report_trial`), first of all, and the span digests (`report_span_input`), after its files.
     private let digestsSpans: Bool
     /// `report_span_input`'s rows as a binary COPY stream in a file, once computed.
     private var spanDigestRows: SpillFile?
-    /// Whether the second session also computes every trial (`report_trial`), first of all.
-    private let computesTrials: Bool
     /// Set once the trials are computed (or the session failed before them).
     private var trialsDone = false
     /// `report_trial`'s rows as a binary COPY stream in a file, once computed.
@@ -52,30 +51,28 @@ final class HistoryReports: @unchecked Sendable {
     }
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection,
-                 digestsHistory: Bool, digestsSpans: Bool, computesTrials: Bool) {
+                 digestsHistory: Bool, digestsSpans: Bool) {
         self.reports = reports
         self.settings = settings
         self.snapshot = snapshot
         self.connection = connection
         self.digestsHistory = digestsHistory
         self.digestsSpans = digestsSpans
-        self.computesTrials = computesTrials
     }
 
     /// Exports the snapshot of `database`'s open REPEATABLE READ transaction and starts computing `reports` on a new
     /// connection (`connect`) that imports it, first the history part of the month digest when `monthHistory` (the run
-    /// stores months: `monthHistory()` hands it over), and last the span digests when `spanDigests` (a run that
-    /// recomputes every span needs them only to store them: `spanDigests()`), and before anything every trial when
-    /// `trials` (a run that recomputes every span recomputes every trial: `trials()`); nil, and nothing started, when
-    /// there is nothing to compute.
+    /// stores months: `monthHistory()` hands it over), and, when `spanDigests` (a run that recomputes every span),
+    /// every trial before anything (`trials()`) and last the span digests, which it needs only to store them
+    /// (`spanDigests()`); nil, and nothing started, when there is nothing to compute.
     static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, spanDigests: Bool = false,
-                      trials: Bool = false, settings: ReportSettings, database: PostgresConnection,
+                      settings: ReportSettings, database: PostgresConnection,
                       connect: () throws -> PostgresConnection) throws -> HistoryReports? {
-        guard !reports.isEmpty || monthHistory || spanDigests || trials else { return nil }
+        guard !reports.isEmpty || monthHistory || spanDigests else { return nil }
         let snapshot = try SnapshotSession.export(database, for: "history reports")
         let connection = try SnapshotSession.connect(connect, for: "history reports")
         let started = HistoryReports(reports: reports, settings: settings, snapshot: snapshot, connection: connection,
-                                     digestsHistory: monthHistory, digestsSpans: spanDigests, computesTrials: trials)
+                                     digestsHistory: monthHistory, digestsSpans: spanDigests)
         let thread = Thread { started.run() }
         thread.name = "history-reports"
         thread.start()
@@ -124,7 +121,7 @@ final class HistoryReports: @unchecked Sendable {
     /// for `StoredSpans.trialsElsewhere`); nil when this session does not compute them. The second session's error,
     /// if it failed before them.
     func trials() throws -> SpillFile? {
-        guard computesTrials else { return nil }
+        guard digestsSpans else { return nil }
         return try waitFor({ trialsDone }, then: { trialRows })
     }
 
@@ -157,7 +154,8 @@ final class HistoryReports: @unchecked Sendable {
             try StoredMonths.failing("history reports") {
                 try SnapshotSession.begin(connection, snapshot: snapshot)
             }
-            if computesTrials {
+            if digestsSpans {
+                // First of all: the job's fill waits for them after its spans.
                 let rows = try StoredSpans.trialRows(connection, settings: settings)
                 condition.lock()
                 trialRows = rows

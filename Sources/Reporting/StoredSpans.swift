@@ -121,16 +121,20 @@ final class StoredSpans {
                                  reader: reader, asOf: asOf, basis: basis, subscriptions: touchedIDs)
         }
         try database.execute("ANALYZE pg_temp.report_span_recomputed")
-        // The basis is one of the two enum values, written into the view as a literal (a view takes no parameters).
+        try createStoreView(name, store: "report_stored_span", columns: Self.columns, recomputed: "report_span_recomputed")
+    }
+
+    /// Creates the temporary view `name`: the basis's rows of `store` (its `columns`) less the touched subscriptions',
+    /// and the touched ones' `recomputed` rows. The basis is one of the two enum values, written into the view as a
+    /// literal (a view takes no parameters).
+    private func createStoreView(_ name: String, store: String, columns: String, recomputed: String) throws {
         try database.execute("""
             CREATE TEMP VIEW \(name) AS
-            SELECT s.subscription_id, s.provider, s.billing_account_id, s.state, s.from_at, s.to_at, s.currency, s.country,
-                   s.product_id, s.plan_id, s.billing_period, s.twelfths
-            FROM report_stored_span s
-            WHERE s.basis = '\(basis)'
+            SELECT \(columns) FROM \(store) s
+            WHERE s.basis = '\(settings.basis.rawValue)'
               AND NOT EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = s.subscription_id)
             UNION ALL
-            SELECT * FROM pg_temp.report_span_recomputed
+            SELECT * FROM pg_temp.\(recomputed)
             """)
     }
 
@@ -156,16 +160,7 @@ final class StoredSpans {
         try database.execute("""
             CREATE TEMP TABLE report_trial_recomputed AS SELECT * FROM report_trial($1, $2, $3::uuid[])
             """, [asOf, basis, touchedIDs])
-        try database.execute("""
-            CREATE TEMP VIEW \(name) AS
-            SELECT s.subscription_id, s.provider, s.trial_at, s.trial_product, s.trial_country, s.converted_at, s.failed_at,
-                   s.ended_at, s.off_at, s.on_at
-            FROM report_stored_trial s
-            WHERE s.basis = '\(basis)'
-              AND NOT EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = s.subscription_id)
-            UNION ALL
-            SELECT * FROM pg_temp.report_trial_recomputed
-            """)
+        try createStoreView(name, store: "report_stored_trial", columns: Self.trialColumns, recomputed: "report_trial_recomputed")
     }
 
     /// Every subscription with a digest was recomputed.
