@@ -52,6 +52,8 @@ BEGIN
             ('report_stored_span', 'SELECT, INSERT, DELETE'),
             -- and each subscription's trial, stored beside its spans (0051)
             ('report_stored_trial', 'SELECT, INSERT, DELETE'),
+            -- and the month digest's per-snapshot parts, stored with the spans they were placed from (0052)
+            ('report_stored_snapshot_part', 'SELECT, INSERT, DELETE'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and
             -- rebuilds its index through the owner's two functions (0039, granted below), never directly
             ('report_stored_span_input_corrected', 'SELECT'),

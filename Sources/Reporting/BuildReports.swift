@@ -75,13 +75,21 @@ public enum BuildReports {
             // The last files in print order get a session of their own too, ready when the fill ends (`LateReports`).
             late = try LateReports.start(context.dryRun ? [] : present, settings: settings, database: database, connect: context.connect)
             let filling = Date()
-            try SharedReportTables.fill(settings: settings, database: database, spans: spans)
+            let firstPlaced = try SharedReportTables.fill(settings: settings, database: database, spans: spans)
+            context.setCount("snapshots_first_placed", firstPlaced)
             noteSeconds("shared_tables", since: filling, context: context)
             let digesting = Date()
             // The computed months are recorded and stored on a connection of their own (`MonthWriter`), beside this one.
             stored = try StoredMonths.prepare(present, settings: settings, fxSQL: fxSQL, database: database,
-                                              connect: context.dryRun ? nil : context.connect) { try history?.monthHistory() }
+                                              connect: context.dryRun ? nil : context.connect,
+                                              parts: try SnapshotParts.json(database)) { try history?.monthHistory() }
             noteSeconds("month_inputs", since: digesting, context: context)
+            // The snapshots before the first placed one that the computed months read (a night placed only those after
+            // its stored parts).
+            let placing = Date()
+            try SharedReportTables.placeEarlier(settings: settings, from: stored?.checkedFrom ?? settings.firstMonth,
+                                                firstPlaced: firstPlaced, database: database)
+            noteSeconds("placing_earlier", since: placing, context: context)
             // The movements at the snapshots the computed months read: every one in a --full run, the last two in a
             // night that computes its last month.
             let moving = Date()

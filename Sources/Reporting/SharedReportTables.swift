@@ -22,11 +22,53 @@ public enum SharedReportTables {
 
     /// Creates and fills the tables but the movements in the open transaction, before it turns read-only; they are
     /// dropped at its end, but for the spans and the trials, which `spans` fills (from the store and the recomputed
-    /// subscriptions) and drops after storing. build-reports fills the movements after the month digest, when it knows the first
-    /// month any report computes (`fillMovements`).
-    static func fill(settings: ReportSettings, database: PostgresConnection, spans: StoredSpans) throws {
-        try fillRelations(parameters: fillParameters(settings), database: database, spans: spans.fill)
+    /// subscriptions) and drops after storing. The contributions and the subscriber states are placed on the snapshots
+    /// from the first one without a usable stored part of the month digest on (`SnapshotParts`: every snapshot when
+    /// every span was recomputed), and the parts of every snapshot are ready in `report_snapshot_part_run`; the first
+    /// snapshot placed is returned. build-reports places the earlier snapshots its computed months read
+    /// (`placeEarlier`) and fills the movements after the month digest, when it knows the first month any report
+    /// computes (`fillMovements`).
+    @discardableResult
+    static func fill(settings: ReportSettings, database: PostgresConnection, spans: StoredSpans) throws -> Int {
+        let parameters = fillParameters(settings)
+        try fillRelations(parameters: parameters, database: database, spans: spans.fill, only: ["snapshot", "span", "trial"])
+        let firstPlaced = try StoredMonths.failing("snapshot parts") { try SnapshotParts.prepare(settings: settings, spans: spans, database: database) }
+        for relation in placedRelations {
+            try fillRelation(relation, source: "report_\(relation)($1, $2, $3, $4, $5, NULL)", parameters: parameters,
+                             extra: [firstPlaced], database: database, spans: nil)
+        }
+        try StoredMonths.failing("snapshot parts") { try SnapshotParts.addPlaced(from: firstPlaced, settings: settings, database: database) }
+        return firstPlaced
     }
+
+    /// Places the contributions and the subscriber states on the snapshots before `firstPlaced` (what `fill` placed
+    /// from) that the months from `month` on read: from the one before the first movement snapshot's on (the movement
+    /// window's first values: `fillMovements` fills from the snapshot before `month`'s), every one when `month` is the
+    /// run's first month (its movements are then windowed over every snapshot).
+    static func placeEarlier(settings: ReportSettings, from month: ReportMonth, firstPlaced: Int, database: PostgresConnection) throws {
+        guard firstPlaced > 1 else { return }
+        let from: Int
+        if month > settings.firstMonth {
+            let row = try StoredMonths.failing("placing earlier snapshots") { try database.query("""
+                SELECT \(movementsFrom("$1")) - 1 FROM pg_temp.report_snapshot_run s
+                """, [String(month.startText.prefix(10))]).textRows().first }
+            from = max(1, Int(row?.first.flatMap { $0 } ?? "") ?? 1)
+        } else {
+            from = 1
+        }
+        guard from < firstPlaced else { return }
+        let parameters = fillParameters(settings) + [from, firstPlaced] as [any PostgresEncodable]
+        for relation in placedRelations {
+            try StoredMonths.failing("report_\(relation)") {
+                try database.execute("INSERT INTO pg_temp.report_\(relation)_run SELECT * FROM report_\(relation)($1, $2, $3, $4, $5, $6)",
+                                     parameters)
+                try database.execute("ANALYZE pg_temp.report_\(relation)_run")
+            }
+        }
+    }
+
+    /// The relations placed on the snapshots from the spans, which a night places on fewer snapshots than a full run.
+    static let placedRelations = ["contribution", "subscriber_state"]
 
     /// Fills the movements (`report_movement`) at the snapshots from `month`'s on and the one before it, which is all
     /// that the files computing months from `month` on read (mrr_bridge, mrr_movements, kpis, cohorts: each reads its
@@ -38,6 +80,12 @@ public enum SharedReportTables {
                           from: month > settings.firstMonth ? String(month.startText.prefix(10)) : nil)
     }
 
+    /// The first snapshot a night's movements are filled at, over the run's snapshots `s`, given the first computed
+    /// month's first day as `parameter`: the one before that month's (past the last snapshot when no month is that late).
+    private static func movementsFrom(_ parameter: String) -> String {
+        "(COALESCE(min(s.n) FILTER (WHERE s.month_start >= \(parameter)::date), max(s.n) + 1) - 1)"
+    }
+
     /// Fills the movements for `parameters`: at every snapshot, or, given `from` (a month's first day), at the
     /// snapshots of that month and later and the one before them (kpis reads the movements at the snapshot before
     /// its first reported one); past the last snapshot when no month is that late.
@@ -46,10 +94,7 @@ public enum SharedReportTables {
             return try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
                                     database: database, spans: nil)
         }
-        let source = """
-            report_movement($1, $2, $3, $4, (SELECT COALESCE(min(s.n) FILTER (WHERE s.month_start >= $5::date), max(s.n) + 1) - 1
-                                            FROM pg_temp.report_snapshot_run s))
-            """
+        let source = "report_movement($1, $2, $3, $4, (SELECT \(movementsFrom("$5")) FROM pg_temp.report_snapshot_run s))"
         try fillRelation("movement", source: source, parameters: parameters, extra: [from], database: database, spans: nil)
     }
 
@@ -70,13 +115,14 @@ public enum SharedReportTables {
         return [all[0], all[1], all[2], all[4]]
     }
 
-    /// Creates `report_run_filled` and fills `relations` in order.
+    /// Creates `report_run_filled` and fills `relations` (those of them in `only`, when given) in order.
     private static func fillRelations(parameters: [any PostgresEncodable], database: PostgresConnection,
-                                      spans: ((_ relation: String, _ table: String) throws -> Void)?) throws {
-        try run("shared tables", database) {
+                                      spans: ((_ relation: String, _ table: String) throws -> Void)?,
+                                      only: Set<String>? = nil) throws {
+        try StoredMonths.failing("shared tables") {
             try database.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled) ON COMMIT DROP")
         }
-        for relation in relations {
+        for relation in relations where only?.contains(relation) ?? true {
             // (report_run_span and report_run_trial compute their rows while the table is not yet recorded as filled)
             let source = storedRelations.contains(relation) ? "report_run_\(relation)($1, $2, $3, $4)"
                                                             : "report_\(relation)($1, $2, $3, $4)"
@@ -91,7 +137,7 @@ public enum SharedReportTables {
                                      extra: [any PostgresEncodable] = [], database: PostgresConnection,
                                      spans: ((_ relation: String, _ table: String) throws -> Void)?) throws {
         let table = "report_\(relation)_run"
-        try run("report_\(relation)", database) {
+        try StoredMonths.failing("report_\(relation)") {
             if storedRelations.contains(relation), let spans {
                 try spans(relation, table)
             } else {
@@ -104,15 +150,6 @@ public enum SharedReportTables {
                 INSERT INTO pg_temp.report_run_filled (relation, as_of, first_month, last_month, basis)
                 VALUES ('\(relation)', $1, $2, $3, $4)
                 """, parameters)
-        }
-    }
-
-    /// Runs `body`, naming `what` in a database error.
-    private static func run(_ what: String, _ database: PostgresConnection, _ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as PostgresError {
-            throw JobError.failed("report \(what): \(error.message)" + (error.sqlState.map { " (SQLSTATE \($0))" } ?? ""))
         }
     }
 }

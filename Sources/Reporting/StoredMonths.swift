@@ -50,12 +50,14 @@ final class StoredMonths {
     /// before it turns read-only; nil when no present report declares `reuse`. `history`, when given, is the history
     /// part of the digest computed on the same snapshot (`report_month_history`'s rows as a jsonb array, from the second
     /// session: `HistoryReports`); otherwise this session computes it. With `connect`, the computed months are recorded
-    /// and stored on a connection of their own (`MonthWriter`), else in `database`'s session. `fxSQL`, the text of
+    /// and stored on a connection of their own (`MonthWriter`), else in `database`'s session. `parts` is the digest's
+    /// contribution and state parts (`SnapshotParts.json`: the stored parts of a night, corrected, and the placed
+    /// snapshots'). `fxSQL`, the text of
     /// `fx_missing.sql`, is hashed with each report's SQL: a reused month is not checked for missing rates again
     /// (`checkedFrom`), so a changed check must not reuse what the old one passed.
     static func prepare(_ present: [(ReportDefinition, String)], settings: ReportSettings, fxSQL: String = "",
                         database: PostgresConnection, connect: (() throws -> PostgresConnection)? = nil,
-                        history: () throws -> String? = { nil }) throws -> StoredMonths? {
+                        parts: String, history: () throws -> String? = { nil }) throws -> StoredMonths? {
         let declaring = present.filter { $0.0.reuse != nil }
         guard !declaring.isEmpty else { return nil }
         let given = try history()
@@ -63,9 +65,11 @@ final class StoredMonths {
             let all = ReportQuery.parameters(settings)
             let shared: [any PostgresEncodable] = [all[0], all[1], all[2], all[4]]
             var inputs: [String: String] = [:]
-            let digests = try given.map { try database.query("SELECT month, inputs FROM report_month_inputs($1, $2, $3, $4, $5::jsonb)",
-                                                             shared + [$0]) }
-                ?? database.query("SELECT month, inputs FROM report_month_inputs($1, $2, $3, $4)", shared)
+            // The history part given (its rows as a jsonb array) or computed here; the contribution and state parts given.
+            let historyPart = given == nil ? "(SELECT jsonb_agg(h) FROM report_month_history($1, $4) h)" : "$6::jsonb"
+            let digests = try database.query("""
+                SELECT month, inputs FROM report_month_inputs($1, $2, $3, $4, \(historyPart), $5::jsonb)
+                """, shared + [parts] + (given.map { [$0] } ?? []))
             for row in digests.textRows() {
                 if let month = row[0], let digest = row[1] { inputs[month] = digest }
             }

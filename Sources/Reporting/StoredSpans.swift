@@ -19,6 +19,13 @@ final class StoredSpans {
     private var definition = ""
     /// The touched subscriptions' ids as one array value (PostgreSQL's text of a `uuid[]`), when not all were recomputed.
     private var touchedIDs = "{}"
+    /// The store's `generation` of the basis when the run read it (migration 0052): the stored snapshot parts are the
+    /// store's while it is unchanged (`SnapshotParts`).
+    private var generation: Int64 = 0
+
+    /// The touched subscriptions' ids (`touchedIDs`) when the others' spans were read from the store; nil when every
+    /// span was recomputed.
+    var touched: String? { recomputedAll ? nil : touchedIDs }
 
     /// Whether the span digests come from elsewhere (`loadDigests`) after the fill: set by a `--full` run whose second
     /// session computes them, which it needs only to store them. Then every span is recomputed.
@@ -72,7 +79,8 @@ final class StoredSpans {
         // which is not MVCC-safe. It waits for this lock, or it committed before it and this (older) snapshot sees its
         // digests and spans both empty, so every subscription is recomputed: never spans without their digests.
         try database.execute("""
-            LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span, report_stored_trial IN ACCESS SHARE MODE
+            LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span, report_stored_trial,
+                report_stored_snapshot_part IN ACCESS SHARE MODE
             """)
         if digestsElsewhere {
             try database.execute("CREATE TEMP TABLE report_span_input_new (subscription_id uuid, row_count bigint, hash_sum numeric)")
@@ -86,8 +94,10 @@ final class StoredSpans {
             WHERE p.pronamespace = 'public'::regnamespace
               AND p.proname IN ('report_span', 'report_span_history', 'report_span_input', 'report_row_rank', 'report_trial')
             """, [SpanBuilder.rules]).textRows().first?.first.flatMap { $0 } ?? ""
-        let stored = try database.query("SELECT definition FROM report_stored_span_set WHERE basis = $1", [basis])
-            .textRows().first?.first.flatMap { $0 }
+        let set = try database.query("SELECT definition, generation FROM report_stored_span_set WHERE basis = $1", [basis])
+            .textRows().first
+        let stored = set?[0] ?? nil
+        generation = Int64((set?[1] ?? nil) ?? "") ?? 0
         recomputedAll = settings.recomputeAll || digestsElsewhere || stored != definition
         try database.execute("CREATE TEMP TABLE report_span_hash_new (subscription_id uuid, span_hash bigint)")
         if recomputedAll {
@@ -221,23 +231,31 @@ final class StoredSpans {
     /// store holds spans of other span functions (or none), and otherwise only the subscriptions whose digest or span
     /// hash differs from the stored ones (migration 0047: equal spans are left as they are); an incremental run
     /// replaces its touched subscriptions, and stores nothing when the store was meanwhile rebuilt with other span
-    /// functions.
+    /// functions. The run's snapshot parts (`SnapshotParts`) are stored with the spans under the next `generation` when
+    /// they describe the store as this transaction leaves it: always after a run that recomputed every span (the store
+    /// is then its spans), after an incremental one only when no other run stored spans since this one read them;
+    /// otherwise the basis's parts are deleted (a later night places every snapshot once).
     func save(keep: Bool) throws {
         let basis = settings.basis.rawValue
         try StoredMonths.failing("storing spans") {
             if keep {
                 try database.transaction { db in
                     _ = try db.execute("LOCK TABLE report_stored_span_set IN SHARE ROW EXCLUSIVE MODE")
-                    let current = try db.query("SELECT definition FROM report_stored_span_set WHERE basis = $1", [basis])
-                        .textRows().first?.first.flatMap { $0 }
+                    let set = try db.query("SELECT definition, generation FROM report_stored_span_set WHERE basis = $1", [basis])
+                        .textRows().first
+                    let current = set?[0] ?? nil, currentGeneration = Int64((set?[1] ?? nil) ?? "") ?? 0
                     guard recomputedAll || current == definition else { return }
                     if recomputedAll && current != definition {
                         try replaceWhole(db, basis: basis)
                     } else {
                         try replaceChanged(db, basis: basis)
                     }
+                    let next = currentGeneration + 1
+                    try SnapshotParts.save(db, basis: basis, generation: next, asOf: PostgresTimestamp.format(settings.asOf),
+                                           keep: recomputedAll || currentGeneration == generation)
                     _ = try db.execute("DELETE FROM report_stored_span_set WHERE basis = $1", [basis])
-                    _ = try db.execute("INSERT INTO report_stored_span_set (basis, definition) VALUES ($1, $2)", [basis, definition])
+                    _ = try db.execute("INSERT INTO report_stored_span_set (basis, definition, generation) VALUES ($1, $2, $3)",
+                                       [basis, definition, next])
                 }
             }
             // The views first (an incremental run's `report_span_run` and `report_trial_run`: `fill`): they depend on
@@ -246,7 +264,7 @@ final class StoredSpans {
             try database.execute("""
                 DROP TABLE IF EXISTS pg_temp.report_span_input_new, pg_temp.report_span_touched,
                     pg_temp.report_span_recomputed, pg_temp.report_span_hash_new, pg_temp.report_span_changed,
-                    pg_temp.report_trial_recomputed
+                    pg_temp.report_trial_recomputed, pg_temp.report_snapshot_part_run
                 """)
         }
     }

@@ -32,6 +32,8 @@ import Testing
             "report_stored_span_input_corrected", "report_stored_span_input_known", "report_stored_span_corrected", "report_stored_span_known",
             // … and each subscription's trial beside its spans: the run's placeholder and the store (0051).
             "report_trial_run", "report_stored_trial",
+            // … and the month digest's per-snapshot parts, stored with the spans (0052).
+            "report_stored_snapshot_part",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
