@@ -13,8 +13,8 @@
 -- counts the stores of a basis's spans, and a part written by a run whose store was meanwhile changed by another run
 -- is not written at all (build-reports, `StoredSpans.save`).
 --
--- The contribution and state placements get a snapshot range (from_n, until_n: the snapshots placed are
--- from_n <= n < until_n; NULL is unbounded), so a night places the snapshots its computed months read — from the
+-- The contribution and state placements get a range of snapshot instants (from, inclusive, until, exclusive; NULL is
+-- unbounded), so a night places the snapshots its computed months read — from the
 -- first computed month's previous one on — and leaves the others out. The one relation that read an earlier snapshot,
 -- a night's movement fill (`new` against `reactivation`: did the account pay before the window?), now asks the
 -- account's spans by arithmetic rather than the earlier contributions.
@@ -39,9 +39,12 @@ CREATE UNLOGGED TABLE report_stored_snapshot_part (
 COMMENT ON TABLE report_stored_snapshot_part IS
     'build-reports: per basis and complete snapshot, the count and hash sum of the contribution and subscriber-state rows placed from the stored spans (migration 0052).';
 
--- The contributions placed on the snapshots from_n <= n < until_n only (NULL: unbounded); 0031's rows there.
+-- The contributions placed only on the snapshots at or after `placed_from` and before `placed_until` (NULL:
+-- unbounded); 0031's rows there. A span reaches such a snapshot only if it ends after `placed_from` and starts before
+-- `placed_until`, which is checked first, on the spans as they are read (the bounds are parameters, so the check is
+-- pushed into the scan): a night places the last two or three of 25 snapshots, and most spans end before them.
 CREATE FUNCTION report_contribution(as_of timestamptz, first_month timestamptz, last_month timestamptz, basis text,
-                                    from_n bigint, until_n bigint)
+                                    placed_from timestamptz, placed_until timestamptz)
 RETURNS TABLE (n bigint, provider text, billing_account_id uuid, subscription_id uuid, currency text, country text,
                product_id text, plan_id uuid, billing_period text, twelfths bigint)
 LANGUAGE sql STABLE AS $fn$
@@ -50,10 +53,13 @@ WITH snapshot_instants AS (
 ),
 placed AS (
     SELECT sp.*,
-           greatest(width_bucket(sp.from_at - interval '1 microsecond', i.ats) + 1, COALESCE($5, 1)) AS first_n,
-           least(COALESCE(width_bucket(sp.to_at - interval '1 microsecond', i.ats), i.last_n), COALESCE($6 - 1, i.last_n)) AS last_n
+           greatest(width_bucket(sp.from_at - interval '1 microsecond', i.ats),
+                    COALESCE(width_bucket($5 - interval '1 microsecond', i.ats), 0)) + 1 AS first_n,
+           least(COALESCE(width_bucket(sp.to_at - interval '1 microsecond', i.ats), i.last_n),
+                 COALESCE(width_bucket($6 - interval '1 microsecond', i.ats), i.last_n)) AS last_n
     FROM report_run_span($1, $2, $3, $4) sp CROSS JOIN snapshot_instants i
     WHERE sp.state IS NULL
+      AND ($5 IS NULL OR sp.to_at IS NULL OR sp.to_at > $5) AND ($6 IS NULL OR sp.from_at < $6)
 )
 SELECT generate_series(pl.first_n, pl.last_n)::bigint AS n, pl.provider, pl.billing_account_id, pl.subscription_id,
        pl.currency, pl.country, pl.product_id, pl.plan_id, pl.billing_period, pl.twelfths
@@ -61,12 +67,12 @@ FROM placed pl
 WHERE pl.last_n >= pl.first_n
 $fn$;
 
-COMMENT ON FUNCTION report_contribution(timestamptz, timestamptz, timestamptz, text, bigint, bigint) IS
-    'report_contribution''s rows at the snapshots $5 <= n < $6 only (NULL: unbounded); migration 0052.';
+COMMENT ON FUNCTION report_contribution(timestamptz, timestamptz, timestamptz, text, timestamptz, timestamptz) IS
+    'report_contribution''s rows at the snapshots from $5 (inclusive) to $6 (exclusive) only (NULL: unbounded); migration 0052.';
 
 -- The subscriber states placed likewise.
 CREATE FUNCTION report_subscriber_state(as_of timestamptz, first_month timestamptz, last_month timestamptz, basis text,
-                                        from_n bigint, until_n bigint)
+                                        placed_from timestamptz, placed_until timestamptz)
 RETURNS TABLE (n bigint, provider text, subscription_id uuid, product_id text, state text)
 LANGUAGE sql STABLE AS $fn$
 WITH snapshot_instants AS (
@@ -74,18 +80,21 @@ WITH snapshot_instants AS (
 ),
 placed AS (
     SELECT sp.*,
-           greatest(width_bucket(sp.from_at - interval '1 microsecond', i.ats) + 1, COALESCE($5, 1)) AS first_n,
-           least(COALESCE(width_bucket(sp.to_at - interval '1 microsecond', i.ats), i.last_n), COALESCE($6 - 1, i.last_n)) AS last_n
+           greatest(width_bucket(sp.from_at - interval '1 microsecond', i.ats),
+                    COALESCE(width_bucket($5 - interval '1 microsecond', i.ats), 0)) + 1 AS first_n,
+           least(COALESCE(width_bucket(sp.to_at - interval '1 microsecond', i.ats), i.last_n),
+                 COALESCE(width_bucket($6 - interval '1 microsecond', i.ats), i.last_n)) AS last_n
     FROM report_run_span($1, $2, $3, $4) sp CROSS JOIN snapshot_instants i
     WHERE sp.state IS NOT NULL
+      AND ($5 IS NULL OR sp.to_at IS NULL OR sp.to_at > $5) AND ($6 IS NULL OR sp.from_at < $6)
 )
 SELECT generate_series(pl.first_n, pl.last_n)::bigint AS n, pl.provider, pl.subscription_id, pl.product_id, pl.state
 FROM placed pl
 WHERE pl.last_n >= pl.first_n
 $fn$;
 
-COMMENT ON FUNCTION report_subscriber_state(timestamptz, timestamptz, timestamptz, text, bigint, bigint) IS
-    'report_subscriber_state''s rows at the snapshots $5 <= n < $6 only (NULL: unbounded); migration 0052.';
+COMMENT ON FUNCTION report_subscriber_state(timestamptz, timestamptz, timestamptz, text, timestamptz, timestamptz) IS
+    'report_subscriber_state''s rows at the snapshots from $5 (inclusive) to $6 (exclusive) only (NULL: unbounded); migration 0052.';
 
 -- Per snapshot from from_n on, the parts of the month digest from the run's placed rows: the count and hash sum of
 -- its contribution rows and of its subscriber-state rows (each row hashed whole, per column: hash_record_extended, as
@@ -237,31 +246,33 @@ paid_run AS (
     FROM account_value a
     WINDOW w AS (PARTITION BY a.billing_account_id, a.provider, a.currency ORDER BY a.n)
 ),
--- The window's first rows at from_n on (no previous paying snapshot in the window). The account is never NULL (a
--- subscription without one is its own, report_span); a NULL currency is compared as ''.
+-- The window's first rows at from_n on (no previous paying snapshot in the window), each with its account's
+-- subscriptions (by the subscription's billing account; an unclaimed purchase is its own account). The account is
+-- never NULL (a subscription without one is its own, report_span); a NULL currency is compared as ''.
 first_row AS (
-    SELECT r.billing_account_id, r.provider, COALESCE(r.currency, '') COLLATE "C" AS currency
+    SELECT r.billing_account_id, r.provider, COALESCE(r.currency, '') COLLATE "C" AS currency,
+           ARRAY(SELECT s.id FROM subscription s WHERE s.billing_account_id = r.billing_account_id) || r.billing_account_id
+               AS subscriptions
     FROM paid_run r
     WHERE $5 IS NOT NULL AND r.prev_n IS NULL AND r.n >= $5
 ),
--- The last snapshot before the window's previous one: a span covers a snapshot up to it when the first snapshot at
--- or after its start is at most that one and before its end (half-open, as the placements).
+-- The snapshots before the window's previous one: a span covers one of them when that snapshot is at or after its
+-- start and before its end (half-open, as the placements).
 earlier AS (
     SELECT s.n, s.at FROM report_run_snapshot($1, $2, $3, $4) s WHERE s.n < $5 - 1
 ),
--- Those of them whose account paid before the window: asked per row (a subquery by index, whatever the join
--- settings above), of the spans of the account's subscriptions.
+-- Those of them whose account paid before the window: asked per row of the spans of the account's subscriptions (a
+-- scalar subquery, so it stays a lookup by the stores' index per row rather than a join over every span).
 paid_before AS (
     SELECT f.billing_account_id, f.provider, f.currency
     FROM first_row f
-    WHERE EXISTS (
-        SELECT 1
-        FROM report_run_span($1, $2, $3, $4) sp
-        WHERE sp.subscription_id = ANY (ARRAY(SELECT s.id FROM subscription s WHERE s.billing_account_id = f.billing_account_id)
-                                        || f.billing_account_id)
-          AND sp.state IS NULL AND sp.billing_account_id = f.billing_account_id AND sp.provider COLLATE "C" = f.provider
-          AND COALESCE(sp.currency, '') COLLATE "C" = f.currency
-          AND EXISTS (SELECT 1 FROM earlier e WHERE e.at >= sp.from_at AND (sp.to_at IS NULL OR e.at < sp.to_at)))
+    WHERE (SELECT true
+           FROM report_run_span($1, $2, $3, $4) sp
+           WHERE sp.subscription_id = ANY (f.subscriptions)
+             AND sp.state IS NULL AND sp.billing_account_id = f.billing_account_id AND sp.provider COLLATE "C" = f.provider
+             AND COALESCE(sp.currency, '') COLLATE "C" = f.currency
+             AND EXISTS (SELECT 1 FROM earlier e WHERE e.at >= sp.from_at AND (sp.to_at IS NULL OR e.at < sp.to_at))
+           LIMIT 1)
 ),
 -- The window's rows at from_n on, each first one marked when its account paid before the window (a reactivation).
 moved AS (

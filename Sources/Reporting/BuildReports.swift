@@ -76,7 +76,6 @@ public enum BuildReports {
             late = try LateReports.start(context.dryRun ? [] : present, settings: settings, database: database, connect: context.connect)
             let filling = Date()
             let firstPlaced = try SharedReportTables.fill(settings: settings, database: database, spans: spans)
-            context.setCount("snapshots_first_placed", firstPlaced)
             noteSeconds("shared_tables", since: filling, context: context)
             let digesting = Date()
             // The computed months are recorded and stored on a connection of their own (`MonthWriter`), beside this one.
@@ -87,8 +86,9 @@ public enum BuildReports {
             // The snapshots before the first placed one that the computed months read (a night placed only those after
             // its stored parts).
             let placing = Date()
-            try SharedReportTables.placeEarlier(settings: settings, from: stored?.checkedFrom ?? settings.firstMonth,
-                                                firstPlaced: firstPlaced, database: database)
+            context.setCount("snapshots_first_placed",
+                             try SharedReportTables.placeEarlier(settings: settings, from: stored?.checkedFrom ?? settings.firstMonth,
+                                                                 firstPlaced: firstPlaced, database: database))
             noteSeconds("placing_earlier", since: placing, context: context)
             // The movements at the snapshots the computed months read: every one in a --full run, the last two in a
             // night that computes its last month.

@@ -23,30 +23,38 @@ public enum SharedReportTables {
     /// Creates and fills the tables but the movements in the open transaction, before it turns read-only; they are
     /// dropped at its end, but for the spans and the trials, which `spans` fills (from the store and the recomputed
     /// subscriptions) and drops after storing. The contributions and the subscriber states are placed on the snapshots
-    /// from the first one without a usable stored part of the month digest on (`SnapshotParts`: every snapshot when
-    /// every span was recomputed), and the parts of every snapshot are ready in `report_snapshot_part_run`; the first
-    /// snapshot placed is returned. build-reports places the earlier snapshots its computed months read
-    /// (`placeEarlier`) and fills the movements after the month digest, when it knows the first month any report
-    /// computes (`fillMovements`).
+    /// from the first one without a usable stored part of the month digest (`SnapshotParts`: every snapshot when every
+    /// span was recomputed) and the two before it — what a night that computes only that month reads (its movements
+    /// window from the snapshot before the previous one) — and the parts of every snapshot are ready in
+    /// `report_snapshot_part_run`; the first snapshot placed is returned. build-reports places the earlier snapshots
+    /// its computed months read, if any (`placeEarlier`), and fills the movements after the month digest, when it
+    /// knows the first month any report computes (`fillMovements`).
     @discardableResult
     static func fill(settings: ReportSettings, database: PostgresConnection, spans: StoredSpans) throws -> Int {
         let parameters = fillParameters(settings)
         try fillRelations(parameters: parameters, database: database, spans: spans.fill, only: ["snapshot", "span", "trial"])
-        let firstPlaced = try StoredMonths.failing("snapshot parts") { try SnapshotParts.prepare(settings: settings, spans: spans, database: database) }
-        for relation in placedRelations {
-            try fillRelation(relation, source: "report_\(relation)($1, $2, $3, $4, $5, NULL)", parameters: parameters,
-                             extra: [firstPlaced], database: database, spans: nil)
+        let firstUnstored = try StoredMonths.failing("snapshot parts") {
+            try SnapshotParts.prepare(settings: settings, spans: spans, database: database)
         }
-        try StoredMonths.failing("snapshot parts") { try SnapshotParts.addPlaced(from: firstPlaced, settings: settings, database: database) }
+        let firstPlaced = max(1, firstUnstored - 2)
+        let from: [any PostgresEncodable] = [try instant(of: firstPlaced, database: database)]
+        for relation in placedRelations {
+            try fillRelation(relation, source: "report_\(relation)($1, $2, $3, $4, $5::timestamptz, NULL)", parameters: parameters,
+                             extra: from, database: database, spans: nil)
+        }
+        try StoredMonths.failing("snapshot parts") {
+            try SnapshotParts.addPlaced(from: firstUnstored, settings: settings, database: database)
+        }
         return firstPlaced
     }
 
     /// Places the contributions and the subscriber states on the snapshots before `firstPlaced` (what `fill` placed
     /// from) that the months from `month` on read: from the one before the first movement snapshot's on (the movement
     /// window's first values: `fillMovements` fills from the snapshot before `month`'s), every one when `month` is the
-    /// run's first month (its movements are then windowed over every snapshot).
-    static func placeEarlier(settings: ReportSettings, from month: ReportMonth, firstPlaced: Int, database: PostgresConnection) throws {
-        guard firstPlaced > 1 else { return }
+    /// run's first month (its movements are then windowed over every snapshot). Returns the first snapshot placed now.
+    static func placeEarlier(settings: ReportSettings, from month: ReportMonth, firstPlaced: Int,
+                             database: PostgresConnection) throws -> Int {
+        guard firstPlaced > 1 else { return firstPlaced }
         let from: Int
         if month > settings.firstMonth {
             let row = try StoredMonths.failing("placing earlier snapshots") { try database.query("""
@@ -56,14 +64,25 @@ public enum SharedReportTables {
         } else {
             from = 1
         }
-        guard from < firstPlaced else { return }
-        let parameters = fillParameters(settings) + [from, firstPlaced] as [any PostgresEncodable]
+        guard from < firstPlaced else { return firstPlaced }
+        let parameters = fillParameters(settings) + [try instant(of: from, database: database),
+                                                     try instant(of: firstPlaced, database: database)] as [any PostgresEncodable]
         for relation in placedRelations {
             try StoredMonths.failing("report_\(relation)") {
-                try database.execute("INSERT INTO pg_temp.report_\(relation)_run SELECT * FROM report_\(relation)($1, $2, $3, $4, $5, $6)",
-                                     parameters)
+                try database.execute("""
+                    INSERT INTO pg_temp.report_\(relation)_run SELECT * FROM report_\(relation)($1, $2, $3, $4, $5::timestamptz, $6::timestamptz)
+                    """, parameters)
                 try database.execute("ANALYZE pg_temp.report_\(relation)_run")
             }
+        }
+        return from
+    }
+
+    /// The instant of the run's snapshot `n` (its text in this session, which reads back as the same instant); nil
+    /// past the last one (an unbounded end of a range of snapshots).
+    private static func instant(of n: Int, database: PostgresConnection) throws -> String? {
+        try StoredMonths.failing("snapshots") {
+            try database.query("SELECT at::text FROM pg_temp.report_snapshot_run WHERE n = $1", [n]).textRows().first?.first ?? nil
         }
     }
 
@@ -80,6 +99,19 @@ public enum SharedReportTables {
                           from: month > settings.firstMonth ? String(month.startText.prefix(10)) : nil)
     }
 
+    /// Indexes the run's spans by subscription when they are a table (a run that recomputed every span; otherwise a view
+    /// of the store and the recomputed spans, both indexed so): a night's movements look up the spans of their window's
+    /// first accounts' subscriptions (migration 0052), which without it is a scan of every span per account.
+    public static func indexSpans(_ database: PostgresConnection) throws {
+        try StoredMonths.failing("report_movement") {
+            let kind = try database.query("SELECT c.relkind::text FROM pg_class c WHERE c.oid = to_regclass('pg_temp.report_span_run')")
+                .textRows().first?.first ?? nil
+            if kind == "r" {
+                try database.execute("CREATE INDEX IF NOT EXISTS report_span_run_subscription ON pg_temp.report_span_run (subscription_id)")
+            }
+        }
+    }
+
     /// The first snapshot a night's movements are filled at, over the run's snapshots `s`, given the first computed
     /// month's first day as `parameter`: the one before that month's (past the last snapshot when no month is that late).
     private static func movementsFrom(_ parameter: String) -> String {
@@ -94,6 +126,7 @@ public enum SharedReportTables {
             return try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
                                     database: database, spans: nil)
         }
+        try indexSpans(database)
         let source = "report_movement($1, $2, $3, $4, (SELECT \(movementsFrom("$5")) FROM pg_temp.report_snapshot_run s))"
         try fillRelation("movement", source: source, parameters: parameters, extra: [from], database: database, spans: nil)
     }
