@@ -37,7 +37,8 @@ public enum SharedReportTables {
             try SnapshotParts.prepare(settings: settings, spans: spans, database: database)
         }
         let firstPlaced = max(1, firstUnstored - 2)
-        let from: [any PostgresEncodable] = [try instant(of: firstPlaced, database: database)]
+        // (unbounded when every snapshot is placed: no span is filtered, and no bound placed per span)
+        let from: [any PostgresEncodable] = [firstPlaced > 1 ? try instant(of: firstPlaced, database: database) : nil]
         for relation in placedRelations {
             try fillRelation(relation, source: "report_\(relation)($1, $2, $3, $4, $5::timestamptz, NULL)", parameters: parameters,
                              extra: from, database: database, spans: nil)

@@ -27,8 +27,8 @@ enum SnapshotParts {
                                                WHERE p.basis = $1 AND p.n = s.n AND p.at = s.at)),
                             (SELECT max(s.n) + 1 FROM pg_temp.report_snapshot_run s), 1)
             """, [settings.basis.rawValue]).textRows().first
-        let firstPlaced = Int(row?.first.flatMap { $0 } ?? "") ?? 1
-        guard firstPlaced > 1 else { return 1 }
+        let firstUnstored = Int(row?.first.flatMap { $0 } ?? "") ?? 1
+        guard firstUnstored > 1 else { return 1 }
         let all = ReportQuery.parameters(settings)
         try database.execute("""
             INSERT INTO pg_temp.report_snapshot_part_run
@@ -38,13 +38,13 @@ enum SnapshotParts {
             FROM report_stored_snapshot_part p
             LEFT JOIN report_snapshot_part_change($1, $2, $3, $4, $5::uuid[], $6) c ON c.n = p.n
             WHERE p.basis = $4 AND p.n < $6
-            """, [all[0], all[1], all[2], all[4], touched, firstPlaced])
-        return firstPlaced
+            """, [all[0], all[1], all[2], all[4], touched, firstUnstored])
+        return firstUnstored
     }
 
-    /// Adds the parts of the snapshots from `firstPlaced` on, from the run's placed rows (zeros for a snapshot where
+    /// Adds the parts of the snapshots from `firstUnstored` on, from the run's placed rows (zeros for a snapshot where
     /// none is placed, so a complete one is stored as known to be empty).
-    static func addPlaced(from firstPlaced: Int, settings: ReportSettings, database: PostgresConnection) throws {
+    static func addPlaced(from firstUnstored: Int, settings: ReportSettings, database: PostgresConnection) throws {
         let all = ReportQuery.parameters(settings)
         try database.execute("""
             INSERT INTO pg_temp.report_snapshot_part_run
@@ -53,7 +53,7 @@ enum SnapshotParts {
             FROM pg_temp.report_snapshot_run s
             LEFT JOIN report_snapshot_part($1, $2, $3, $4, $5) p ON p.n = s.n
             WHERE s.n >= $5
-            """, [all[0], all[1], all[2], all[4], firstPlaced])
+            """, [all[0], all[1], all[2], all[4], firstUnstored])
     }
 
     /// The run's parts as the month digest takes them (`report_month_inputs`' sixth argument): a jsonb array's text.

@@ -52,9 +52,8 @@ final class StoredMonths {
     /// session: `HistoryReports`); otherwise this session computes it. With `connect`, the computed months are recorded
     /// and stored on a connection of their own (`MonthWriter`), else in `database`'s session. `parts` is the digest's
     /// contribution and state parts (`SnapshotParts.json`: the stored parts of a night, corrected, and the placed
-    /// snapshots'). `fxSQL`, the text of
-    /// `fx_missing.sql`, is hashed with each report's SQL: a reused month is not checked for missing rates again
-    /// (`checkedFrom`), so a changed check must not reuse what the old one passed.
+    /// snapshots'). `fxSQL`, the text of `fx_missing.sql`, is hashed with each report's SQL: a reused month is not
+    /// checked for missing rates again (`checkedFrom`), so a changed check must not reuse what the old one passed.
     static func prepare(_ present: [(ReportDefinition, String)], settings: ReportSettings, fxSQL: String = "",
                         database: PostgresConnection, connect: (() throws -> PostgresConnection)? = nil,
                         parts: String, history: () throws -> String? = { nil }) throws -> StoredMonths? {
