@@ -86,9 +86,9 @@ public enum BuildReports {
             // The snapshots before the first placed one that the computed months read (a night placed only those after
             // its stored parts).
             let placing = Date()
-            context.setCount("snapshots_first_placed",
-                             try SharedReportTables.placeEarlier(settings: settings, from: stored?.checkedFrom ?? settings.firstMonth,
-                                                                 firstPlaced: firstPlaced, database: database))
+            let placedFrom = try SharedReportTables.placeEarlier(settings: settings, from: stored?.checkedFrom ?? settings.firstMonth,
+                                                                 firstPlaced: firstPlaced, database: database)
+            context.setCount("snapshots_first_placed", placedFrom)
             noteSeconds("placing_earlier", since: placing, context: context)
             // The movements at the snapshots the computed months read: every one in a --full run, the last two in a
             // night that computes its last month.

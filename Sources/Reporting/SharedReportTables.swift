@@ -29,7 +29,6 @@ public enum SharedReportTables {
     /// `report_snapshot_part_run`; the first snapshot placed is returned. build-reports places the earlier snapshots
     /// its computed months read, if any (`placeEarlier`), and fills the movements after the month digest, when it
     /// knows the first month any report computes (`fillMovements`).
-    @discardableResult
     static func fill(settings: ReportSettings, database: PostgresConnection, spans: StoredSpans) throws -> Int {
         let parameters = fillParameters(settings)
         try fillRelations(parameters: parameters, database: database, spans: spans.fill, only: ["snapshot", "span", "trial"])
@@ -154,7 +153,7 @@ public enum SharedReportTables {
                                       spans: ((_ relation: String, _ table: String) throws -> Void)?,
                                       only: Set<String>? = nil) throws {
         try StoredMonths.failing("shared tables") {
-            try database.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled) ON COMMIT DROP")
+            _ = try database.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled) ON COMMIT DROP")
         }
         for relation in relations where only?.contains(relation) ?? true {
             // (report_run_span and report_run_trial compute their rows while the table is not yet recorded as filled)
