@@ -69,10 +69,8 @@ public enum SharedReportTables {
                                                      try instant(of: firstPlaced, database: database)] as [any PostgresEncodable]
         for relation in placedRelations {
             try StoredMonths.failing("report_\(relation)") {
-                try database.execute("""
-                    INSERT INTO pg_temp.report_\(relation)_run SELECT * FROM report_\(relation)($1, $2, $3, $4, $5::timestamptz, $6::timestamptz)
-                    """, parameters)
-                try database.execute("ANALYZE pg_temp.report_\(relation)_run")
+                try insertRows(into: "report_\(relation)_run", from: "report_\(relation)($1, $2, $3, $4, $5::timestamptz, $6::timestamptz)",
+                               parameters: parameters, database: database)
             }
         }
         return from
@@ -175,8 +173,7 @@ public enum SharedReportTables {
                 try spans(relation, table)
             } else {
                 try database.execute("CREATE TEMP TABLE \(table) (LIKE public.\(table)) ON COMMIT DROP")
-                try database.execute("INSERT INTO pg_temp.\(table) SELECT * FROM \(source)", parameters + extra)
-                try database.execute("ANALYZE pg_temp.\(table)")
+                try insertRows(into: table, from: source, parameters: parameters + extra, database: database)
             }
             // From here on the report_run_* function of this relation reads the table.
             try database.execute("""
@@ -184,5 +181,12 @@ public enum SharedReportTables {
                 VALUES ('\(relation)', $1, $2, $3, $4)
                 """, parameters)
         }
+    }
+
+    /// Appends the rows of `source` (bound to `parameters`) to the run's temporary `table` and analyses it.
+    private static func insertRows(into table: String, from source: String, parameters: [any PostgresEncodable],
+                                   database: PostgresConnection) throws {
+        try database.execute("INSERT INTO pg_temp.\(table) SELECT * FROM \(source)", parameters)
+        try database.execute("ANALYZE pg_temp.\(table)")
     }
 }
