@@ -54,6 +54,8 @@ BEGIN
             ('report_stored_trial', 'SELECT, INSERT, DELETE'),
             -- and the month digest's per-snapshot parts, stored with the spans they were placed from (0052)
             ('report_stored_snapshot_part', 'SELECT, INSERT, DELETE'),
+            -- and the changes since a store, appended by the owner's triggers, pruned by the run that stores (0053)
+            ('report_history_change', 'SELECT, DELETE'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and
             -- rebuilds its index through the owner's two functions (0039, granted below), never directly
             ('report_stored_span_input_corrected', 'SELECT'),

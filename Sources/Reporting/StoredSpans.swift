@@ -34,6 +34,11 @@ final class StoredSpans {
     /// computed elsewhere, waited for when the trials are filled: a `--full` run's second session computes them first
     /// (`HistoryReports`), beside this session's spans. Nil: this session computes what it needs.
     var trialsElsewhere: (() throws -> SpillFile?)?
+    /// The run's snapshot (`pg_current_snapshot()` of its transaction), stored with what it stores: a later night's
+    /// changes are those of the transactions it did not see (migration 0053).
+    private var snapshot = ""
+    /// The candidates since the store (`candidates`) when only they were digested; nil when every subscription was.
+    private var candidateIDs: String?
     /// Opens another connection to the database (the history's reader: `SpanBuilder`).
     private let connect: () throws -> PostgresConnection
 
@@ -82,23 +87,31 @@ final class StoredSpans {
             LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span, report_stored_trial,
                 report_stored_snapshot_part IN ACCESS SHARE MODE
             """)
-        if digestsElsewhere {
-            try database.execute("CREATE TEMP TABLE report_span_input_new (subscription_id uuid, row_count bigint, hash_sum numeric)")
-        } else {
-            try database.execute("""
-                CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2)
-                """, [asOf, basis])
-        }
         definition = try database.query("""
             SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.proname) || $1) FROM pg_proc p
             WHERE p.pronamespace = 'public'::regnamespace
               AND p.proname IN ('report_span', 'report_span_history', 'report_span_input', 'report_row_rank', 'report_trial')
             """, [SpanBuilder.rules]).textRows().first?.first.flatMap { $0 } ?? ""
-        let set = try database.query("SELECT definition, generation FROM report_stored_span_set WHERE basis = $1", [basis])
-            .textRows().first
+        let set = try database.query("""
+            SELECT definition, generation, as_of, snapshot::text FROM report_stored_span_set WHERE basis = $1
+            """, [basis]).textRows().first
         let stored = set?[0] ?? nil
         generation = Int64((set?[1] ?? nil) ?? "") ?? 0
+        snapshot = try database.query("SELECT pg_current_snapshot()::text").textRows().first?.first.flatMap { $0 } ?? ""
         recomputedAll = settings.recomputeAll || digestsElsewhere || stored != definition
+        if digestsElsewhere {
+            try database.execute("CREATE TEMP TABLE report_span_input_new (subscription_id uuid, row_count bigint, hash_sum numeric)")
+        } else if !recomputedAll, let sinceAsOf = set?[2] ?? nil, let since = set?[3] ?? nil,
+                  let ids = try candidates(asOf: asOf, basis: basis, sinceAsOf: sinceAsOf, since: since) {
+            candidateIDs = ids
+            try database.execute("""
+                CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2) WHERE subscription_id = ANY ($3::uuid[])
+                """, [asOf, basis, ids])
+        } else {
+            try database.execute("""
+                CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2)
+                """, [asOf, basis])
+        }
         try database.execute("CREATE TEMP TABLE report_span_hash_new (subscription_id uuid, span_hash bigint)")
         if recomputedAll {
             try database.execute("CREATE TEMP TABLE \(name) (LIKE public.\(name))")
@@ -110,14 +123,16 @@ final class StoredSpans {
             if !digestsElsewhere { try markAllTouched() }
             return
         }
-        // Changed, new or gone: the digests differ (a subscription on one side only differs from nothing).
+        // Changed, new or gone: the digests differ (a subscription on one side only differs from nothing). When only
+        // the candidates were digested, only theirs are compared: the others' are the stored ones.
+        let compared = candidateIDs == nil ? "" : " AND subscription_id = ANY ($2::uuid[])"
         try database.execute("""
             CREATE TEMP TABLE report_span_touched AS
             SELECT COALESCE(n.subscription_id, o.subscription_id) AS subscription_id
             FROM pg_temp.report_span_input_new n
-            FULL JOIN (SELECT * FROM report_stored_span_input WHERE basis = $1) o USING (subscription_id)
+            FULL JOIN (SELECT * FROM report_stored_span_input WHERE basis = $1\(compared)) o USING (subscription_id)
             WHERE n.row_count IS DISTINCT FROM o.row_count OR n.hash_sum IS DISTINCT FROM o.hash_sum
-            """, [basis])
+            """, candidateIDs.map { [basis, $0] } ?? [basis])
         try database.execute("ANALYZE pg_temp.report_span_touched")
         // The touched ids bound as one array value, so the planner hashes it (a constant) when filtering subscriptions,
         // and knows how many there are when `save` deletes their stored rows (by the stored spans' index: joined to the
@@ -175,6 +190,18 @@ final class StoredSpans {
         try createStoreView(name, store: "report_stored_trial", columns: Self.trialColumns, recomputed: "report_trial_recomputed")
     }
 
+    /// The candidates since the store (`report_history_changed`, migration 0053: what the log names for the
+    /// transactions the store's run did not see, and what the move from its as-of instant `sinceAsOf` flips) as one
+    /// array value (PostgreSQL's text of a `uuid[]`); nil when the log says everything changed (a TRUNCATE).
+    private func candidates(asOf: String, basis: String, sinceAsOf: String, since: String) throws -> String? {
+        let row = try database.query("""
+            SELECT bool_or(c.subscription_id IS NULL),
+                   COALESCE(array_agg(DISTINCT c.subscription_id) FILTER (WHERE c.subscription_id IS NOT NULL), '{}')::text
+            FROM report_history_changed($1, $2, $3, $4::pg_snapshot) c
+            """, [basis, asOf, sinceAsOf, since]).textRows().first
+        return (row?[0] ?? nil) == "t" ? nil : (row?[1] ?? nil) ?? "{}"
+    }
+
     /// Every subscription with a digest was recomputed.
     private func markAllTouched() throws {
         try database.execute("CREATE TEMP TABLE report_span_touched AS SELECT subscription_id FROM report_span_input_new")
@@ -218,13 +245,19 @@ final class StoredSpans {
         }
     }
 
-    /// The subscriptions whose spans the run computed, and those it read back from the store.
+    /// The subscriptions whose spans the run computed, and those it read back from the store (when only the
+    /// candidates were digested, the stored digests of the others count as read back).
     func counts() throws -> (recomputed: Int, reused: Int) {
+        let others = candidateIDs == nil ? "0" : """
+            (SELECT count(*) FROM report_stored_span_input s
+             WHERE s.basis = $1 AND NOT s.subscription_id = ANY ($2::uuid[]))
+            """
         let row = try StoredMonths.failing("stored spans") { try database.query("""
             SELECT (SELECT count(*) FROM pg_temp.report_span_touched),
                    (SELECT count(*) FROM pg_temp.report_span_input_new) - (SELECT count(*) FROM pg_temp.report_span_input_new n
                        WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = n.subscription_id))
-            """).textRows().first }
+                   + \(others)
+            """, candidateIDs.map { [settings.basis.rawValue, $0] } ?? []).textRows().first }
         return (Int(row?[0] ?? "") ?? 0, Int(row?[1] ?? "") ?? 0)
     }
 
@@ -255,9 +288,20 @@ final class StoredSpans {
                     let next = currentGeneration + 1
                     try SnapshotParts.save(db, basis: basis, generation: next, asOf: PostgresTimestamp.format(settings.asOf),
                                            keep: recomputedAll || currentGeneration == generation)
+                    // The store is this run's as of its instant and snapshot unless another run stored since this one
+                    // read it (then unknown: the next run digests every subscription).
+                    let known = recomputedAll || currentGeneration == generation
                     _ = try db.execute("DELETE FROM report_stored_span_set WHERE basis = $1", [basis])
-                    _ = try db.execute("INSERT INTO report_stored_span_set (basis, definition, generation) VALUES ($1, $2, $3)",
-                                       [basis, definition, next])
+                    _ = try db.execute("""
+                        INSERT INTO report_stored_span_set (basis, definition, generation, as_of, snapshot)
+                        VALUES ($1, $2, $3, $4, $5::pg_snapshot)
+                        """, [basis, definition, next, known ? PostgresTimestamp.format(settings.asOf) : String?.none,
+                               known ? snapshot : String?.none])
+                    // What every stored snapshot saw is no change to any later run.
+                    _ = try db.execute("""
+                        DELETE FROM report_history_change
+                        WHERE xid < (SELECT min(pg_snapshot_xmin(s.snapshot)) FROM report_stored_span_set s WHERE s.snapshot IS NOT NULL)
+                        """)
                 }
             }
             // The views first (an incremental run's `report_span_run` and `report_trial_run`: `fill`): they depend on

@@ -136,9 +136,10 @@ import Testing
     }
 
     /// build-reports' replacement of a basis's stored spans (migration 0039) and import-exports' statistics of the
-    /// staged Google earnings facts (0045) are the only things the job role does with the owner's rights: the schema's
-    /// SECURITY DEFINER functions are exactly those three, PUBLIC may not run them, iap_job may (for the two bases
-    /// only), and the job role still cannot empty a partition or drop its index itself.
+    /// staged Google earnings facts (0045) are the only things the job role does with the owner's rights, besides the
+    /// triggers that log the history's changes for build-reports (0053), which fire whoever writes: the schema's
+    /// SECURITY DEFINER functions are exactly those five, PUBLIC may not run them, iap_job may run the first three (for
+    /// the two bases only), and the job role still cannot empty a partition or drop its index itself, nor write the log.
     @Test func onlyTheOwnersThreeFunctionsRunWithItsRights() throws {
         let database = try RoleDatabase.fresh("job_role_definer")
         let admin = try PostgresConnection(configuration: database.superuser)
@@ -148,7 +149,8 @@ import Testing
                                               WHERE a.grantee = 0) AS public
             FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace AND p.prosecdef ORDER BY 1
             """).rows.map { (try $0.decode(String.self, "name"), try $0.decode(Bool.self, "public")) }
-        #expect(definers.map(\.0) == ["google_earnings_fact_analyze", "report_stored_span_empty", "report_stored_span_index"])
+        #expect(definers.map(\.0) == ["google_earnings_fact_analyze", "report_history_change_rows", "report_history_change_subscription",
+                                      "report_stored_span_empty", "report_stored_span_index"])
         #expect(definers.allSatisfy { !$0.1 }, "PUBLIC may execute \(definers.filter(\.1).map(\.0))")
         _ = try admin.execute("""
             INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum)
@@ -157,7 +159,8 @@ import Testing
 
         let job = try PostgresConnection(configuration: database.jobConfiguration)
         defer { job.close() }
-        for sql in ["TRUNCATE report_stored_span_corrected", "DROP INDEX report_stored_span_corrected_subscription"] {
+        for sql in ["TRUNCATE report_stored_span_corrected", "DROP INDEX report_stored_span_corrected_subscription",
+                    "INSERT INTO report_history_change (subscription_id) VALUES (NULL)"] {
             do {
                 try job.execute(sql)
                 Issue.record("iap_job was allowed: \(sql)")

@@ -34,6 +34,8 @@ import Testing
             "report_trial_run", "report_stored_trial",
             // … and the month digest's per-snapshot parts, stored with the spans (0052).
             "report_stored_snapshot_part",
+            // … and the history's changes since a store, logged by triggers (0053).
+            "report_history_change",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
