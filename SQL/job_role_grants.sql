@@ -56,6 +56,8 @@ BEGIN
             ('report_stored_snapshot_part', 'SELECT, INSERT, DELETE'),
             -- and the changes since a store, appended by the owner's triggers, pruned by the run that stores (0053)
             ('report_history_change', 'SELECT, DELETE'),
+            -- and the month history's row part, stored with the span set (0054)
+            ('report_stored_month_history', 'SELECT, INSERT, DELETE'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and
             -- rebuilds its index through the owner's two functions (0039, granted below), never directly
             ('report_stored_span_input_corrected', 'SELECT'),

@@ -147,7 +147,7 @@ public enum BuildReports {
         // The months are stored on their own connection while this one stores the spans.
         stored?.writer?.end(keep: !context.dryRun)
         do {
-            try spans.save(keep: !context.dryRun)
+            try spans.save(keep: !context.dryRun, monthHistory: try history?.monthHistory())
         } catch {
             _ = try? stored?.writer?.wait()
             throw error

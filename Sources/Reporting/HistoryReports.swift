@@ -165,11 +165,7 @@ final class HistoryReports: @unchecked Sendable {
             }
             if digestsHistory {
                 let began = Date()
-                let all = ReportQuery.parameters(settings)
-                let history = try StoredMonths.failing("stored months") {
-                    try connection.query("SELECT COALESCE(jsonb_agg(h), '[]')::text FROM report_month_history($1, $2) h",
-                                         [all[0], all[4]]).textRows().first?.first.flatMap { $0 } ?? "[]"
-                }
+                let history = try StoredMonths.failing("stored months") { try MonthHistory.rows(connection, settings: settings) }
                 condition.lock()
                 monthHistoryRows = history
                 monthHistorySeconds = Date().timeIntervalSince(began)

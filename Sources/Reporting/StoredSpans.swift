@@ -270,7 +270,7 @@ final class StoredSpans {
     /// they describe the store as this transaction leaves it: always after a run that recomputed every span (the store
     /// is then its spans), after an incremental one only when no other run stored spans since this one read them;
     /// otherwise the basis's parts are deleted (a later night places every snapshot once).
-    func save(keep: Bool) throws {
+    func save(keep: Bool, monthHistory: String?) throws {
         let basis = settings.basis.rawValue
         try StoredMonths.failing("storing spans") {
             if keep {
@@ -297,6 +297,7 @@ final class StoredSpans {
                         VALUES ($1, $2, $3, $4, $5::pg_snapshot)
                         """, [basis, definition, next, known ? PostgresTimestamp.format(settings.asOf) : String?.none,
                                known ? snapshot : String?.none])
+                    try MonthHistory.save(db, basis: basis, rows: known ? monthHistory : nil)
                     // What every stored snapshot saw is no change to any later run.
                     _ = try db.execute("""
                         DELETE FROM report_history_change

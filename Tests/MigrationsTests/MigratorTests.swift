@@ -36,6 +36,8 @@ import Testing
             "report_stored_snapshot_part",
             // … and the history's changes since a store, logged by triggers (0053).
             "report_history_change",
+            // … and the month history's row part, stored with the span set (0054).
+            "report_stored_month_history",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",

@@ -103,6 +103,7 @@ import Testing
             let counts = summary["counts"] as? [String: Int]
             #expect((counts?["spans_recomputed"] ?? 0) > 0, "\(name): the move changed spans: \(counts ?? [:])")
             #expect((counts?["spans_reused"] ?? 0) > (counts?["spans_recomputed"] ?? 0), "\(name): most were read back: \(counts ?? [:])")
+            try IncrementalSpansTests.expectStoredHistoryWhole(harness, asOf: instant, name: name)
             let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(name + "-full").path, "--as-of", instant, "--full"])
             #expect(full == .succeeded, "\(fullSummary)")
             let nightly = try ReportingHarness.files(harness.folder(name)), recomputed = try ReportingHarness.files(harness.folder(name + "-full"))

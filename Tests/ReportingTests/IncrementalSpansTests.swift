@@ -210,6 +210,19 @@ import Testing
         #expect(try db.query(versions, [victim, month, harness.asOf]).textRows().first ?? [] == settled)
     }
 
+    /// The month history's row part a night stored (computed from the month of its earliest change on, the months
+    /// before taken from the store: migration 0054) equals the whole computation's as of `asOf`.
+    static func expectStoredHistoryWhole(_ harness: ReportingHarness, asOf: String, name: String) throws {
+        let row = try harness.database.query("""
+            WITH stored AS (SELECT month, row_count, hash_sum FROM report_stored_month_history WHERE basis = 'corrected'),
+                 whole AS (SELECT month, row_count, hash_sum FROM report_month_history($1::timestamptz, 'corrected'))
+            SELECT (SELECT count(*) FROM stored),
+                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
+                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
+            """, [asOf]).textRows().first ?? []
+        #expect(row.count == 2 && row[0] != "0" && row[1] == "0", "\(name): the stored month history differs from the whole: \(row)")
+    }
+
     /// Runs `build-reports` reusing the store, then with `--full`, into `<name>` and `<name>-full`: the first
     /// recomputed the spans of exactly `recomputed` subscriptions and its files are byte-identical to the second's.
     func expectIncrementalEqualsFull(_ harness: ReportingHarness, sql: URL, name: String, recomputed: Int) throws {
@@ -218,6 +231,7 @@ import Testing
         let counts = summary["counts"] as? [String: Int]
         #expect(counts?["spans_recomputed"] == recomputed, "\(name): \(counts?["spans_recomputed"] ?? -1) recomputed")
         #expect((counts?["spans_reused"] ?? 0) > 0, "\(name): stored spans read back")
+        try Self.expectStoredHistoryWhole(harness, asOf: harness.asOf, name: name)
         let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(name + "-full").path, "--full"])
         #expect(full == .succeeded, "\(fullSummary)")
         #expect((fullSummary["counts"] as? [String: Int])?["spans_reused"] == 0, "--full reads no stored span")

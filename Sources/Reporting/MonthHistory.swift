@@ -1,0 +1,70 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// The history part of the month digest (`report_month_history`; Reports/README.md, "Changed since the last store"):
+/// computed whole by a run that recomputes everything or finds no store to start from, and otherwise only from the
+/// month of the earliest change since the store on (migration 0054), the months before read from the store, which
+/// the run that stores the spans writes beside them.
+enum MonthHistory {
+    /// The digest of the month history functions' SQL as installed: stored rows of other functions are not read.
+    private static let definition = """
+        SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.pronargs)) FROM pg_proc p
+        WHERE p.pronamespace = 'public'::regnamespace AND p.proname = 'report_month_history'
+        """
+
+    /// `report_month_history`'s rows of the run's as-of instant and basis as one jsonb array (text), computed on
+    /// `connection` (the second session, on the run's snapshot): from the store for the months before the earliest
+    /// change since it when the store is the span set's (its as-of instant and snapshot known) and of these
+    /// functions, and the run does not recompute everything; every month otherwise.
+    static func rows(_ connection: PostgresConnection, settings: ReportSettings) throws -> String {
+        let all = ReportQuery.parameters(settings)
+        let (asOf, basis) = (all[0], all[4])
+        if let from = try changedFrom(connection, settings: settings) {
+            return try connection.query("""
+                SELECT COALESCE(jsonb_agg(h), '[]')::text FROM (
+                    SELECT COALESCE(c.month, s.month) AS month,
+                           CASE WHEN COALESCE(c.month, s.month) < $3::date THEN COALESCE(s.row_count, 0) ELSE c.row_count END AS row_count,
+                           CASE WHEN COALESCE(c.month, s.month) < $3::date THEN COALESCE(s.hash_sum, 0) ELSE c.hash_sum END AS hash_sum,
+                           COALESCE(c.excluded_count, 0) AS excluded_count, COALESCE(c.excluded_hash_sum, 0) AS excluded_hash_sum
+                    FROM report_month_history($1, $2, $3::date) c
+                    FULL JOIN (SELECT h.month, h.row_count, h.hash_sum FROM report_stored_month_history h
+                               WHERE h.basis = $2 AND h.month < $3::date) s ON s.month = c.month) h
+                """, [asOf, basis, from]).textRows().first?.first.flatMap { $0 } ?? "[]"
+        }
+        return try connection.query("SELECT COALESCE(jsonb_agg(h), '[]')::text FROM report_month_history($1, $2) h",
+                                    [asOf, basis]).textRows().first?.first.flatMap { $0 } ?? "[]"
+    }
+
+    /// The first month whose row part the run computes (a date; 'infinity' when nothing changed since the store), or
+    /// nil when it computes every month: `--full`, no store of these functions beside a known span set, or a change
+    /// that reaches every subscription (a TRUNCATE).
+    private static func changedFrom(_ connection: PostgresConnection, settings: ReportSettings) throws -> String? {
+        guard !settings.recomputeAll else { return nil }
+        let basis = settings.basis.rawValue
+        guard let marker = try connection.query("""
+            SELECT s.as_of, s.snapshot::text FROM report_stored_span_set s
+            WHERE s.basis = $1 AND s.snapshot IS NOT NULL
+              AND EXISTS (SELECT 1 FROM report_stored_month_history h WHERE h.basis = $1 AND h.definition = (\(definition)))
+            """, [basis]).textRows().first, let sinceAsOf = marker[0], let since = marker[1] else { return nil }
+        let changed = try connection.query("""
+            SELECT bool_or(c.subscription_id IS NULL),
+                   COALESCE((date_trunc('month', min(c.from_at) AT TIME ZONE 'UTC'))::date::text, 'infinity')
+            FROM report_history_changed($1, $2, $3, $4::pg_snapshot) c
+            """, [basis, PostgresTimestamp.format(settings.asOf), sinceAsOf, since]).textRows().first
+        return (changed?[0] ?? nil) == "t" ? nil : (changed?[1] ?? nil)
+    }
+
+    /// Replaces the basis's stored row part with that of `rows` (`rows`' jsonb array), in `db`'s transaction that
+    /// stores the span set with this run's as-of instant and snapshot; with `rows` nil (the set's are unknown, or the
+    /// run computed no month history) only deletes the basis's.
+    static func save(_ db: PostgresConnection, basis: String, rows: String?) throws {
+        _ = try db.execute("DELETE FROM report_stored_month_history WHERE basis = $1", [basis])
+        guard let rows else { return }
+        _ = try db.execute("""
+            INSERT INTO report_stored_month_history (basis, month, row_count, hash_sum, definition)
+            SELECT $1, x.month, x.row_count, x.hash_sum, (\(definition))
+            FROM jsonb_to_recordset($2::jsonb) AS x(month date, row_count bigint, hash_sum numeric)
+            """, [basis, rows])
+    }
+}
