@@ -43,73 +43,14 @@ WITH params AS NOT MATERIALIZED (
     -- the planner sees the values (a whole history read in a full run, one month's by index in a night).
     SELECT * FROM report_params($1, $2, $3, $4, $5)
 ),
--- Subscriptions with a failure row (grace or hold), whatever the basis, and their first failure instant: only they can
--- have an episode, and only from that instant on (a row before it closes no episode), so only those rows are segmented
--- (a tenth of the history, not all of it); a test purchase (any row is_test) counts nowhere.
-subscriber AS (
-    SELECT f.subscription_id, f.first_failure_at
-    FROM (SELECT subscription_id, min(effective_at) AS first_failure_at FROM billing_transaction
-          WHERE event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD') GROUP BY subscription_id) f
-    WHERE NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = f.subscription_id AND t.is_test)
-),
--- The rows that open, end or recover a failure, as known on the chosen basis, from the subscription's first failure on.
-event AS (
-    SELECT b.subscription_id, b.transaction_key, b.effective_at, b.provider::text AS provider, b.country_code, b.currency_code,
-           b.amount_micros, b.plan_id,
-           CASE WHEN b.event_type = 'ENTERED_GRACE_PERIOD' THEN 0
-                WHEN b.event_type = 'ENTERED_ON_HOLD' THEN 1
-                WHEN b.event_type IN ('EXPIRED', 'REVOKED', 'REFUNDED') THEN 3
-                ELSE 2 END AS kind,
-           CASE b.billing_period
-               WHEN 'P1W' THEN 52 WHEN 'P2W' THEN 26 WHEN 'P4W' THEN 13 WHEN 'P1M' THEN 12 WHEN 'P2M' THEN 6
-               WHEN 'P3M' THEN 4 WHEN 'P6M' THEN 2 WHEN 'P1Y' THEN 1 END AS factor
-    FROM billing_transaction b JOIN subscriber s USING (subscription_id), params p
-    WHERE b.effective_at <= p.as_of AND b.effective_at >= s.first_failure_at
-      AND (p.basis = 'corrected' OR b.recorded_at <= p.as_of)
-      AND (b.event_type IN ('ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'EXPIRED', 'REVOKED', 'REFUNDED')
-           OR (b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
-               AND b.amount_micros > 0))
-),
--- One sorted pass: each row with its segment (the rows after one closing row, a charge or an ending, up to and
--- including the next one; numbered by the closing rows before it) and the kind of the row before it. A segment is
--- failure rows, then its closing row (none while the failure is open).
-segmented AS (
-    SELECT e.*,
-           count(*) FILTER (WHERE e.kind >= 2) OVER w - CASE WHEN e.kind >= 2 THEN 1 ELSE 0 END AS seg,
-           lag(e.kind) OVER w AS previous_kind
-    FROM event e
-    WINDOW w AS (PARTITION BY e.subscription_id ORDER BY e.effective_at, e.kind, e.transaction_key ROWS UNBOUNDED PRECEDING)
-),
--- One episode per segment holding a failure row: its first failure row (the one after a closing row or first of all),
--- whether it holds a hold row, and its closing row (the one after a failure row). Grouped from those rows only.
-episode AS (
-    SELECT s.subscription_id, s.seg,
-           max(s.effective_at) FILTER (WHERE s.is_first) AS failed_at, max(s.provider) FILTER (WHERE s.is_first) AS provider,
-           max(s.country_code) FILTER (WHERE s.is_first) AS country_code, bool_or(s.kind = 0) FILTER (WHERE s.is_first) AS entered_grace,
-           max(s.currency_code) FILTER (WHERE s.is_first) AS failure_currency,
-           bool_or(s.kind = 1) AS entered_hold,
-           max(s.kind) FILTER (WHERE s.kind >= 2) AS close_kind, max(s.effective_at) FILTER (WHERE s.kind >= 2) AS closed_at,
-           (array_agg(s.plan_id) FILTER (WHERE s.kind >= 2))[1] AS close_plan,
-           max(s.currency_code) FILTER (WHERE s.kind >= 2) AS close_currency,
-           max(s.amount_micros * s.factor) FILTER (WHERE s.kind >= 2) AS recovered_twelfths
-    FROM (SELECT g.*, g.kind < 2 AND (g.previous_kind IS NULL OR g.previous_kind >= 2) AS is_first
-          FROM segmented g WHERE g.kind < 2 OR g.previous_kind < 2) s
-    GROUP BY s.subscription_id, s.seg
-),
--- The plan renewed (the recovering charge's, else the latest charge's before the failure) and the currency; the
--- latest charge is looked up only where the episode's own rows do not give both.
+-- Every failure episode of the run (the schema's report_grace_episode, migration 0055: the subscriptions with a grace
+-- or hold row, their rows from the first failure on segmented into episodes, each with its plan and currency as the
+-- definitions above say; test purchases left out). report_run_grace_episode returns the run's episodes, stored per
+-- subscription and recomputed for the subscriptions changed since (Reports/README.md, "Stored failure episodes"), or
+-- computes them when the file is run on its own. Here: the episodes that began in the reported months.
 placed AS (
-    SELECT e.*, COALESCE(CASE WHEN e.close_kind = 2 THEN e.close_plan END, l.plan_id) AS plan_id,
-           COALESCE(e.failure_currency, CASE WHEN e.close_kind = 2 THEN e.close_currency END, l.currency_code) AS currency,
-           to_char(e.failed_at AT TIME ZONE 'UTC', 'YYYY-MM') AS failure_month
-    FROM episode e
-    LEFT JOIN LATERAL (
-        SELECT b.plan_id, b.currency_code FROM billing_transaction b, params p
-        WHERE (e.close_kind IS DISTINCT FROM 2 OR e.close_plan IS NULL
-               OR (e.failure_currency IS NULL AND e.close_currency IS NULL))
-          AND b.subscription_id = e.subscription_id AND b.plan_id IS NOT NULL AND b.effective_at <= e.failed_at
-          AND (p.basis = 'corrected' OR b.recorded_at <= p.as_of)
-        ORDER BY b.effective_at DESC, b.transaction_key DESC LIMIT 1) l ON true
+    SELECT e.*, to_char(e.failed_at AT TIME ZONE 'UTC', 'YYYY-MM') AS failure_month
+    FROM report_run_grace_episode($1, $5) e
     WHERE date_trunc('month', e.failed_at AT TIME ZONE 'UTC') BETWEEN (SELECT first_month FROM params)
                                                                 AND (SELECT last_month FROM params)
 ),

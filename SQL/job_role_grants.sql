@@ -58,6 +58,9 @@ BEGIN
             ('report_history_change', 'SELECT, DELETE'),
             -- and the month history's row part, stored with the span set (0054)
             ('report_stored_month_history', 'SELECT, INSERT, DELETE'),
+            -- and grace_hold_recovery's failure episodes, stored with the span set, and the run's placeholder (0055)
+            ('report_stored_grace_episode', 'SELECT, INSERT, DELETE'),
+            ('report_grace_episode_run', 'SELECT'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and
             -- rebuilds its index through the owner's two functions (0039, granted below), never directly
             ('report_stored_span_input_corrected', 'SELECT'),

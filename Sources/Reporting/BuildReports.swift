@@ -147,7 +147,13 @@ public enum BuildReports {
         // The months are stored on their own connection while this one stores the spans.
         stored?.writer?.end(keep: !context.dryRun)
         do {
-            try spans.save(keep: !context.dryRun, monthHistory: try history?.monthHistory())
+            // Beside the spans, in their transaction: the stores read from the changes since (their rows are this run's
+            // only when the span set's as-of instant and snapshot are: `known`).
+            let (monthHistory, episodes) = (try history?.monthHistory(), try history?.graceEpisodes())
+            try spans.save(keep: !context.dryRun) { db, known in
+                try MonthHistory.save(db, basis: settings.basis.rawValue, rows: known ? monthHistory : nil)
+                try GraceEpisodes.save(db, basis: settings.basis.rawValue, computed: known ? episodes : nil)
+            }
         } catch {
             _ = try? stored?.writer?.wait()
             throw error

@@ -41,13 +41,17 @@ final class HistoryReports: @unchecked Sendable {
     private var trialsDone = false
     /// `report_trial`'s rows as a binary COPY stream in a file, once computed.
     private var trialRows: SpillFile?
+    /// Whether a report of the second session reads the run's failure episodes (`GraceEpisodes`), which it then fills.
+    private var fillsEpisodes: Bool { reports.contains { $0.1.contains(GraceEpisodes.relation) } }
+    /// The failure episodes the second session computed (`GraceEpisodes.fill`), once it ended.
+    private var computedEpisodes: GraceEpisodes.Computed?
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
     /// `report_run_*` relation, and `definition` stores no months (those read the run's tables, `ReportReuse`). A file
     /// that reached them some other way would still be right there, only slower: the second session has none of the
     /// run's temporary tables, and the `report_run_*` functions compute their rows from the history.
     static func readsOnlyHistory(_ definition: ReportDefinition, sql: String) -> Bool {
-        definition.reuse == nil && !sql.contains("report_run_")
+        definition.reuse == nil && !sql.replacingOccurrences(of: GraceEpisodes.relation, with: "").contains("report_run_")
     }
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection,
@@ -107,6 +111,15 @@ final class HistoryReports: @unchecked Sendable {
         return try wait()[name]
     }
 
+    /// Waits for the second session to end and returns the failure episodes it computed, for the store (nil when none of
+    /// its reports reads them). The second session's error, if it failed.
+    func graceEpisodes() throws -> GraceEpisodes.Computed? {
+        _ = try wait()
+        condition.lock()
+        defer { condition.unlock() }
+        return computedEpisodes
+    }
+
     /// The seconds the job's session waited for the second session (nil until `result` first waited).
     private(set) var waited: TimeInterval?
 
@@ -150,10 +163,15 @@ final class HistoryReports: @unchecked Sendable {
         let started = Date()
         var computed: [String: Computed] = [:]
         var failure: (any Error)?
+        var episodes: GraceEpisodes.Computed?
         do {
             try StoredMonths.failing("history reports") {
+                if fillsEpisodes { try GraceEpisodes.prepare(connection) }
                 try SnapshotSession.begin(connection, snapshot: snapshot)
             }
+            // What changed since the stores it reads beside the span set, once for both.
+            let changes = digestsHistory || fillsEpisodes
+                ? try StoredMonths.failing("stored months") { try StoreChanges.read(connection, settings: settings) } : nil
             if digestsSpans {
                 // First of all: the job's fill waits for them after its spans.
                 let rows = try StoredSpans.trialRows(connection, settings: settings)
@@ -165,13 +183,20 @@ final class HistoryReports: @unchecked Sendable {
             }
             if digestsHistory {
                 let began = Date()
-                let history = try StoredMonths.failing("stored months") { try MonthHistory.rows(connection, settings: settings) }
+                let history = try StoredMonths.failing("stored months") {
+                    try MonthHistory.rows(connection, settings: settings, changes: changes)
+                }
                 condition.lock()
                 monthHistoryRows = history
                 monthHistorySeconds = Date().timeIntervalSince(began)
                 historyDone = true
                 condition.broadcast()
                 condition.unlock()
+            }
+            if fillsEpisodes {
+                episodes = try StoredMonths.failing("grace episodes") {
+                    try GraceEpisodes.fill(connection, settings: settings, changes: changes)
+                }
             }
             for (definition, sql) in reports {
                 let began = Date()
@@ -191,6 +216,7 @@ final class HistoryReports: @unchecked Sendable {
         connection.close()
         condition.lock()
         self.computed = computed
+        self.computedEpisodes = episodes
         self.failure = failure
         seconds = Date().timeIntervalSince(started)
         finished = true

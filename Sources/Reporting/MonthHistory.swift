@@ -14,13 +14,15 @@ enum MonthHistory {
         """
 
     /// `report_month_history`'s rows of the run's as-of instant and basis as one jsonb array (text), computed on
-    /// `connection` (the second session, on the run's snapshot): from the store for the months before the earliest
-    /// change since it when the store is the span set's (its as-of instant and snapshot known) and of these
-    /// functions, and the run does not recompute everything; every month otherwise.
-    static func rows(_ connection: PostgresConnection, settings: ReportSettings) throws -> String {
+    /// `connection` (the second session, on the run's snapshot): from the store for the months before the first month
+    /// the `changes` since it reach, when there are changes to read (`StoreChanges`) and the store is of these
+    /// functions; every month otherwise.
+    static func rows(_ connection: PostgresConnection, settings: ReportSettings, changes: StoreChanges?) throws -> String {
         let all = ReportQuery.parameters(settings)
         let (asOf, basis) = (all[0], all[4])
-        if let from = try changedFrom(connection, settings: settings) {
+        if let changes, try connection.query("""
+            SELECT EXISTS (SELECT 1 FROM report_stored_month_history h WHERE h.basis = $1 AND h.definition = (\(definition)))
+            """, [basis]).textRows().first?.first == "t" {
             return try connection.query("""
                 SELECT COALESCE(jsonb_agg(h), '[]')::text FROM (
                     SELECT COALESCE(c.month, s.month) AS month,
@@ -30,29 +32,10 @@ enum MonthHistory {
                     FROM report_month_history($1, $2, $3::date) c
                     FULL JOIN (SELECT h.month, h.row_count, h.hash_sum FROM report_stored_month_history h
                                WHERE h.basis = $2 AND h.month < $3::date) s ON s.month = c.month) h
-                """, [asOf, basis, from]).textRows().first?.first.flatMap { $0 } ?? "[]"
+                """, [asOf, basis, changes.from]).textRows().first?.first.flatMap { $0 } ?? "[]"
         }
         return try connection.query("SELECT COALESCE(jsonb_agg(h), '[]')::text FROM report_month_history($1, $2) h",
                                     [asOf, basis]).textRows().first?.first.flatMap { $0 } ?? "[]"
-    }
-
-    /// The first month whose row part the run computes (a date; 'infinity' when nothing changed since the store), or
-    /// nil when it computes every month: `--full`, no store of these functions beside a known span set, or a change
-    /// that reaches every subscription (a TRUNCATE).
-    private static func changedFrom(_ connection: PostgresConnection, settings: ReportSettings) throws -> String? {
-        guard !settings.recomputeAll else { return nil }
-        let basis = settings.basis.rawValue
-        guard let marker = try connection.query("""
-            SELECT s.as_of, s.snapshot::text FROM report_stored_span_set s
-            WHERE s.basis = $1 AND s.snapshot IS NOT NULL
-              AND EXISTS (SELECT 1 FROM report_stored_month_history h WHERE h.basis = $1 AND h.definition = (\(definition)))
-            """, [basis]).textRows().first, let sinceAsOf = marker[0], let since = marker[1] else { return nil }
-        let changed = try connection.query("""
-            SELECT bool_or(c.subscription_id IS NULL),
-                   COALESCE((date_trunc('month', min(c.from_at) AT TIME ZONE 'UTC'))::date::text, 'infinity')
-            FROM report_history_changed($1, $2, $3, $4::pg_snapshot) c
-            """, [basis, PostgresTimestamp.format(settings.asOf), sinceAsOf, since]).textRows().first
-        return (changed?[0] ?? nil) == "t" ? nil : (changed?[1] ?? nil)
     }
 
     /// Replaces the basis's stored row part with that of `rows` (`rows`' jsonb array), in `db`'s transaction that

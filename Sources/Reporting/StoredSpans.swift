@@ -269,8 +269,10 @@ final class StoredSpans {
     /// functions. The run's snapshot parts (`SnapshotParts`) are stored with the spans under the next `generation` when
     /// they describe the store as this transaction leaves it: always after a run that recomputed every span (the store
     /// is then its spans), after an incremental one only when no other run stored spans since this one read them;
-    /// otherwise the basis's parts are deleted (a later night places every snapshot once).
-    func save(keep: Bool, monthHistory: String?) throws {
+    /// otherwise the basis's parts are deleted (a later night places every snapshot once). `beside` stores what the
+    /// run reads beside the spans from the changes since (the month history's row part, the failure episodes) in the
+    /// same transaction, told whether the set's as-of instant and snapshot are this run's.
+    func save(keep: Bool, beside: (PostgresConnection, Bool) throws -> Void = { _, _ in }) throws {
         let basis = settings.basis.rawValue
         try StoredMonths.failing("storing spans") {
             if keep {
@@ -297,7 +299,7 @@ final class StoredSpans {
                         VALUES ($1, $2, $3, $4, $5::pg_snapshot)
                         """, [basis, definition, next, known ? PostgresTimestamp.format(settings.asOf) : String?.none,
                                known ? snapshot : String?.none])
-                    try MonthHistory.save(db, basis: basis, rows: known ? monthHistory : nil)
+                    try beside(db, known)
                     // What every stored snapshot saw is no change to any later run.
                     _ = try db.execute("""
                         DELETE FROM report_history_change

@@ -211,7 +211,8 @@ import Testing
     }
 
     /// The month history's row part a night stored (computed from the month of its earliest change on, the months
-    /// before taken from the store: migration 0054) equals the whole computation's as of `asOf`.
+    /// before taken from the store: migration 0054) and its failure episodes (the changed subscriptions' computed, the
+    /// others' from the store: 0055) equal the whole computation's as of `asOf`.
     static func expectStoredHistoryWhole(_ harness: ReportingHarness, asOf: String, name: String) throws {
         let row = try harness.database.query("""
             WITH stored AS (SELECT month, row_count, hash_sum FROM report_stored_month_history WHERE basis = 'corrected'),
@@ -221,6 +222,18 @@ import Testing
                                           UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
             """, [asOf]).textRows().first ?? []
         #expect(row.count == 2 && row[0] != "0" && row[1] == "0", "\(name): the stored month history differs from the whole: \(row)")
+        // And the failure episodes (0055): the changed subscriptions' computed, the others' kept from the store.
+        let episodes = try harness.database.query("""
+            WITH stored AS (SELECT subscription_id, failed_at, provider, country_code, entered_grace, entered_hold, close_kind,
+                                   closed_at, plan_id, currency, recovered_twelfths
+                            FROM report_stored_grace_episode WHERE basis = 'corrected'),
+                 whole AS (SELECT * FROM report_grace_episode($1::timestamptz, 'corrected', NULL))
+            SELECT (SELECT count(*) FROM stored),
+                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
+                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
+            """, [asOf]).textRows().first ?? []
+        #expect(episodes.count == 2 && episodes[0] != "0" && episodes[1] == "0",
+                "\(name): the stored failure episodes differ from the whole: \(episodes)")
     }
 
     /// Runs `build-reports` reusing the store, then with `--full`, into `<name>` and `<name>-full`: the first

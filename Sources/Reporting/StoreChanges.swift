@@ -1,0 +1,32 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// What changed since the store a run reads from (migrations 0053; Reports/README.md, "Changed since the last store"):
+/// the candidate subscriptions since the span set's as-of instant and snapshot, and the first month their changes
+/// reach. Read once in the second session, on the run's snapshot, for the stores it reads beside the span set (the
+/// month history's row part, the failure episodes).
+struct StoreChanges: Sendable {
+    /// The candidates' ids as one array value (PostgreSQL's text of a `uuid[]`).
+    let ids: String
+    /// The first month (a date) any candidate's change reaches; 'infinity' when there is none.
+    let from: String
+
+    /// The changes since the span set of the run's basis, on `connection`; nil when the run reads no store: `--full`,
+    /// a set whose as-of instant and snapshot are unknown (the run that stored it was not the last to store), or a
+    /// change that reaches every subscription (a TRUNCATE).
+    static func read(_ connection: PostgresConnection, settings: ReportSettings) throws -> StoreChanges? {
+        guard !settings.recomputeAll else { return nil }
+        guard let marker = try connection.query("""
+            SELECT s.as_of, s.snapshot::text FROM report_stored_span_set s WHERE s.basis = $1 AND s.snapshot IS NOT NULL
+            """, [settings.basis.rawValue]).textRows().first, let sinceAsOf = marker[0], let since = marker[1] else { return nil }
+        guard let row = try connection.query("""
+            SELECT bool_or(c.subscription_id IS NULL),
+                   COALESCE(array_agg(DISTINCT c.subscription_id) FILTER (WHERE c.subscription_id IS NOT NULL), '{}')::text,
+                   COALESCE((date_trunc('month', min(c.from_at) AT TIME ZONE 'UTC'))::date::text, 'infinity')
+            FROM report_history_changed($1, $2, $3, $4::pg_snapshot) c
+            """, [settings.basis.rawValue, PostgresTimestamp.format(settings.asOf), sinceAsOf, since]).textRows().first,
+              (row[0] ?? nil) != "t", let ids = row[1], let from = row[2] else { return nil }
+        return StoreChanges(ids: ids, from: from)
+    }
+}
