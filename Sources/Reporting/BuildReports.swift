@@ -122,6 +122,7 @@ public enum BuildReports {
                     _ = try history.wait()
                     context.note("seconds_history_session_waited", String(format: "%.2f", history.waited ?? 0))
                     context.note("seconds_history_session", String(format: "%.2f", history.seconds))
+                    if let seconds = history.episodesSeconds { context.note("seconds_grace_episodes", String(format: "%.2f", seconds)) }
                 }
             }
             try database.execute("COMMIT")

@@ -45,6 +45,8 @@ final class HistoryReports: @unchecked Sendable {
     private var fillsEpisodes: Bool { reports.contains { $0.1.contains(GraceEpisodes.relation) } }
     /// The failure episodes the second session computed (`GraceEpisodes.fill`), once it ended.
     private var computedEpisodes: GraceEpisodes.Computed?
+    /// The seconds filling the run's failure episodes took in the second session (nil when it filled none).
+    private(set) var episodesSeconds: TimeInterval?
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
     /// `report_run_*` relation, and `definition` stores no months (those read the run's tables, `ReportReuse`). A file
@@ -194,9 +196,11 @@ final class HistoryReports: @unchecked Sendable {
                 condition.unlock()
             }
             if fillsEpisodes {
+                let began = Date()
                 episodes = try StoredMonths.failing("grace episodes") {
                     try GraceEpisodes.fill(connection, settings: settings, changes: changes)
                 }
+                episodesSeconds = Date().timeIntervalSince(began)
             }
             for (definition, sql) in reports {
                 let began = Date()
