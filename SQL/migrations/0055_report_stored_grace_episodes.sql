@@ -99,7 +99,8 @@ COMMENT ON FUNCTION report_grace_episode(timestamptz, text, uuid[]) IS
 -- The run's episodes: the second session fills a temporary report_grace_episode_run; the placeholder is always empty.
 CREATE TABLE report_grace_episode_run (subscription_id uuid, failed_at timestamptz, provider text, country_code text,
                                        entered_grace boolean, entered_hold boolean, close_kind integer,
-                                       closed_at timestamptz, plan_id uuid, currency text, recovered_twelfths bigint,
+                                       closed_at timestamptz, plan_id uuid, currency text CHECK (currency ~ '^[A-Z]{3}$'),
+                                       recovered_twelfths bigint,
                                        CONSTRAINT report_grace_episode_run_is_a_placeholder CHECK (false));
 COMMENT ON TABLE report_grace_episode_run IS 'Always empty: shadowed by build-reports'' temporary table of one run (migration 0055).';
 
@@ -130,7 +131,7 @@ CREATE UNLOGGED TABLE report_stored_grace_episode (
     close_kind         integer,
     closed_at          timestamptz,
     plan_id            uuid,
-    currency           text,
+    currency           text CHECK (currency ~ '^[A-Z]{3}$'),
     recovered_twelfths bigint,
     definition         text NOT NULL
 );

@@ -49,7 +49,8 @@ final class HistoryReports: @unchecked Sendable {
     private(set) var episodesSeconds: TimeInterval?
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
-    /// `report_run_*` relation, and `definition` stores no months (those read the run's tables, `ReportReuse`). A file
+    /// `report_run_*` relation but the failure episodes, which the second session fills itself (`GraceEpisodes`), and
+    /// `definition` stores no months (those read the run's tables, `ReportReuse`). A file
     /// that reached them some other way would still be right there, only slower: the second session has none of the
     /// run's temporary tables, and the `report_run_*` functions compute their rows from the history.
     static func readsOnlyHistory(_ definition: ReportDefinition, sql: String) -> Bool {

@@ -2,10 +2,10 @@ import Foundation
 import JobKit
 import Postgres
 
-/// What changed since the store a run reads from (migrations 0053; Reports/README.md, "Changed since the last store"):
+/// What changed since the store a run reads from (migration 0053; Reports/README.md, "Changed since the last store"):
 /// the candidate subscriptions since the span set's as-of instant and snapshot, and the first month their changes
-/// reach. Read once in the second session, on the run's snapshot, for the stores it reads beside the span set (the
-/// month history's row part, the failure episodes).
+/// reach. Read by the job's span step (the candidates it digests: `StoredSpans`) and once in the second session, on
+/// the same snapshot, for the stores it reads beside the span set (the month history's row part, the failure episodes).
 struct StoreChanges: Sendable {
     /// The candidates' ids as one array value (PostgreSQL's text of a `uuid[]`).
     let ids: String
@@ -20,12 +20,20 @@ struct StoreChanges: Sendable {
         guard let marker = try connection.query("""
             SELECT s.as_of, s.snapshot::text FROM report_stored_span_set s WHERE s.basis = $1 AND s.snapshot IS NOT NULL
             """, [settings.basis.rawValue]).textRows().first, let sinceAsOf = marker[0], let since = marker[1] else { return nil }
+        return try Self.since(connection, basis: settings.basis.rawValue, asOf: PostgresTimestamp.format(settings.asOf),
+                              sinceAsOf: sinceAsOf, since: since)
+    }
+
+    /// The changes for a run of basis `basis` as of `asOf` since the store of a run as of `sinceAsOf` whose snapshot
+    /// was `since` (`report_history_changed`); nil when a change reaches every subscription (a TRUNCATE).
+    static func since(_ connection: PostgresConnection, basis: String, asOf: String, sinceAsOf: String,
+                      since: String) throws -> StoreChanges? {
         guard let row = try connection.query("""
             SELECT bool_or(c.subscription_id IS NULL),
                    COALESCE(array_agg(DISTINCT c.subscription_id) FILTER (WHERE c.subscription_id IS NOT NULL), '{}')::text,
                    COALESCE((date_trunc('month', min(c.from_at) AT TIME ZONE 'UTC'))::date::text, 'infinity')
             FROM report_history_changed($1, $2, $3, $4::pg_snapshot) c
-            """, [settings.basis.rawValue, PostgresTimestamp.format(settings.asOf), sinceAsOf, since]).textRows().first,
+            """, [basis, asOf, sinceAsOf, since]).textRows().first,
               (row[0] ?? nil) != "t", let ids = row[1], let from = row[2] else { return nil }
         return StoreChanges(ids: ids, from: from)
     }

@@ -37,7 +37,7 @@ final class StoredSpans {
     /// The run's snapshot (`pg_current_snapshot()` of its transaction), stored with what it stores: a later night's
     /// changes are those of the transactions it did not see (migration 0053).
     private var snapshot = ""
-    /// The candidates since the store (`candidates`) when only they were digested; nil when every subscription was.
+    /// The candidates since the store (`StoreChanges`) when only they were digested; nil when every subscription was.
     private var candidateIDs: String?
     /// Opens another connection to the database (the history's reader: `SpanBuilder`).
     private let connect: () throws -> PostgresConnection
@@ -102,7 +102,7 @@ final class StoredSpans {
         if digestsElsewhere {
             try database.execute("CREATE TEMP TABLE report_span_input_new (subscription_id uuid, row_count bigint, hash_sum numeric)")
         } else if !recomputedAll, let sinceAsOf = set?[2] ?? nil, let since = set?[3] ?? nil,
-                  let ids = try candidates(asOf: asOf, basis: basis, sinceAsOf: sinceAsOf, since: since) {
+                  let ids = try StoreChanges.since(database, basis: basis, asOf: asOf, sinceAsOf: sinceAsOf, since: since)?.ids {
             candidateIDs = ids
             try database.execute("""
                 CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2) WHERE subscription_id = ANY ($3::uuid[])
@@ -188,18 +188,6 @@ final class StoredSpans {
             CREATE TEMP TABLE report_trial_recomputed AS SELECT * FROM report_trial($1, $2, $3::uuid[])
             """, [asOf, basis, touchedIDs])
         try createStoreView(name, store: "report_stored_trial", columns: Self.trialColumns, recomputed: "report_trial_recomputed")
-    }
-
-    /// The candidates since the store (`report_history_changed`, migration 0053: what the log names for the
-    /// transactions the store's run did not see, and what the move from its as-of instant `sinceAsOf` flips) as one
-    /// array value (PostgreSQL's text of a `uuid[]`); nil when the log says everything changed (a TRUNCATE).
-    private func candidates(asOf: String, basis: String, sinceAsOf: String, since: String) throws -> String? {
-        let row = try database.query("""
-            SELECT bool_or(c.subscription_id IS NULL),
-                   COALESCE(array_agg(DISTINCT c.subscription_id) FILTER (WHERE c.subscription_id IS NOT NULL), '{}')::text
-            FROM report_history_changed($1, $2, $3, $4::pg_snapshot) c
-            """, [basis, asOf, sinceAsOf, since]).textRows().first
-        return (row?[0] ?? nil) == "t" ? nil : (row?[1] ?? nil) ?? "{}"
     }
 
     /// Every subscription with a digest was recomputed.

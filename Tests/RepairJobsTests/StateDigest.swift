@@ -14,8 +14,10 @@ import Postgres
 /// - `report_file` ids (a sequence, advanced by a transaction that a kill rolled back) are named by the file.
 struct StateDigest: Equatable {
     /// Run bookkeeping, not compared: the run log, the store-call log, the limiter's buckets, re-query claims
-    /// and leases, and the migration ledger.
-    static let excludedTables: Set<String> = ["job_run", "store_query", "rate_limit_bucket", "requery_work_item", "schema_migration"]
+    /// and leases, the migration ledger, and build-reports' log of the history's changes (which transaction wrote
+    /// which subscription's rows: a rerun's retries write it again under other transaction ids, migration 0053).
+    static let excludedTables: Set<String> = ["job_run", "store_query", "rate_limit_bucket", "requery_work_item", "schema_migration",
+                                              "report_history_change"]
     /// Columns that hold a surrogate key or the wall-clock time a row was written, in every table.
     static let ignoredColumns: Set<String> = ["id", "job_run_id", "created_at", "updated_at", "last_verified_at", "recorded_at",
                                               "imported_at", "detected_at", "received_at", "processing_attempts", "processing_error"]
@@ -23,10 +25,12 @@ struct StateDigest: Equatable {
     /// digests: a stored month's `inputs` covers the history rows' `recorded_at` (migration 0040: the `known` basis
     /// reads it), which two runs record at different instants, and both it and a subscription's span digest hash
     /// enum columns per column (migration 0041), and an enum value's hash is that of its OID, which each database
-    /// assigns itself; stable within a database, not between two. The stored rows and counts themselves are compared.
+    /// assigns itself; stable within a database, not between two. The month history's stored row part (migration 0054)
+    /// hashes the same columns as `inputs`. The stored rows and counts themselves are compared.
     static let ignoredByTable: [String: Set<String>] = ["audit_log": ["at"], "inbound_webhook_event": ["processed_at"],
                                                         "report_stored_month": ["stored_at", "inputs"],
-                                                        "report_stored_span_input": ["hash_sum"]]
+                                                        "report_stored_span_input": ["hash_sum"],
+                                                        "report_stored_month_history": ["hash_sum"]]
 
     /// Canonical rows (sorted JSON objects, sorted) per table.
     let rows: [String: [String]]
