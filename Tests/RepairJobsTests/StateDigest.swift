@@ -26,11 +26,13 @@ struct StateDigest: Equatable {
     /// reads it), which two runs record at different instants, and both it and a subscription's span digest hash
     /// enum columns per column (migration 0041), and an enum value's hash is that of its OID, which each database
     /// assigns itself; stable within a database, not between two. The month history's stored row part (migration 0054)
-    /// hashes the same columns as `inputs`. The stored rows and counts themselves are compared.
+    /// hashes the same columns as `inputs`, and the span set's `snapshot` names the transaction ids of the run that
+    /// stored it (migration 0053). The stored rows and counts themselves are compared.
     static let ignoredByTable: [String: Set<String>] = ["audit_log": ["at"], "inbound_webhook_event": ["processed_at"],
                                                         "report_stored_month": ["stored_at", "inputs"],
                                                         "report_stored_span_input": ["hash_sum"],
-                                                        "report_stored_month_history": ["hash_sum"]]
+                                                        "report_stored_month_history": ["hash_sum"],
+                                                        "report_stored_span_set": ["snapshot"]]
 
     /// Canonical rows (sorted JSON objects, sorted) per table.
     let rows: [String: [String]]
