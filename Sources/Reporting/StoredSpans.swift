@@ -276,11 +276,11 @@ final class StoredSpans {
                         try replaceChanged(db, basis: basis)
                     }
                     let next = currentGeneration + 1
-                    try SnapshotParts.save(db, basis: basis, generation: next, asOf: PostgresTimestamp.format(settings.asOf),
-                                           keep: recomputedAll || currentGeneration == generation)
-                    // The store is this run's as of its instant and snapshot unless another run stored since this one
-                    // read it (then unknown: the next run digests every subscription).
+                    // The store is this run's unless another run stored since this one read it: then its parts are not
+                    // kept, and its as-of instant and snapshot are unknown (the next run digests every subscription).
                     let known = recomputedAll || currentGeneration == generation
+                    try SnapshotParts.save(db, basis: basis, generation: next, asOf: PostgresTimestamp.format(settings.asOf),
+                                           keep: known)
                     _ = try db.execute("DELETE FROM report_stored_span_set WHERE basis = $1", [basis])
                     _ = try db.execute("""
                         INSERT INTO report_stored_span_set (basis, definition, generation, as_of, snapshot)
