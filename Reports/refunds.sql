@@ -40,14 +40,13 @@ subscriber AS (
     WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
       AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
 ),
--- The paid charges per month (grouped on the month's first instant, named once per group), provider and currency.
+-- The paid charges per month, provider and currency of the subscriptions that count: the run's (`report_run_paid_count`,
+-- the months before the first one a change since the last store reaches read from the store, the excluded
+-- subscriptions' charges subtracted; computed from the history when the file runs on its own: Reports/README.md,
+-- "Stored paid counts").
 paid AS (
-    SELECT to_char(g.month_start, 'YYYY-MM') AS month, g.provider::text AS provider, g.currency, g.paid_transactions_count
-    FROM (SELECT date_trunc('month', h.effective_at AT TIME ZONE 'UTC') AS month_start, sub.provider,
-                 h.currency_code AS currency, count(*) AS paid_transactions_count
-          FROM history h JOIN subscriber sub USING (subscription_id)
-          WHERE h.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND h.amount_micros > 0
-          GROUP BY 1, 2, 3) g
+    SELECT to_char(c.month, 'YYYY-MM') AS month, c.provider, c.currency, c.paid_count AS paid_transactions_count
+    FROM report_run_paid_count($1, $5) c
 ),
 -- Every refund, chargeback and family revocation with the charge it refunds (a family revocation once per
 -- subscription and instant; its currency is that of the refunded charge, else the latest charge before it).

@@ -61,6 +61,9 @@ BEGIN
             -- and grace_hold_recovery's failure episodes, stored with the span set, and the run's placeholder (0055)
             ('report_stored_grace_episode', 'SELECT, INSERT, DELETE'),
             ('report_grace_episode_run', 'SELECT'),
+            -- and refunds' paid counts' row part, stored with the span set, and the run's placeholder (0056)
+            ('report_stored_paid_count', 'SELECT, INSERT, DELETE'),
+            ('report_paid_count_run', 'SELECT'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and
             -- rebuilds its index through the owner's two functions (0039, granted below), never directly
             ('report_stored_span_input_corrected', 'SELECT'),

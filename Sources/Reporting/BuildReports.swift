@@ -123,6 +123,7 @@ public enum BuildReports {
                     context.note("seconds_history_session_waited", String(format: "%.2f", history.waited ?? 0))
                     context.note("seconds_history_session", String(format: "%.2f", history.seconds))
                     if let seconds = history.episodesSeconds { context.note("seconds_grace_episodes", String(format: "%.2f", seconds)) }
+                    if let seconds = history.paidCountsSeconds { context.note("seconds_paid_counts", String(format: "%.2f", seconds)) }
                 }
             }
             try database.execute("COMMIT")
@@ -151,9 +152,11 @@ public enum BuildReports {
             // Beside the spans, in their transaction: the stores read from the changes since (their rows are this run's
             // only when the span set's as-of instant and snapshot are: `known`).
             let (monthHistory, episodes) = (try history?.monthHistory(), try history?.graceEpisodes())
+            let paidCounts = try history?.paidCounts()
             try spans.save(keep: !context.dryRun) { db, known in
                 try MonthHistory.save(db, basis: settings.basis.rawValue, rows: known ? monthHistory : nil)
                 try GraceEpisodes.save(db, basis: settings.basis.rawValue, computed: known ? episodes : nil)
+                try PaidCounts.save(db, basis: settings.basis.rawValue, rows: known ? paidCounts : nil)
             }
         } catch {
             _ = try? stored?.writer?.wait()

@@ -26,10 +26,9 @@ enum GraceEpisodes {
     private static let columns = "subscription_id, failed_at, provider, country_code, entered_grace, entered_hold, close_kind, "
         + "closed_at, plan_id, currency, recovered_twelfths"
 
-    /// Creates the second session's temporary tables, before its read-only transaction begins (which may write them,
-    /// not create them).
+    /// Creates the second session's temporary tables of the episodes (`report_run_filled` is the caller's), before its
+    /// read-only transaction begins (which may write them, not create them).
     static func prepare(_ connection: PostgresConnection) throws {
-        try connection.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled)")
         try connection.execute("CREATE TEMP TABLE report_grace_episode_run (LIKE public.report_grace_episode_run)")
         try connection.execute("CREATE TEMP TABLE report_grace_episode_computed (LIKE public.report_grace_episode_run)")
     }

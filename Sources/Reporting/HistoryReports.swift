@@ -47,14 +47,25 @@ final class HistoryReports: @unchecked Sendable {
     private var computedEpisodes: GraceEpisodes.Computed?
     /// The seconds filling the run's failure episodes took in the second session (nil when it filled none).
     private(set) var episodesSeconds: TimeInterval?
+    /// Whether a report of the second session reads the run's paid counts (`PaidCounts`), which it then fills.
+    private var fillsPaidCounts: Bool { reports.contains { $0.1.contains(PaidCounts.relation) } }
+    /// The paid counts' row part the second session filled (`PaidCounts.fill`, a jsonb array as text), once it ended.
+    private var filledPaidCounts: String?
+    /// The seconds filling the run's paid counts took in the second session (nil when it filled none).
+    private(set) var paidCountsSeconds: TimeInterval?
+    /// The relations the second session fills itself before its reports read them; the `report_run_*` names a report
+    /// may read and still run there.
+    private static let filledHere = [GraceEpisodes.relation, PaidCounts.relation]
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
-    /// `report_run_*` relation but the failure episodes, which the second session fills itself (`GraceEpisodes`), and
+    /// `report_run_*` relation but those the second session fills itself (`filledHere`: the failure episodes, the paid
+    /// counts), and
     /// `definition` stores no months (those read the run's tables, `ReportReuse`). A file
     /// that reached them some other way would still be right there, only slower: the second session has none of the
     /// run's temporary tables, and the `report_run_*` functions compute their rows from the history.
     static func readsOnlyHistory(_ definition: ReportDefinition, sql: String) -> Bool {
-        definition.reuse == nil && !sql.replacingOccurrences(of: GraceEpisodes.relation, with: "").contains("report_run_")
+        definition.reuse == nil
+            && !filledHere.reduce(sql) { $0.replacingOccurrences(of: $1, with: "") }.contains("report_run_")
     }
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection,
@@ -123,6 +134,15 @@ final class HistoryReports: @unchecked Sendable {
         return computedEpisodes
     }
 
+    /// Waits for the second session to end and returns the paid counts' row part it filled (a jsonb array as text), for
+    /// the store (nil when none of its reports reads them). The second session's error, if it failed.
+    func paidCounts() throws -> String? {
+        _ = try wait()
+        condition.lock()
+        defer { condition.unlock() }
+        return filledPaidCounts
+    }
+
     /// The seconds the job's session waited for the second session (nil until `result` first waited).
     private(set) var waited: TimeInterval?
 
@@ -167,13 +187,18 @@ final class HistoryReports: @unchecked Sendable {
         var computed: [String: Computed] = [:]
         var failure: (any Error)?
         var episodes: GraceEpisodes.Computed?
+        var paidCounts: String?
         do {
             try StoredMonths.failing("history reports") {
+                if fillsEpisodes || fillsPaidCounts {
+                    try connection.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled)")
+                }
                 if fillsEpisodes { try GraceEpisodes.prepare(connection) }
+                if fillsPaidCounts { try PaidCounts.prepare(connection) }
                 try SnapshotSession.begin(connection, snapshot: snapshot)
             }
-            // What changed since the stores it reads beside the span set, once for both.
-            let changes = digestsHistory || fillsEpisodes
+            // What changed since the stores it reads beside the span set, once for them all.
+            let changes = digestsHistory || fillsEpisodes || fillsPaidCounts
                 ? try StoredMonths.failing("stored months") { try StoreChanges.read(connection, settings: settings) } : nil
             if digestsSpans {
                 // First of all: the job's fill waits for them after its spans.
@@ -203,6 +228,13 @@ final class HistoryReports: @unchecked Sendable {
                 }
                 episodesSeconds = Date().timeIntervalSince(began)
             }
+            if fillsPaidCounts {
+                let began = Date()
+                paidCounts = try StoredMonths.failing("paid counts") {
+                    try PaidCounts.fill(connection, settings: settings, changes: changes)
+                }
+                paidCountsSeconds = Date().timeIntervalSince(began)
+            }
             for (definition, sql) in reports {
                 let began = Date()
                 let table = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: connection)
@@ -222,6 +254,7 @@ final class HistoryReports: @unchecked Sendable {
         condition.lock()
         self.computed = computed
         self.computedEpisodes = episodes
+        self.filledPaidCounts = paidCounts
         self.failure = failure
         seconds = Date().timeIntervalSince(started)
         finished = true

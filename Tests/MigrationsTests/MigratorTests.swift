@@ -40,6 +40,8 @@ import Testing
             "report_stored_month_history",
             // … and grace_hold_recovery's failure episodes: the run's placeholder and the store (0055).
             "report_grace_episode_run", "report_stored_grace_episode",
+            // … and refunds' paid counts' row part: the run's placeholder and the store (0056).
+            "report_paid_count_run", "report_stored_paid_count",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",

@@ -161,6 +161,14 @@ import Testing
                       period: "P1M", periodEnd: "2026-02-05T00:00:00Z")
         try world.row(s, "GOOGLE", "RENEWED", at: "2026-02-05T00:00:00Z", amount: 9_990_000, currency: "USD", plan: plan,
                       period: "P1M", periodEnd: "2026-03-05T00:00:00Z")
+        // T, a test purchase, and U, whose later test row makes it one: their January charges are no paid transactions
+        // (the paid counts' excluded part, migration 0056).
+        let t = try world.subscription("GOOGLE", plan: plan, test: true), u = try world.subscription("GOOGLE", plan: plan)
+        for excluded in [t, u] {
+            try world.row(excluded, "GOOGLE", "PURCHASED", at: "2026-01-07T00:00:00Z", amount: 9_990_000, currency: "USD", plan: plan,
+                          period: "P1M", periodEnd: "2026-02-07T00:00:00Z")
+        }
+        try world.row(u, "GOOGLE", "EXPIRED", at: "2026-02-07T00:00:00Z", test: true)
         let report = ReportSQL(asOf: "2026-02-28T12:00:00Z", firstMonth: "2026-01-01T00:00:00Z", lastMonth: "2026-02-01T00:00:00Z")
         let rows = try report.rows("refunds", world.db).map { row in
             try ["view", "month", "provider", "currency", "refund_kind", "store_reason", "refunds_count", "refunds_micros",

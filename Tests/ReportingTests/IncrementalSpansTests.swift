@@ -45,6 +45,16 @@ import Testing
                         ORDER BY b.effective_at, b.transaction_key LIMIT 1 OFFSET 3)
               AND $1::timestamptz IS NOT NULL
             """),
+        // A test row recorded late for a subscription that paid in closed months: the subscription counts nowhere, in
+        // every month, though the row is effective in the last one (refunds' paid counts subtract it: migration 0056).
+        Change(name: "late-test-row", recomputed: 1, sql: """
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, is_test, raw_payload)
+            SELECT b.subscription_id, b.provider, 'EXPIRED', b.transaction_key || ':late-test', $1::timestamptz - interval '1 hour',
+                   true, '{}'::jsonb
+            FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+            WHERE b.event_type = 'RENEWED' AND \(closedPaidCharge)
+            ORDER BY b.effective_at, b.transaction_key LIMIT 1 OFFSET 7
+            """),
         // A repair of a closed month's charge amount (the store's price, learned later): an UPDATE, logged with both
         // versions of the row (migration 0053).
         Change(name: "repaired-amount", recomputed: 1, sql: """
@@ -211,8 +221,9 @@ import Testing
     }
 
     /// The month history's row part a night stored (computed from the month of its earliest change on, the months
-    /// before taken from the store: migration 0054) and its failure episodes (the changed subscriptions' computed, the
-    /// others' from the store: 0055) equal the whole computation's as of `asOf`.
+    /// before taken from the store: migration 0054), its failure episodes (the changed subscriptions' computed, the
+    /// others' from the store: 0055) and refunds' paid counts' row part (as the month history: 0056) equal the whole
+    /// computation's as of `asOf`.
     static func expectStoredHistoryWhole(_ harness: ReportingHarness, asOf: String, name: String) throws {
         let row = try harness.database.query("""
             WITH stored AS (SELECT month, row_count, hash_sum FROM report_stored_month_history WHERE basis = 'corrected'),
@@ -234,6 +245,15 @@ import Testing
             """, [asOf]).textRows().first ?? []
         #expect(episodes.count == 2 && episodes[0] != "0" && episodes[1] == "0",
                 "\(name): the stored failure episodes differ from the whole: \(episodes)")
+        // And refunds' paid counts' row part (0056): the months from the earliest change computed, the others kept.
+        let paid = try harness.database.query("""
+            WITH stored AS (SELECT month, provider, currency, paid_count FROM report_stored_paid_count WHERE basis = 'corrected'),
+                 whole AS (SELECT * FROM report_paid_count($1::timestamptz, 'corrected', NULL))
+            SELECT (SELECT count(*) FROM stored),
+                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
+                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
+            """, [asOf]).textRows().first ?? []
+        #expect(paid.count == 2 && paid[0] != "0" && paid[1] == "0", "\(name): the stored paid counts differ from the whole: \(paid)")
     }
 
     /// Runs `build-reports` reusing the store, then with `--full`, into `<name>` and `<name>-full`: the first
