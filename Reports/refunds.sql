@@ -50,6 +50,7 @@ paid AS (
 ),
 -- Every refund, chargeback and family revocation with the charge it refunds (a family revocation once per
 -- subscription and instant; its currency is that of the refunded charge, else the latest charge before it).
+-- (The rows are found through the partial index of the refund rows, migration 0058, not a scan of the history.)
 refund AS (
     SELECT DISTINCT ON (r.subscription_id, r.effective_at, CASE WHEN r.refund_kind = 'FAMILY_REVOKE' THEN '' ELSE r.id::text END)
            sub.provider::text AS provider, r.refund_kind::text AS refund_kind,
