@@ -35,6 +35,8 @@ public struct ReportFormatter {
     public func format(_ row: [String?], rowNumber: Int) throws -> [(csv: String?, cell: Cell)] {
         var output: [(csv: String?, cell: Cell)] = []
         output.reserveCapacity(columns.count)
+        // The row's decimal places, looked up once for its amount columns.
+        var rowPlaces: Int?
         for column in columns {
             guard let text = row[column.source] else { output.append((nil, .empty)); continue }
             func bad(_ what: String) -> JobError {
@@ -43,7 +45,9 @@ public struct ReportFormatter {
             switch column.content {
             case .amount:
                 guard let micros = Int64(text) else { throw bad("integer micros") }
-                let amount = try DecimalAmount(micros: micros, places: places(row))
+                let digits = rowPlaces ?? places(row)
+                rowPlaces = digits
+                let amount = try DecimalAmount(micros: micros, places: digits)
                 output.append((amount.exactDecimal, .money(micros: micros, places: amount.places)))
             case .micros:
                 guard let micros = Int64(text) else { throw bad("integer micros") }

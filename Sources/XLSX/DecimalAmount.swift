@@ -33,12 +33,30 @@ public struct DecimalAmount: Equatable, Sendable {
     public static func scale(_ places: Int) -> Int64 { powers[6 - min(max(places, 0), 6)] }
 
     /// The exact decimal text: optional minus, digits, and `places` digits after a point (no grouping, no locale).
+    /// Written right to left into the string's own bytes (every amount cell of a report goes through it).
     public var exactDecimal: String {
-        let digits = String(units.magnitude)
-        let sign = units < 0 ? "-" : ""
-        guard places > 0 else { return sign + digits }
-        let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
-        return sign + padded.dropLast(places) + "." + padded.suffix(places)
+        let magnitude = units.magnitude
+        var count = 1
+        var rest = magnitude
+        while rest >= 10 { rest /= 10; count += 1 }
+        // At least one digit before the point: 0.05, not .05.
+        let digits = Swift.max(count, places + 1)
+        let length = (units < 0 ? 1 : 0) + digits + (places > 0 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var index = length
+            var value = magnitude
+            for position in 0..<digits {
+                if places > 0 && position == places {
+                    index -= 1
+                    buffer[index] = UInt8(ascii: ".")
+                }
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+            }
+            if units < 0 { buffer[0] = UInt8(ascii: "-") }
+            return length
+        }
     }
 
     /// The value of a numeric cell: the double nearest to the exact decimal; throws beyond 2^53 units, where

@@ -21,6 +21,23 @@ import Testing
         #expect(throws: XLSXError.self) { try DecimalAmount(micros: 1, places: 7) }
     }
 
+    /// The decimal text written byte by byte equals the text made from the units' digits padded and split at the point,
+    /// for amounts of every length and sign at every number of places.
+    @Test func theDecimalTextIsTheUnitsDigitsSplitAtThePoint() throws {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Int64] = [0, 1, -1, 9, -9, 10, -10, 99, 100, 999_999, 1_000_000, Int64.max, Int64.min]
+        for _ in 0..<2_000 { values.append(Int64.random(in: Int64.min...Int64.max, using: &generator) >> Int64.random(in: 0...62, using: &generator)) }
+        for micros in values {
+            for places in 0...6 {
+                let amount = try DecimalAmount(micros: micros, places: places)
+                let digits = String(amount.units.magnitude), sign = amount.units < 0 ? "-" : ""
+                let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
+                let expected = places == 0 ? sign + digits : sign + padded.dropLast(places) + "." + padded.suffix(places)
+                #expect(amount.exactDecimal == expected, "\(micros) at \(places)")
+            }
+        }
+    }
+
     @Test func theCellValueIsTheNearestDoubleToTheDecimal() throws {
         #expect(try DecimalAmount(micros: 1_234_565_000, places: 2).cellValue() == 1234.56)
         #expect(try DecimalAmount(micros: 100_000, places: 2).cellValue() == 0.1)

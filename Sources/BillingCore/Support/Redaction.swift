@@ -10,6 +10,16 @@ public enum Redaction {
         return String(identifier.prefix(4)) + "…" + String(identifier.suffix(4))
     }
 
+    /// `mask` of a `String`, as the report files call it for every identifier cell: an ASCII identifier without a CR
+    /// (one character per byte: a uuid, a store id) is cut by its bytes, without counting characters (a fifth of
+    /// build-reports' own CPU when it wrote a million-row report through the generic path); any other by characters.
+    public static func mask(_ identifier: String) -> String {
+        let utf8 = identifier.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return mask(identifier[...]) }
+        guard utf8.count > 8 else { return "…" }
+        return String(decoding: utf8.prefix(4), as: UTF8.self) + "…" + String(decoding: utf8.suffix(4), as: UTF8.self)
+    }
+
     /// A stored transaction key as a written file may show it: a Google key (`GOOGLE:<purchase token>:<order>…`) with
     /// its purchase token masked and the rest whole (finance looks orders up in the console); any other key as it is.
     public static func transactionKey(_ key: String) -> String {

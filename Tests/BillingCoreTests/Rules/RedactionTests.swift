@@ -11,6 +11,18 @@ struct RedactionTests {
         #expect(Redaction.mask("token-ü-12345"[...]) == "toke…2345")
     }
 
+    /// A `String` is cut by its bytes when it is ASCII without a CR, by characters otherwise ("\r\n" is one character,
+    /// "é" may be two scalars): both give what the characters do.
+    @Test func aStringIsMaskedAsItsCharactersAre() {
+        let cases = ["5f0c2a9e-1b7d-4c3a-9e8f-0a1b2c3d4e5f", "123456789", "12345678", "", "abc\r\nefgh", "abcd\r\nefghi",
+                     "e\u{301}bcdefghij", "token-ü-12345", "ab\rcdefghij", "🙂🙂🙂🙂🙂🙂🙂🙂🙂"]
+        for text in cases {
+            #expect(Redaction.mask(text) == Redaction.mask(text[...]), "\(text.debugDescription)")
+        }
+        #expect(Redaction.mask("abc\r\nefgh") == "…", "eight characters, nine bytes")
+        #expect(Redaction.mask("5f0c2a9e-1b7d-4c3a-9e8f-0a1b2c3d4e5f") == "5f0c…4e5f")
+    }
+
     @Test func excerptsQuoteShortValuesWholeAndMaskLongOnesAndKeyArmour() {
         #expect(Redaction.excerpt("Play Points credit") == "Play Points credit")
         #expect(Redaction.excerpt(String(repeating: "x", count: 32)) == String(repeating: "x", count: 32))
