@@ -39,10 +39,8 @@ enum GraceEpisodes {
     static func fill(_ connection: PostgresConnection, settings: ReportSettings, changes: StoreChanges?) throws -> Computed {
         let all = ReportQuery.parameters(settings)
         let (asOf, basis) = (all[0], all[4])
-        let stored = try changes != nil && connection.query("""
-            SELECT EXISTS (SELECT 1 FROM report_stored_grace_episode e WHERE e.basis = $1 AND e.definition = (\(definition)))
-            """, [basis]).textRows().first?.first == "t"
-        let subscriptions = stored ? changes?.ids : nil
+        let subscriptions = try changes?.readable(from: "report_stored_grace_episode", basis: basis, definition: definition,
+                                                  on: connection)?.ids
         try connection.execute("""
             INSERT INTO pg_temp.report_grace_episode_computed SELECT * FROM report_grace_episode($1, $2, $3::uuid[])
             """, [asOf, basis, subscriptions])

@@ -59,10 +59,9 @@ final class HistoryReports: @unchecked Sendable {
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
     /// `report_run_*` relation but those the second session fills itself (`filledHere`: the failure episodes, the paid
-    /// counts), and
-    /// `definition` stores no months (those read the run's tables, `ReportReuse`). A file
-    /// that reached them some other way would still be right there, only slower: the second session has none of the
-    /// run's temporary tables, and the `report_run_*` functions compute their rows from the history.
+    /// counts), and `definition` stores no months (those read the run's tables, `ReportReuse`). A file that reached them
+    /// some other way would still be right there, only slower: the second session has none of the run's temporary
+    /// tables, and the `report_run_*` functions compute their rows from the history.
     static func readsOnlyHistory(_ definition: ReportDefinition, sql: String) -> Bool {
         definition.reuse == nil
             && !filledHere.reduce(sql) { $0.replacingOccurrences(of: $1, with: "") }.contains("report_run_")

@@ -20,9 +20,8 @@ enum MonthHistory {
     static func rows(_ connection: PostgresConnection, settings: ReportSettings, changes: StoreChanges?) throws -> String {
         let all = ReportQuery.parameters(settings)
         let (asOf, basis) = (all[0], all[4])
-        if let changes, try connection.query("""
-            SELECT EXISTS (SELECT 1 FROM report_stored_month_history h WHERE h.basis = $1 AND h.definition = (\(definition)))
-            """, [basis]).textRows().first?.first == "t" {
+        if let changes = try changes?.readable(from: "report_stored_month_history", basis: basis, definition: definition,
+                                               on: connection) {
             return try connection.query("""
                 SELECT COALESCE(jsonb_agg(h), '[]')::text FROM (
                     SELECT COALESCE(c.month, s.month) AS month,

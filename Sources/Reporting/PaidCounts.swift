@@ -27,11 +27,8 @@ enum PaidCounts {
     static func fill(_ connection: PostgresConnection, settings: ReportSettings, changes: StoreChanges?) throws -> String {
         let all = ReportQuery.parameters(settings)
         let (asOf, basis) = (all[0], all[4])
-        let stored = try changes != nil && connection.query("""
-            SELECT EXISTS (SELECT 1 FROM report_stored_paid_count p WHERE p.basis = $1 AND p.definition = (\(definition)))
-            """, [basis]).textRows().first?.first == "t"
         let rows: String
-        if stored, let changes {
+        if let changes = try changes?.readable(from: "report_stored_paid_count", basis: basis, definition: definition, on: connection) {
             rows = try connection.query("""
                 SELECT COALESCE(jsonb_agg(r), '[]')::text FROM (
                     SELECT s.month, s.provider, s.currency, s.paid_count FROM report_stored_paid_count s

@@ -37,4 +37,13 @@ struct StoreChanges: Sendable {
               (row[0] ?? nil) != "t", let ids = row[1], let from = row[2] else { return nil }
         return StoreChanges(ids: ids, from: from)
     }
+
+    /// These changes when `table` holds the basis's rows of the function whose SQL digest the query `definition` gives
+    /// (a store a night reads beside the span set: the month history, the failure episodes, the paid counts); nil when
+    /// it holds none of them, and the run computes all of its part.
+    func readable(from table: String, basis: any PostgresEncodable, definition: String, on connection: PostgresConnection) throws -> StoreChanges? {
+        try connection.query("""
+            SELECT EXISTS (SELECT 1 FROM \(table) s WHERE s.basis = $1 AND s.definition = (\(definition)))
+            """, [basis]).textRows().first?.first == "t" ? self : nil
+    }
 }
