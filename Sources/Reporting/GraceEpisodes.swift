@@ -19,9 +19,7 @@ enum GraceEpisodes {
     }
 
     /// The digest of `report_grace_episode`'s SQL as installed: stored episodes of another function are not read.
-    private static let definition = """
-        SELECT md5(p.prosrc) FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace AND p.proname = 'report_grace_episode'
-        """
+    private static let definition = StoreChanges.definition(of: "report_grace_episode")
 
     private static let columns = "subscription_id, failed_at, provider, country_code, entered_grace, entered_hold, close_kind, "
         + "closed_at, plan_id, currency, recovered_twelfths"

@@ -8,10 +8,7 @@ import Postgres
 /// the run that stores the spans writes beside them.
 enum MonthHistory {
     /// The digest of the month history functions' SQL as installed: stored rows of other functions are not read.
-    private static let definition = """
-        SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.pronargs)) FROM pg_proc p
-        WHERE p.pronamespace = 'public'::regnamespace AND p.proname = 'report_month_history'
-        """
+    private static let definition = StoreChanges.definition(of: "report_month_history")
 
     /// `report_month_history`'s rows of the run's as-of instant and basis as one jsonb array (text), computed on
     /// `connection` (the second session, on the run's snapshot): from the store for the months before the first month

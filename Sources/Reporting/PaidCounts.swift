@@ -11,9 +11,7 @@ enum PaidCounts {
     static let relation = "report_run_paid_count"
 
     /// The digest of `report_paid_count`'s SQL as installed: stored rows of another function are not read.
-    private static let definition = """
-        SELECT md5(p.prosrc) FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace AND p.proname = 'report_paid_count'
-        """
+    private static let definition = StoreChanges.definition(of: "report_paid_count")
 
     /// Creates the run's temporary table on `connection` (the second session), before its read-only transaction begins.
     static func prepare(_ connection: PostgresConnection) throws {
@@ -27,29 +25,21 @@ enum PaidCounts {
     static func fill(_ connection: PostgresConnection, settings: ReportSettings, changes: StoreChanges?) throws -> String {
         let all = ReportQuery.parameters(settings)
         let (asOf, basis) = (all[0], all[4])
-        let rows: String
-        if let changes = try changes?.readable(from: "report_stored_paid_count", basis: basis, definition: definition, on: connection) {
-            rows = try connection.query("""
-                SELECT COALESCE(jsonb_agg(r), '[]')::text FROM (
-                    SELECT s.month, s.provider, s.currency, s.paid_count FROM report_stored_paid_count s
-                    WHERE s.basis = $2 AND s.month < $3::date
-                    UNION ALL
-                    SELECT c.month, c.provider, c.currency, c.paid_count FROM report_paid_count($1, $2, $3::date) c) r
-                """, [asOf, basis, changes.from]).textRows().first?.first.flatMap { $0 } ?? "[]"
-        } else {
-            rows = try connection.query("""
-                SELECT COALESCE(jsonb_agg(c), '[]')::text FROM report_paid_count($1, $2, NULL) c
-                """, [asOf, basis]).textRows().first?.first.flatMap { $0 } ?? "[]"
-        }
+        // The months before `from` from the store, the others computed; with no store to read, `from` is NULL: every
+        // month computed and none read.
+        let from = try changes?.readable(from: "report_stored_paid_count", basis: basis, definition: definition, on: connection)?.from
         try connection.execute("""
             INSERT INTO pg_temp.report_paid_count_run (month, provider, currency, paid_count)
-            SELECT x.month, x.provider, x.currency, x.paid_count
-            FROM jsonb_to_recordset($1::jsonb) AS x(month date, provider text, currency text, paid_count bigint)
-            """, [rows])
+            SELECT s.month, s.provider, s.currency, s.paid_count FROM report_stored_paid_count s
+            WHERE $3::date IS NOT NULL AND s.basis = $2 AND s.month < $3::date
+            UNION ALL
+            SELECT c.month, c.provider, c.currency, c.paid_count FROM report_paid_count($1, $2, $3::date) c
+            """, [asOf, basis, from])
         try connection.execute("""
             INSERT INTO pg_temp.report_run_filled (relation, as_of, basis) VALUES ('paid_count', $1, $2)
             """, [asOf, basis])
-        return rows
+        return try connection.query("SELECT COALESCE(jsonb_agg(r), '[]')::text FROM pg_temp.report_paid_count_run r")
+            .textRows().first?.first.flatMap { $0 } ?? "[]"
     }
 
     /// Replaces the basis's stored row part with `rows` (`fill`'s jsonb array), in `db`'s transaction that stores the

@@ -38,6 +38,15 @@ struct StoreChanges: Sendable {
         return StoreChanges(ids: ids, from: from)
     }
 
+    /// The query giving the digest of `function`'s SQL as installed (every overload's, in argument-count order; one
+    /// overload's is `md5` of its source): a store of its rows is read only while it is unchanged.
+    static func definition(of function: String) -> String {
+        """
+        SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.pronargs)) FROM pg_proc p
+        WHERE p.pronamespace = 'public'::regnamespace AND p.proname = '\(function)'
+        """
+    }
+
     /// These changes when `table` holds the basis's rows of the function whose SQL digest the query `definition` gives
     /// (a store a night reads beside the span set: the month history, the failure episodes, the paid counts); nil when
     /// it holds none of them, and the run computes all of its part.
