@@ -15,6 +15,11 @@ import Testing
     ///   T      a test purchase changed m → p                         nowhere
     /// Google, product g: G 5.00 a month 01-04, changed to 50.00 a year 01-30: January period change, from 5.00, to
     /// 4.166667, moved −0.833333.
+    ///   S      m and p at one instant 02-10 (m's transaction key first), p renewed 02-20
+    ///                                                                February upgrade m → p: from 9.99, to 14.99 (once)
+    ///   X      m 02-05, changed to p 02-12, then a test row 02-25         nowhere (a subscription with a test row)
+    /// Each month asked alone (a night's run: the month's charges by index, each one's previous looked up) gives that
+    /// month's rows of the run over both (the whole history sorted once).
     @Test func everyKindOfChangeWithItsMRR() throws {
         var world = try HandWorld("plan_change_mix_hand")
         defer { world.db.close() }
@@ -49,19 +54,35 @@ import Testing
         let g = try world.subscription("GOOGLE", plan: monthly)
         try charge(g, "01-04", "g", amount: 5_000_000, provider: "GOOGLE")
         try charge(g, "01-30", "g", type: "PRODUCT_CHANGED", amount: 50_000_000, provider: "GOOGLE", period: "P1Y")
+        let s = try world.subscription("APPLE", plan: monthly)
+        try charge(s, "02-10", "m")
+        try charge(s, "02-10", "p", type: "PRODUCT_CHANGED")
+        try charge(s, "02-20", "p", type: "RENEWED")
+        let x = try world.subscription("APPLE", plan: monthly)
+        try charge(x, "02-05", "m")
+        try charge(x, "02-12", "p", type: "PRODUCT_CHANGED")
+        try world.row(x, "APPLE", "RENEWED", at: "2026-02-25T12:00:00Z", test: true)
 
-        let rows = try ReportSQL.rows(world.db, "plan_change_mix", asOf: "2026-02-28T12:00:00Z", from: "2026-01-01T00:00:00Z",
-                                      to: "2026-02-01T00:00:00Z")
-        let got = rows.map { row in
-            ["month", "provider", "change_type", "from_product_id", "to_product_id", "from_billing_period", "to_billing_period",
-             "changes_count", "from_mrr_micros", "to_mrr_micros", "mrr_moved_micros"].map { row[$0] ?? "" }.joined(separator: " ")
+        func rows(from: String, to: String) throws -> [String] {
+            try ReportSQL.rows(world.db, "plan_change_mix", asOf: "2026-02-28T12:00:00Z", from: "\(from)T00:00:00Z",
+                               to: "\(to)T00:00:00Z").map { row in
+                ["month", "provider", "change_type", "from_product_id", "to_product_id", "from_billing_period",
+                 "to_billing_period", "changes_count", "from_mrr_micros", "to_mrr_micros", "mrr_moved_micros"]
+                    .map { row[$0] ?? "" }.joined(separator: " ")
+            }
         }
+        let got = try rows(from: "2026-01-01", to: "2026-02-01")
         #expect(got == [
             "2026-01 APPLE crossgrade m m2 P1M P1M 1 9990000 9990000 0",
             "2026-01 APPLE period_change m y P1M P1Y 1 0 4999167 4999167",
             "2026-01 APPLE upgrade m p P1M P1M 2 19980000 29980000 10000000",
             "2026-01 GOOGLE period_change g g P1M P1Y 1 5000000 4166667 -833333",
             "2026-02 APPLE downgrade p m P1M P1M 1 14990000 9990000 -5000000",
+            "2026-02 APPLE upgrade m p P1M P1M 1 9990000 14990000 5000000",
         ], "\(got)")
+        for month in ["2026-01", "2026-02"] {
+            let alone = try rows(from: "\(month)-01", to: "\(month)-01")
+            #expect(alone == got.filter { $0.hasPrefix(month) }, "\(month) alone: \(alone)")
+        }
     }
 }
