@@ -64,6 +64,13 @@ BEGIN
             -- and refunds' paid counts' row part, stored with the span set, and the run's placeholder (0056)
             ('report_stored_paid_count', 'SELECT, INSERT, DELETE'),
             ('report_paid_count_run', 'SELECT'),
+            -- and price_change_churn's per-subscription facts, stored with the span set, and the run's placeholders (0059)
+            ('report_stored_price_change_notice', 'SELECT, INSERT, DELETE'),
+            ('report_stored_price_change_member', 'SELECT, INSERT, DELETE'),
+            ('report_stored_price_change_peer', 'SELECT, INSERT, DELETE'),
+            ('report_price_change_notice_run', 'SELECT'),
+            ('report_price_change_member_run', 'SELECT'),
+            ('report_price_change_peer_run', 'SELECT'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and
             -- rebuilds its index through the owner's two functions (0039, granted below), never directly
             ('report_stored_span_input_corrected', 'SELECT'),

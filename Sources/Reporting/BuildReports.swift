@@ -124,6 +124,9 @@ public enum BuildReports {
                     context.note("seconds_history_session", String(format: "%.2f", history.seconds))
                     if let seconds = history.episodesSeconds { context.note("seconds_grace_episodes", String(format: "%.2f", seconds)) }
                     if let seconds = history.paidCountsSeconds { context.note("seconds_paid_counts", String(format: "%.2f", seconds)) }
+                    if let seconds = history.priceChangeFactsSeconds {
+                        context.note("seconds_price_change_facts", String(format: "%.2f", seconds))
+                    }
                 }
             }
             try database.execute("COMMIT")
@@ -153,10 +156,12 @@ public enum BuildReports {
             // only when the span set's as-of instant and snapshot are: `known`).
             let (monthHistory, episodes) = (try history?.monthHistory(), try history?.graceEpisodes())
             let paidCounts = try history?.paidCounts()
+            let priceChangeFacts = try history?.priceChangeFacts()
             try spans.save(keep: !context.dryRun) { db, known in
                 try MonthHistory.save(db, basis: settings.basis.rawValue, rows: known ? monthHistory : nil)
                 try GraceEpisodes.save(db, basis: settings.basis.rawValue, computed: known ? episodes : nil)
                 try PaidCounts.save(db, basis: settings.basis.rawValue, rows: known ? paidCounts : nil)
+                try PriceChangeFacts.save(db, basis: settings.basis.rawValue, computed: known ? priceChangeFacts : nil)
             }
         } catch {
             _ = try? stored?.writer?.wait()

@@ -53,13 +53,20 @@ final class HistoryReports: @unchecked Sendable {
     private var filledPaidCounts: String?
     /// The seconds filling the run's paid counts took in the second session (nil when it filled none).
     private(set) var paidCountsSeconds: TimeInterval?
+    /// Whether a report of the second session reads the run's price-change facts (`PriceChangeFacts`), which it then
+    /// fills.
+    private var fillsPriceChangeFacts: Bool { reports.contains { report in PriceChangeFacts.relations.contains { report.1.contains($0) } } }
+    /// The price-change facts the second session computed (`PriceChangeFacts.fill`), once it ended.
+    private var computedPriceChangeFacts: PriceChangeFacts.Computed?
+    /// The seconds filling the run's price-change facts took in the second session (nil when it filled none).
+    private(set) var priceChangeFactsSeconds: TimeInterval?
     /// The relations the second session fills itself before its reports read them; the `report_run_*` names a report
     /// may read and still run there.
-    private static let filledHere = [GraceEpisodes.relation, PaidCounts.relation]
+    private static let filledHere = [GraceEpisodes.relation, PaidCounts.relation] + PriceChangeFacts.relations
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
     /// `report_run_*` relation but those the second session fills itself (`filledHere`: the failure episodes, the paid
-    /// counts), and `definition` stores no months (those read the run's tables, `ReportReuse`). A file that reached them
+    /// counts, the price-change facts), and `definition` stores no months (those read the run's tables, `ReportReuse`). A file that reached them
     /// some other way would still be right there, only slower: the second session has none of the run's temporary
     /// tables, and the `report_run_*` functions compute their rows from the history.
     static func readsOnlyHistory(_ definition: ReportDefinition, sql: String) -> Bool {
@@ -133,6 +140,15 @@ final class HistoryReports: @unchecked Sendable {
         return computedEpisodes
     }
 
+    /// Waits for the second session to end and returns the price-change facts it computed, for the store (nil when none
+    /// of its reports reads them). The second session's error, if it failed.
+    func priceChangeFacts() throws -> PriceChangeFacts.Computed? {
+        _ = try wait()
+        condition.lock()
+        defer { condition.unlock() }
+        return computedPriceChangeFacts
+    }
+
     /// Waits for the second session to end and returns the paid counts' row part it filled (a jsonb array as text), for
     /// the store (nil when none of its reports reads them). The second session's error, if it failed.
     func paidCounts() throws -> String? {
@@ -187,17 +203,19 @@ final class HistoryReports: @unchecked Sendable {
         var failure: (any Error)?
         var episodes: GraceEpisodes.Computed?
         var paidCounts: String?
+        var priceChangeFacts: PriceChangeFacts.Computed?
         do {
             try StoredMonths.failing("history reports") {
-                if fillsEpisodes || fillsPaidCounts {
+                if fillsEpisodes || fillsPaidCounts || fillsPriceChangeFacts {
                     try connection.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled)")
                 }
                 if fillsEpisodes { try GraceEpisodes.prepare(connection) }
                 if fillsPaidCounts { try PaidCounts.prepare(connection) }
+                if fillsPriceChangeFacts { try PriceChangeFacts.prepare(connection) }
                 try SnapshotSession.begin(connection, snapshot: snapshot)
             }
             // What changed since the stores it reads beside the span set, once for them all.
-            let changes = digestsHistory || fillsEpisodes || fillsPaidCounts
+            let changes = digestsHistory || fillsEpisodes || fillsPaidCounts || fillsPriceChangeFacts
                 ? try StoredMonths.failing("stored months") { try StoreChanges.read(connection, settings: settings) } : nil
             if digestsSpans {
                 // First of all: the job's fill waits for them after its spans.
@@ -234,6 +252,13 @@ final class HistoryReports: @unchecked Sendable {
                 }
                 paidCountsSeconds = Date().timeIntervalSince(began)
             }
+            if fillsPriceChangeFacts {
+                let began = Date()
+                priceChangeFacts = try StoredMonths.failing("price-change facts") {
+                    try PriceChangeFacts.fill(connection, settings: settings, changes: changes)
+                }
+                priceChangeFactsSeconds = Date().timeIntervalSince(began)
+            }
             for (definition, sql) in reports {
                 let began = Date()
                 let table = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: connection)
@@ -254,6 +279,7 @@ final class HistoryReports: @unchecked Sendable {
         self.computed = computed
         self.computedEpisodes = episodes
         self.filledPaidCounts = paidCounts
+        self.computedPriceChangeFacts = priceChangeFacts
         self.failure = failure
         seconds = Date().timeIntervalSince(started)
         finished = true

@@ -41,9 +41,15 @@ struct StoreChanges: Sendable {
     /// The query giving the digest of `function`'s SQL as installed (every overload's, in argument-count order; one
     /// overload's is `md5` of its source): a store of its rows is read only while it is unchanged.
     static func definition(of function: String) -> String {
+        definition(of: [function])
+    }
+
+    /// The query giving the digest of the SQL of `functions` as installed (by name, then argument count; one function
+    /// of one overload gives `md5` of its source, as `definition(of:)` of its name does).
+    static func definition(of functions: [String]) -> String {
         """
-        SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.pronargs)) FROM pg_proc p
-        WHERE p.pronamespace = 'public'::regnamespace AND p.proname = '\(function)'
+        SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.proname, p.pronargs)) FROM pg_proc p
+        WHERE p.pronamespace = 'public'::regnamespace AND p.proname IN (\(functions.map { "'\($0)'" }.joined(separator: ", ")))
         """
     }
 
@@ -51,8 +57,19 @@ struct StoreChanges: Sendable {
     /// (a store a night reads beside the span set: the month history, the failure episodes, the paid counts); nil when
     /// it holds none of them, and the run computes all of its part.
     func readable(from table: String, basis: any PostgresEncodable, definition: String, on connection: PostgresConnection) throws -> StoreChanges? {
+        try readable(from: table, definition: "(\(definition))", [basis], on: connection)
+    }
+
+    /// These changes when `table` holds the basis's rows stored with the definition `value` (one computed by the run:
+    /// the price-change memberships', which names the change set too); nil when it holds none of them.
+    func readable(from table: String, basis: any PostgresEncodable, value: String, on connection: PostgresConnection) throws -> StoreChanges? {
+        try readable(from: table, definition: "$2", [basis, value], on: connection)
+    }
+
+    private func readable(from table: String, definition: String, _ parameters: [any PostgresEncodable],
+                          on connection: PostgresConnection) throws -> StoreChanges? {
         try connection.query("""
-            SELECT EXISTS (SELECT 1 FROM \(table) s WHERE s.basis = $1 AND s.definition = (\(definition)))
-            """, [basis]).textRows().first?.first == "t" ? self : nil
+            SELECT EXISTS (SELECT 1 FROM \(table) s WHERE s.basis = $1 AND s.definition = \(definition))
+            """, parameters).textRows().first?.first == "t" ? self : nil
     }
 }

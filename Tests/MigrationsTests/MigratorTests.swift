@@ -42,6 +42,9 @@ import Testing
             "report_grace_episode_run", "report_stored_grace_episode",
             // … and refunds' paid counts' row part: the run's placeholder and the store (0056).
             "report_paid_count_run", "report_stored_paid_count",
+            // … and price_change_churn's per-subscription facts: the run's placeholders and the stores (0059).
+            "report_price_change_notice_run", "report_price_change_member_run", "report_price_change_peer_run",
+            "report_stored_price_change_notice", "report_stored_price_change_member", "report_stored_price_change_peer",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",

@@ -254,6 +254,27 @@ import Testing
                                           UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
             """, [asOf]).textRows().first ?? []
         #expect(paid.count == 2 && paid[0] != "0" && paid[1] == "0", "\(name): the stored paid counts differ from the whole: \(paid)")
+        // And price_change_churn's facts (0059): the changed subscriptions' computed, the others kept from the store;
+        // the whole computation's notices, memberships and peer states in the memberships' own slots.
+        let facts = try harness.database.query("""
+            WITH stored AS (
+                SELECT 'notice' AS kind, to_jsonb(n) - 'basis' - 'definition' AS fact FROM report_stored_price_change_notice n WHERE basis = 'corrected'
+                UNION ALL SELECT 'member', to_jsonb(m) - 'basis' - 'definition' FROM report_stored_price_change_member m WHERE basis = 'corrected'
+                UNION ALL SELECT 'peer', to_jsonb(p) - 'basis' - 'definition' FROM report_stored_price_change_peer p WHERE basis = 'corrected'),
+                 whole AS (
+                SELECT 'notice' AS kind, to_jsonb(n) AS fact FROM report_price_change_notice($1::timestamptz, 'corrected', NULL) n
+                UNION ALL SELECT 'member', to_jsonb(m) - 'kind' - 'window_start' - 'country_code' - 'first_end_at'
+                FROM report_price_change_fact($1::timestamptz, 'corrected', NULL, NULL) m WHERE m.kind = 'member'
+                UNION ALL SELECT 'peer', jsonb_build_object('window_start', p.window_start, 'provider', p.provider,
+                                                            'product_id', p.product_id, 'subscription_id', p.subscription_id,
+                                                            'country_code', p.country_code, 'first_end_at', p.first_end_at)
+                FROM report_price_change_fact($1::timestamptz, 'corrected', NULL, NULL) p WHERE p.kind = 'peer')
+            SELECT (SELECT string_agg(k || ' ' || c, ', ' ORDER BY k) FROM (SELECT kind, count(*) FROM stored GROUP BY 1) x(k, c)),
+                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
+                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
+            """, [asOf]).textRows().first ?? []
+        #expect(facts.count == 2 && (facts[0] ?? "").contains("member") && (facts[0] ?? "").contains("peer") && facts[1] == "0",
+                "\(name): the stored price-change facts differ from the whole: \(facts)")
     }
 
     /// Runs `build-reports` reusing the store, then with `--full`, into `<name>` and `<name>-full`: the first
