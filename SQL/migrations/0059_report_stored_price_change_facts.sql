@@ -253,11 +253,12 @@ candidate AS (
     -- (implied by the join, tested first so that only the charges around the window starts are joined)
     WHERE l.period_end_at > (SELECT min(w.window_start) FROM slot w) AND l.effective_at <= (SELECT max(w.window_start) FROM slot w)
 ),
--- The rows that disrupt paying: read once and hashed (a look-up per candidate was slower).
+-- The rows that disrupt paying: read once and hashed (a look-up per candidate was slower); every subscription's by
+-- the (provider, event type, effective_at) index, the given ones' by theirs.
 disruption AS MATERIALIZED (
     SELECT h.subscription_id, h.effective_at, h.event_type IN ('EXPIRED', 'REFUNDED', 'REVOKED') AS is_end
     FROM hist h
-    WHERE h.provider = ANY (enum_range(NULL::billing_provider))
+    WHERE ($3 IS NOT NULL OR h.provider = ANY (enum_range(NULL::billing_provider)))
       AND h.event_type IN ('EXPIRED', 'REFUNDED', 'REVOKED', 'ENTERED_GRACE_PERIOD', 'ENTERED_ON_HOLD', 'PAUSED')
       AND EXISTS (SELECT 1 FROM slot)
 ),
