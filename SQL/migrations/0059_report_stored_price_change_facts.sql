@@ -55,6 +55,8 @@ CREATE TABLE report_price_change_notice_run (subscription_id uuid, id uuid, prov
                                              currency_code text CHECK (currency_code ~ '^[A-Z]{3}$'), country_code text,
                                              product_id text, period_end_at timestamptz, billing_period text,
                                              billed_micros bigint, billed_currency text CHECK (billed_currency ~ '^[A-Z]{3}$'),
+                                             CHECK ((amount_micros IS NULL) = (currency_code IS NULL)),
+                                             CHECK ((billed_micros IS NULL) = (billed_currency IS NULL)),
                                              CONSTRAINT report_price_change_notice_run_is_a_placeholder CHECK (false));
 COMMENT ON TABLE report_price_change_notice_run IS 'Always empty: shadowed by build-reports'' temporary table of one run (migration 0059).';
 
@@ -288,6 +290,7 @@ CREATE TABLE report_price_change_member_run (subscription_id uuid, provider text
                                              was_told boolean, start_at timestamptz, aimed_at timestamptz, factor integer,
                                              billing_period text, consented boolean, applied boolean,
                                              churned_due_to_change boolean, ended_at timestamptz,
+                                             CHECK (currency_code IS NOT NULL OR (old_amount_micros IS NULL AND new_amount_micros IS NULL)),
                                              CONSTRAINT report_price_change_member_run_is_a_placeholder CHECK (false));
 COMMENT ON TABLE report_price_change_member_run IS 'Always empty: shadowed by build-reports'' temporary table of one run (migration 0059).';
 
@@ -359,7 +362,9 @@ CREATE UNLOGGED TABLE report_stored_price_change_notice (
     billing_period  text,
     billed_micros   bigint,
     billed_currency text CHECK (billed_currency ~ '^[A-Z]{3}$'),
-    definition      text NOT NULL
+    definition      text NOT NULL,
+    CHECK ((amount_micros IS NULL) = (currency_code IS NULL)),
+    CHECK ((billed_micros IS NULL) = (billed_currency IS NULL))
 );
 CREATE INDEX report_stored_price_change_notice_subscription ON report_stored_price_change_notice (basis, subscription_id);
 COMMENT ON TABLE report_stored_price_change_notice IS
@@ -384,7 +389,9 @@ CREATE UNLOGGED TABLE report_stored_price_change_member (
     applied               boolean,
     churned_due_to_change boolean,
     ended_at              timestamptz,
-    definition            text NOT NULL
+    definition            text NOT NULL,
+    -- (a membership's prices are in its currency: told ones in the change's, untold ones in the charge's)
+    CHECK (currency_code IS NOT NULL OR (old_amount_micros IS NULL AND new_amount_micros IS NULL))
 );
 CREATE INDEX report_stored_price_change_member_subscription ON report_stored_price_change_member (basis, subscription_id);
 COMMENT ON TABLE report_stored_price_change_member IS

@@ -55,7 +55,9 @@ final class HistoryReports: @unchecked Sendable {
     private(set) var paidCountsSeconds: TimeInterval?
     /// Whether a report of the second session reads the run's price-change facts (`PriceChangeFacts`), which it then
     /// fills.
-    private var fillsPriceChangeFacts: Bool { reports.contains { report in PriceChangeFacts.relations.contains { report.1.contains($0) } } }
+    private var fillsPriceChangeFacts: Bool {
+        reports.contains { report in PriceChangeFacts.relations.contains { report.1.contains($0) } }
+    }
     /// The price-change facts the second session computed (`PriceChangeFacts.fill`), once it ended.
     private var computedPriceChangeFacts: PriceChangeFacts.Computed?
     /// The seconds filling the run's price-change facts took in the second session (nil when it filled none).
@@ -66,9 +68,10 @@ final class HistoryReports: @unchecked Sendable {
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
     /// `report_run_*` relation but those the second session fills itself (`filledHere`: the failure episodes, the paid
-    /// counts, the price-change facts), and `definition` stores no months (those read the run's tables, `ReportReuse`). A file that reached them
-    /// some other way would still be right there, only slower: the second session has none of the run's temporary
-    /// tables, and the `report_run_*` functions compute their rows from the history.
+    /// counts, the price-change facts), and `definition` stores no months (those read the run's tables,
+    /// `ReportReuse`). A file that reached them some other way would still be right there, only slower: the second
+    /// session has none of the run's temporary tables, and the `report_run_*` functions compute their rows from the
+    /// history.
     static func readsOnlyHistory(_ definition: ReportDefinition, sql: String) -> Bool {
         definition.reuse == nil
             && !filledHere.reduce(sql) { $0.replacingOccurrences(of: $1, with: "") }.contains("report_run_")

@@ -87,21 +87,7 @@ enum PriceChangeFacts {
         let peerDefinition = try value(StoreChanges.definition(of: "report_price_change_fact"), [])
         let memberIDs = try changes?.readable(from: Kind.member.store, basis: basis, value: memberDefinition, on: connection)?.ids
         guard let memberIDs else {
-            // Every membership, and every peer state in their slots, from one pass over the history.
-            try connection.execute("INSERT INTO pg_temp.report_price_change_fact_computed SELECT * FROM report_price_change_fact($1, $2, NULL, NULL)",
-                                   [asOf, basis])
-            try connection.execute("""
-                INSERT INTO pg_temp.report_price_change_member_computed SELECT \(Kind.member.columns)
-                FROM pg_temp.report_price_change_fact_computed WHERE kind = 'member'
-                """)
-            try connection.execute("""
-                INSERT INTO pg_temp.report_price_change_peer_computed SELECT \(Kind.peer.columns)
-                FROM pg_temp.report_price_change_fact_computed WHERE kind = 'peer'
-                """)
-            try fillRun(.member, connection, basis: basis, ids: nil)
-            try fillRun(.peer, connection, basis: basis, ids: nil)
-            try markFilled("price_change_member", connection, asOf: asOf, basis: basis)
-            try markFilled("price_change_peer", connection, asOf: asOf, basis: basis)
+            try fillEvery(connection, asOf: asOf, basis: basis)
             let slots = try value("SELECT report_price_change_slots($1, $2)::text", [asOf, basis])
             return Computed(notices: try part(.notice, connection, ids: noticeIDs, definition: noticeDefinition),
                             members: try part(.member, connection, ids: nil, definition: memberDefinition),
@@ -134,6 +120,22 @@ enum PriceChangeFacts {
         return Computed(notices: try part(.notice, connection, ids: noticeIDs, definition: noticeDefinition),
                         members: try part(.member, connection, ids: memberIDs, definition: memberDefinition),
                         peers: try part(.peer, connection, ids: peerIDs, definition: peerDefinition), slots: slots)
+    }
+
+    /// Computes every membership, and every peer state in their slots, from one pass over the history, and fills the
+    /// run's tables with them.
+    private static func fillEvery(_ connection: PostgresConnection, asOf: any PostgresEncodable, basis: String) throws {
+        try connection.execute("""
+            INSERT INTO pg_temp.report_price_change_fact_computed SELECT * FROM report_price_change_fact($1, $2, NULL, NULL)
+            """, [asOf, basis])
+        for kind in [Kind.member, .peer] {
+            try connection.execute("""
+                INSERT INTO pg_temp.report_price_change_\(kind.rawValue)_computed SELECT \(kind.columns)
+                FROM pg_temp.report_price_change_fact_computed WHERE kind = $1
+                """, [kind.rawValue])
+            try fillRun(kind, connection, basis: basis, ids: nil)
+            try markFilled("price_change_\(kind.rawValue)", connection, asOf: asOf, basis: basis)
+        }
     }
 
     /// Fills `kind`'s run table: the computed rows, and, when they are the subscriptions `ids`' only, the stored rows of
