@@ -105,7 +105,7 @@ enum PriceChangeFacts {
         let slots = try value("SELECT report_price_change_slots($1, $2)::text", [asOf, basis])
         let stored = try value("""
             SELECT NOT EXISTS (
-                SELECT 1 FROM jsonb_to_recordset($3::jsonb) AS x(window_start timestamptz, provider text, product_id text)
+                SELECT 1 FROM \(slotRows("$3"))
                 WHERE NOT EXISTS (SELECT 1 FROM report_stored_price_change_peer s
                                   WHERE s.basis = $1 AND s.definition = $2 AND s.window_start = x.window_start
                                     AND s.provider = x.provider AND s.product_id = x.product_id))
@@ -150,15 +150,12 @@ enum PriceChangeFacts {
         }
         // (peer states of the run's slots only: a stored slot the run has not is not read)
         let inSlots = kind == .peer ? """
-             AND (s.window_start, s.provider, s.product_id) IN (
-                 SELECT x.window_start, x.provider, x.product_id
-                 FROM jsonb_to_recordset($3::jsonb) AS x(window_start timestamptz, provider text, product_id text))
+             AND (s.window_start, s.provider, s.product_id) IN (SELECT x.window_start, x.provider, x.product_id FROM \(slotRows("$3")))
             """ : ""
         let parameters: [any PostgresEncodable] = kind == .peer ? [basis, ids, slots] : [basis, ids]
         try connection.execute("""
             INSERT INTO \(kind.run)
-            SELECT \(kind.columns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-            FROM \(kind.store) s WHERE s.basis = $1 AND NOT s.subscription_id = ANY ($2::uuid[])\(inSlots)
+            SELECT \(kind.columns) FROM \(kind.store) s WHERE s.basis = $1 AND NOT s.subscription_id = ANY ($2::uuid[])\(inSlots)
             UNION ALL \(computed)
             """, parameters)
         try connection.execute("ANALYZE \(kind.run)")
@@ -207,8 +204,12 @@ enum PriceChangeFacts {
         _ = try db.execute("""
             DELETE FROM report_stored_price_change_peer s
             WHERE s.basis = $1 AND (s.window_start, s.provider, s.product_id) NOT IN (
-                SELECT x.window_start, x.provider, x.product_id
-                FROM jsonb_to_recordset($2::jsonb) AS x(window_start timestamptz, provider text, product_id text))
+                SELECT x.window_start, x.provider, x.product_id FROM \(slotRows("$2")))
             """, [basis, computed.slots])
+    }
+
+    /// The slots of the jsonb array bound as `parameter` (`report_price_change_slots`' shape) as rows `x`.
+    private static func slotRows(_ parameter: String) -> String {
+        "jsonb_to_recordset(\(parameter)::jsonb) AS x(window_start timestamptz, provider text, product_id text)"
     }
 }
