@@ -22,6 +22,28 @@ WITH params AS NOT MATERIALIZED (
 snapshot AS (
     SELECT * FROM report_run_snapshot($1, $2, $3, $5)
 ),
+-- Two ways to the cells, the same answer (Reports/README.md, "Cohorts in a night"):
+--   * a run that computes several months, or has no earlier cells (a full run), reads the whole history: every
+--     customer's rows sorted by customer (`started` below);
+--   * a night (a run that computes the last month alone and reuses the cells of the months before it, handed to the
+--     query in report_reused_cell_run) adds the last month to the month before's cells: each cohort's size and
+--     cumulative net revenue there, and its paying customers, whom only the starts, restarts and stops at the last
+--     month's snapshot change; the last month's charges and refunds are read by index, and the start month of each
+--     customer they or those movements touch is looked up by index over its account's subscriptions.
+-- The month before's cells of each cohort, with its start month's net revenue (empty but in a night).
+previous AS MATERIALIZED (
+    SELECT (c.cells->>'cohort_month' || '-01')::timestamp AS start, c.cells->>'provider' AS provider,
+           c.cells->>'currency' AS currency, (c.cells->>'cohort_subscribers')::bigint AS size,
+           (c.cells->>'retained_subscribers')::bigint AS retained,
+           (c.cells->>'cumulative_net_revenue_micros')::numeric AS cumulative,
+           (o.cells->>'net_revenue_micros')::numeric AS start_net
+    FROM params p
+    JOIN report_reused_cell_run c ON c.month = to_char(p.last_month - interval '1 month', 'YYYY-MM')
+    JOIN report_reused_cell_run o ON o.month = c.cells->>'cohort_month'
+         AND o.cells->>'cohort_month' = c.cells->>'cohort_month' AND o.cells->>'provider' = c.cells->>'provider'
+         AND o.cells->>'currency' = c.cells->>'currency'
+    WHERE (SELECT min(sn.month_start) FROM snapshot sn WHERE sn.reported) = p.last_month
+),
 -- Who counts: not a test or sandbox purchase, no test row; an unclaimed purchase is its own account.
 subscriber AS (
     SELECT s.id AS subscription_id, s.provider::text AS provider, COALESCE(s.billing_account_id, s.id) AS account
@@ -38,6 +60,7 @@ activity AS (
     WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
       AND ((b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND b.amount_micros > 0)
            OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK') AND b.amount_micros IS NOT NULL))
+      AND NOT EXISTS (SELECT 1 FROM previous)
 ),
 -- One sort by customer (its text keys compared bytewise: the partitions need only equality): its start month (the
 -- month of its first paid charge) on every row of it, and its first row; only the customers who started in a month
@@ -80,7 +103,8 @@ paying_change AS (
     JOIN report_run_movement($1, $2, $3, $5) m ON m.n >= f.n
     JOIN snapshot sn ON sn.n = m.n
     JOIN customer c ON c.account = m.billing_account_id AND c.provider = m.provider AND c.currency = m.currency
-    WHERE (m.n = f.n AND m.v > 0) OR (m.n > f.n AND m.movement IN ('new', 'reactivation', 'churn'))
+    WHERE ((m.n = f.n AND m.v > 0) OR (m.n > f.n AND m.movement IN ('new', 'reactivation', 'churn')))
+      AND NOT EXISTS (SELECT 1 FROM previous)
     GROUP BY 1, 2, 3, 4
 ),
 -- Every cohort at every month from its start to the last month, running along its months: the customers paying at
@@ -95,6 +119,82 @@ running AS (
     LEFT JOIN cell v ON v.start = c.start AND v.provider = c.provider AND v.currency = c.currency AND v.month = g.month
     LEFT JOIN paying_change t ON t.start = c.start AND t.provider = c.provider AND t.currency = c.currency AND t.month = g.month
     WINDOW w AS (PARTITION BY c.start, c.provider, c.currency ORDER BY g.month)
+),
+-- A night: the last month's charges and refunds (by index: provider, event type, instant) of the subscriptions that
+-- count, by customer; and the movements at its snapshot.
+month_activity AS MATERIALIZED (
+    SELECT s.provider::text AS provider, COALESCE(s.billing_account_id, s.id) AS account, b.currency_code AS currency,
+           b.amount_micros AS net
+    FROM params p
+    JOIN billing_transaction b ON b.effective_at >= p.range_start AND b.effective_at < p.range_end
+    JOIN subscription s ON s.id = b.subscription_id
+    WHERE b.provider IN ('APPLE', 'GOOGLE', 'WEB')
+      AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED', 'REFUNDED')
+      AND b.effective_at >= p.last_month AT TIME ZONE 'UTC'
+      AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+      AND ((b.event_type <> 'REFUNDED' AND b.amount_micros > 0)
+           OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK') AND b.amount_micros IS NOT NULL))
+      AND NOT s.is_test_purchase AND NOT s.is_sandbox
+      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
+      AND EXISTS (SELECT 1 FROM previous)
+),
+last_movement AS MATERIALIZED (
+    SELECT m.provider, m.billing_account_id AS account, m.currency, m.v, m.movement
+    FROM params p
+    JOIN snapshot sn ON sn.month_start::timestamp = p.last_month
+    JOIN report_run_movement($1, $2, $3, $5) m ON m.n = sn.n
+    WHERE EXISTS (SELECT 1 FROM previous)
+),
+-- The customers a night touches, those with charges or refunds in the last month and those who start, restart or stop
+-- paying at its snapshot, each with its start month: the month of its earliest paid charge over its account's
+-- subscriptions that count (by index: the account's subscriptions, each one's rows by instant).
+touched AS MATERIALIZED (
+    SELECT t.provider, t.account, t.currency,
+           (SELECT date_trunc('month', min(f.effective_at) AT TIME ZONE 'UTC')
+            FROM subscription s CROSS JOIN params p
+            CROSS JOIN LATERAL (
+                SELECT b.effective_at FROM billing_transaction b
+                WHERE b.subscription_id = s.id AND b.currency_code = t.currency AND b.amount_micros > 0
+                  AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
+                  AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
+                ORDER BY b.effective_at LIMIT 1) f
+            WHERE (s.billing_account_id = t.account OR (s.id = t.account AND s.billing_account_id IS NULL))
+              AND s.provider::text = t.provider AND NOT s.is_test_purchase AND NOT s.is_sandbox
+              AND NOT EXISTS (SELECT 1 FROM billing_transaction x WHERE x.subscription_id = s.id AND x.is_test)) AS start
+    FROM (SELECT a.provider, a.account, a.currency FROM month_activity a
+          UNION
+          SELECT m.provider, m.account, m.currency FROM last_movement m WHERE m.movement IN ('new', 'reactivation', 'churn')) t
+),
+-- Per cohort, the last month's net revenue of its customers, and the change in who pays at its snapshot: +1 for a
+-- start or restart, -1 for a stop (a cohort before the last month: added to the month before's paying customers), or
+-- +1 for each paying there (the last month's own cohort).
+night_net AS (
+    SELECT t.start, t.provider, t.currency, sum(a.net) AS net
+    FROM month_activity a JOIN touched t USING (provider, account, currency)
+    GROUP BY 1, 2, 3
+),
+night_paying AS (
+    SELECT t.start, t.provider, t.currency,
+           sum(CASE WHEN t.start = p.last_month THEN (m.v > 0)::int
+                    WHEN m.movement IN ('new', 'reactivation') THEN 1 WHEN m.movement = 'churn' THEN -1 ELSE 0 END) AS change
+    FROM last_movement m JOIN touched t USING (provider, account, currency) CROSS JOIN params p
+    GROUP BY 1, 2, 3
+),
+-- The last month's cells: each earlier cohort's from the month before's; the last month's own cohort, its customers
+-- those touched whose start month it is.
+night AS (
+    SELECT pr.start, pr.provider, pr.currency, pr.size, p.last_month AS month, COALESCE(n.net, 0) AS net,
+           pr.cumulative + COALESCE(n.net, 0) AS cumulative, pr.start_net, pr.retained + COALESCE(c.change, 0) AS retained
+    FROM previous pr CROSS JOIN params p
+    LEFT JOIN night_net n ON n.start = pr.start AND n.provider = pr.provider AND n.currency = pr.currency
+    LEFT JOIN night_paying c ON c.start = pr.start AND c.provider = pr.provider AND c.currency = pr.currency
+    UNION ALL
+    SELECT j.start, j.provider, j.currency, j.size, j.start, COALESCE(n.net, 0), COALESCE(n.net, 0), COALESCE(n.net, 0),
+           COALESCE(c.change, 0)
+    FROM (SELECT t.start, t.provider, t.currency, count(*) AS size
+          FROM touched t CROSS JOIN params p WHERE t.start = p.last_month GROUP BY 1, 2, 3) j
+    LEFT JOIN night_net n ON n.start = j.start AND n.provider = j.provider AND n.currency = j.currency
+    LEFT JOIN night_paying c ON c.start = j.start AND c.provider = j.provider AND c.currency = j.currency
 )
 SELECT to_char(r.start, 'YYYY-MM') AS cohort_month, r.provider, r.currency,
        ((extract(year FROM r.month) - extract(year FROM r.start)) * 12
@@ -105,7 +205,9 @@ SELECT to_char(r.start, 'YYYY-MM') AS cohort_month, r.provider, r.currency,
        r.net::bigint AS net_revenue_micros, r.cumulative::bigint AS cumulative_net_revenue_micros,
        CASE WHEN r.start_net > 0 THEN round(r.net::numeric / r.start_net, 6) END AS revenue_retention_rate,
        report_half_even(r.cumulative, r.size)::bigint AS ltv_micros
-FROM running r
+FROM (SELECT r.start, r.provider, r.currency, r.size, r.month, r.net, r.cumulative, r.start_net, r.retained FROM running r
+      UNION ALL
+      SELECT n.start, n.provider, n.currency, n.size, n.month, n.net, n.cumulative, n.start_net, n.retained FROM night n) r
 JOIN snapshot sn ON sn.reported AND sn.month_start::timestamp = r.month
 -- Bytewise (ASCII codes and names: the same order as the database's), so build-reports can merge stored months' cells
 -- into this order.

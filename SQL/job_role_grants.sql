@@ -71,6 +71,8 @@ BEGIN
             ('report_price_change_notice_run', 'SELECT'),
             ('report_price_change_member_run', 'SELECT'),
             ('report_price_change_peer_run', 'SELECT'),
+            -- the cells a report stored as cells reuses, handed to its query (0060)
+            ('report_reused_cell_run', 'SELECT'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and
             -- rebuilds its index through the owner's two functions (0039, granted below), never directly
             ('report_stored_span_input_corrected', 'SELECT'),

@@ -130,6 +130,7 @@ final class LateReports: @unchecked Sendable {
                     try connection.execute("CREATE TEMP TABLE report_\(relation)_run (LIKE public.report_\(relation)_run)")
                 }
                 try connection.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled)")
+                try ReusedCells.create(connection, onCommitDrop: false)
                 try SnapshotSession.begin(connection, snapshot: snapshot)
             }
             condition.lock()

@@ -24,7 +24,13 @@ enum MonthCells {
         if plan.firstComputed <= settings.lastMonth {
             let moved = plan.firstComputed > settings.firstMonth
             if moved { try stored.markReported(from: plan.firstComputed) }
+            // The reused cells, for a query that adds its months to them (`ReusedCells`).
+            let handed = moved ? try ReusedCells.handOver(table, month: definition.reuse?.column ?? "", database: database) : false
             let result = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: database)
+            if handed {
+                try ReusedCells.clear(database)
+                tally.count("cells_handed", by: table.rows.count)
+            }
             if moved { try stored.markReported(from: settings.firstMonth) }
             guard table.columns.isEmpty || table.columns == result.columns else {
                 throw JobError.failed("report \(definition.name): its columns differ from its stored months' although its SQL is the same; rerun with --full")

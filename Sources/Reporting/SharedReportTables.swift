@@ -152,6 +152,7 @@ public enum SharedReportTables {
                                       only: Set<String>? = nil) throws {
         try StoredMonths.failing("shared tables") {
             _ = try database.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled) ON COMMIT DROP")
+            try ReusedCells.create(database, onCommitDrop: true)
         }
         for relation in relations where only?.contains(relation) ?? true {
             // (report_run_span and report_run_trial compute their rows while the table is not yet recorded as filled)

@@ -1,0 +1,129 @@
+import Foundation
+import JobKit
+import Postgres
+import Reporting
+import Testing
+
+/// `cohorts` in a night (migration 0060; Reports/README.md, "Cohorts in a night"): the run computes the as-of month
+/// alone and adds it to the reused cells of the month before, looking up the start month of each customer the month
+/// touches. Each change below is made in the as-of month only (every earlier month stays reused), moves the file, and
+/// the night's file is byte-identical to `--full`'s, which reads the whole history.
+@Suite(.serialized) struct IncrementalCohortsNightTests {
+    /// A change (SQL given the as-of instant, inserting what it names) and what it exercises.
+    struct Change {
+        let name: String
+        let sql: String
+    }
+
+    /// A subscription that counts: no test or sandbox purchase, no test row.
+    static let counted = """
+        NOT s.is_test_purchase AND NOT s.is_sandbox
+          AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
+        """
+
+    /// The first day of the as-of month, as a timestamptz, of `$1`.
+    static let monthStart = "(date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')"
+
+    /// An account paying in one provider since before the as-of month is charged by it, in the as-of month, in a
+    /// currency it never paid in before: a new customer of the as-of month's cohort (a customer is an account, a
+    /// provider and a currency), although the account started long before.
+    static let newCurrency = Change(name: "new-currency", sql: """
+        WITH payer AS (
+            SELECT s.id, s.provider, b.currency_code, b.product_id, b.plan_id
+            FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+            WHERE b.event_type = 'PURCHASED' AND b.amount_micros > 0 AND s.billing_account_id IS NOT NULL AND \(counted)
+              AND b.effective_at < \(monthStart) - interval '2 months'
+            ORDER BY b.effective_at, b.transaction_key LIMIT 1),
+        other AS (
+            SELECT b.currency_code FROM billing_transaction b, payer p
+            WHERE b.amount_micros > 0 AND b.currency_code <> p.currency_code
+            GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1)
+        INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, amount_micros,
+                                         currency_code, product_id, plan_id, billing_period, period_start_at, period_end_at,
+                                         raw_payload)
+        SELECT p.id, p.provider, 'RENEWED', 'cohort-night:new-currency', $1::timestamptz - interval '1 day', 7990000,
+               o.currency_code, p.product_id, p.plan_id, 'P1M', $1::timestamptz - interval '1 day',
+               $1::timestamptz - interval '1 day' + interval '1 month', '{}'::jsonb
+        FROM payer p, other o
+        """)
+
+    /// An account's first counting subscription of a provider, bought in the as-of month, beside an excluded one (a
+    /// sandbox purchase, or one with a test row: `kind`) of the same provider and currency charged months before (made
+    /// before the first run by `siblingSetUp`): the excluded purchase is no customer's, so the account starts in the
+    /// as-of month.
+    static func sibling(_ kind: String) -> Change {
+        Change(name: kind + "-sibling", sql: """
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, amount_micros,
+                                             currency_code, product_id, plan_id, billing_period, period_start_at, period_end_at,
+                                             raw_payload)
+            SELECT u.id, u.provider, 'PURCHASED', 'cohort-night:\(kind)-sibling', $1::timestamptz - interval '2 days', b.amount_micros,
+                   b.currency_code, b.product_id, b.plan_id, 'P1M', $1::timestamptz - interval '2 days',
+                   $1::timestamptz - interval '2 days' + interval '1 month', '{}'::jsonb
+            FROM billing_transaction b JOIN subscription t ON t.id = b.subscription_id
+            JOIN subscription u ON u.billing_account_id = t.billing_account_id AND u.provider = t.provider AND u.id <> t.id
+            WHERE b.transaction_key = 'cohort-night:\(kind)'
+            """)
+    }
+
+    /// Before the first run, for `sibling(kind)`: in the provider an account (the `pick`-th with one provider only) has
+    /// none of, an excluded subscription charged two months before the as-of month (a sandbox purchase, or a test row:
+    /// `kind`), and the counting subscription of the same account and provider that `sibling` charges (no rows yet).
+    static func siblingSetUp(_ kind: String, pick: Int) -> String {
+        let sandbox = kind == "sandbox"
+        return """
+            WITH account AS (
+                SELECT s.billing_account_id AS id, CASE WHEN min(s.provider::text) = 'APPLE' THEN 'GOOGLE' ELSE 'APPLE' END::billing_provider AS provider
+                FROM subscription s WHERE s.billing_account_id IS NOT NULL
+                GROUP BY 1 HAVING count(DISTINCT s.provider) = 1 ORDER BY 1 OFFSET \(pick) LIMIT 1),
+            charge AS (
+                SELECT b.currency_code, b.amount_micros, b.product_id, b.plan_id, s.plan_id AS subscription_plan
+                FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id, account a
+                WHERE s.provider = a.provider AND b.event_type = 'PURCHASED' AND b.amount_micros > 0
+                ORDER BY b.effective_at, b.transaction_key LIMIT 1),
+            made AS (
+                INSERT INTO subscription (provider, billing_account_id, plan_id, status, is_sandbox)
+                SELECT a.provider, a.id, c.subscription_plan, x.status, x.excluded AND \(sandbox)
+                FROM account a, charge c, (VALUES ('EXPIRED'::subscription_status, true), ('ACTIVE', false)) x(status, excluded)
+                RETURNING id, provider, status)
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, amount_micros,
+                                             currency_code, product_id, plan_id, billing_period, period_start_at, period_end_at,
+                                             is_test, raw_payload)
+            SELECT m.id, m.provider, 'PURCHASED', 'cohort-night:\(kind)', \(monthStart) - interval '2 months' + interval '3 days',
+                   c.amount_micros, c.currency_code, c.product_id, c.plan_id, 'P1M',
+                   \(monthStart) - interval '2 months' + interval '3 days', \(monthStart) - interval '1 month' + interval '3 days',
+                   \(!sandbox), '{}'::jsonb
+            FROM made m, charge c WHERE m.status = 'EXPIRED'
+            """
+    }
+
+    @Test func aNightAddsTheAsOfMonthToTheReusedCellsAndEqualsAFullRun() throws {
+        let harness = try ReportingHarness("cohorts_night", seed: 43, subscriptions: 400, months: 8)
+        let sql = try harness.sqlFolder("sql")
+        let database = harness.database
+        for (pick, kind) in ["sandbox", "test-row"].enumerated() {
+            #expect(try database.execute(Self.siblingSetUp(kind, pick: pick), [harness.asOf]) == 1, "the \(kind) purchase was made")
+        }
+        let (first, firstSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("first").path])
+        #expect(first == .succeeded, "\(firstSummary)")
+        let asOfMonth = try #require(database.query("SELECT to_char($1::timestamptz, 'YYYY-MM')", [harness.asOf]).textRows().first?.first ?? nil)
+        let reusedThrough = try #require(ReportMonth(text: asOfMonth)?.advanced(by: -1).description)
+        var previous = "first"
+        for change in [Self.newCurrency, Self.sibling("sandbox"), Self.sibling("test-row")] {
+            #expect(try database.execute(change.sql, [harness.asOf]) == 1, "\(change.name): the change found its rows")
+            let (night, summary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(change.name).path])
+            #expect(night == .succeeded, "\(summary)")
+            // The night reused every month before the as-of month and handed their cells to the query.
+            #expect((summary["reused_cohorts"] as? String)?.hasSuffix(".." + reusedThrough) == true, "\(change.name): \(summary)")
+            let handed = (summary["counts"] as? [String: Any])?["cells_handed"] as? Int ?? 0
+            #expect(handed > 0, "\(change.name): \(summary)")
+            let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(change.name + "-full").path, "--full"])
+            #expect(full == .succeeded, "\(fullSummary)")
+            let nightFile = try ReportingHarness.files(harness.folder(change.name))["cohorts.csv"]
+            let fullFile = try ReportingHarness.files(harness.folder(change.name + "-full"))["cohorts.csv"]
+            let earlier = try ReportingHarness.files(harness.folder(previous))["cohorts.csv"]
+            #expect(nightFile != nil && nightFile == fullFile, "\(change.name): the night's cohorts equal --full's")
+            #expect(fullFile != earlier, "\(change.name): the change moves cohorts")
+            previous = change.name + "-full"
+        }
+    }
+}
