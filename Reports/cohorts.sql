@@ -145,11 +145,12 @@ last_movement AS MATERIALIZED (
     JOIN report_run_movement($1, $2, $3, $5) m ON m.n = sn.n
     WHERE EXISTS (SELECT 1 FROM previous)
 ),
--- The customers a night touches, those with charges or refunds in the last month and those who start, restart or stop
--- paying at its snapshot, each with its start month: the month of its earliest paid charge over its account's
--- subscriptions that count (by index: the account's subscriptions, each one's rows by instant).
+-- The customers a night touches, those with charges or refunds in the last month (with their net revenue there) and
+-- those who start, restart or stop paying at its snapshot, each with its start month: the month of its earliest paid
+-- charge over its account's subscriptions that count (by index: the account's subscriptions, each one's rows by
+-- instant).
 touched AS MATERIALIZED (
-    SELECT t.provider, t.account, t.currency,
+    SELECT t.provider, t.account, t.currency, t.net,
            (SELECT date_trunc('month', min(f.effective_at) AT TIME ZONE 'UTC')
             FROM subscription s CROSS JOIN params p
             CROSS JOIN LATERAL (
@@ -161,17 +162,18 @@ touched AS MATERIALIZED (
             WHERE (s.billing_account_id = t.account OR (s.id = t.account AND s.billing_account_id IS NULL))
               AND s.provider::text = t.provider AND NOT s.is_test_purchase AND NOT s.is_sandbox
               AND NOT EXISTS (SELECT 1 FROM billing_transaction x WHERE x.subscription_id = s.id AND x.is_test)) AS start
-    FROM (SELECT a.provider, a.account, a.currency FROM month_activity a
-          UNION
-          SELECT m.provider, m.account, m.currency FROM last_movement m WHERE m.movement IN ('new', 'reactivation', 'churn')) t
+    FROM (SELECT c.provider, c.account, c.currency, sum(c.net) AS net
+          FROM (SELECT a.provider, a.account, a.currency, a.net FROM month_activity a
+                UNION ALL
+                SELECT m.provider, m.account, m.currency, NULL FROM last_movement m
+                WHERE m.movement IN ('new', 'reactivation', 'churn')) c
+          GROUP BY 1, 2, 3) t
 ),
 -- Per cohort, the last month's net revenue of its customers, and the change in who pays at its snapshot: +1 for a
 -- start or restart, -1 for a stop (a cohort before the last month: added to the month before's paying customers), or
 -- +1 for each paying there (the last month's own cohort).
 night_net AS (
-    SELECT t.start, t.provider, t.currency, sum(a.net) AS net
-    FROM month_activity a JOIN touched t USING (provider, account, currency)
-    GROUP BY 1, 2, 3
+    SELECT t.start, t.provider, t.currency, sum(t.net) AS net FROM touched t GROUP BY 1, 2, 3
 ),
 night_paying AS (
     SELECT t.start, t.provider, t.currency,

@@ -22,11 +22,12 @@ enum ReusedCells {
         guard present.first?.first == "t" else { return false }
         try StoredMonths.failing("reused cells") {
             try database.execute("DELETE FROM pg_temp.report_reused_cell_run")
-            // One parameter for every cell, row after row; each row's slice paired with the column names.
+            // One parameter for every cell, row after row: unnested once, each row's cells gathered by column name.
             _ = try database.execute("""
                 INSERT INTO pg_temp.report_reused_cell_run (month, cells)
-                SELECT a.v[(i - 1) * a.w + $3], jsonb_object($1::text[], a.v[(i - 1) * a.w + 1 : i * a.w])
-                FROM (SELECT $2::text[] AS v, cardinality($1::text[]) AS w) a, generate_series(1, cardinality(a.v) / a.w) i
+                SELECT max(u.v) FILTER (WHERE (u.i - 1) % c.w = $3 - 1), jsonb_object_agg(($1::text[])[(u.i - 1) % c.w + 1], u.v)
+                FROM unnest($2::text[]) WITH ORDINALITY AS u(v, i), (SELECT cardinality($1::text[]) AS w) c
+                GROUP BY (u.i - 1) / c.w
                 """, [PostgresTextArray(table.columns), PostgresTextArray(table.rows.flatMap { $0 }), Int64(monthIndex + 1)])
             try database.execute("ANALYZE pg_temp.report_reused_cell_run")
         }
