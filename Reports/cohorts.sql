@@ -126,11 +126,10 @@ month_activity AS MATERIALIZED (
     SELECT s.provider::text AS provider, COALESCE(s.billing_account_id, s.id) AS account, b.currency_code AS currency,
            b.amount_micros AS net
     FROM params p
-    JOIN billing_transaction b ON b.effective_at >= p.range_start AND b.effective_at < p.range_end
+    JOIN billing_transaction b ON b.effective_at >= p.last_month AT TIME ZONE 'UTC' AND b.effective_at < p.range_end
     JOIN subscription s ON s.id = b.subscription_id
     WHERE b.provider IN ('APPLE', 'GOOGLE', 'WEB')
       AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED', 'REFUNDED')
-      AND b.effective_at >= p.last_month AT TIME ZONE 'UTC'
       AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
       AND ((b.event_type <> 'REFUNDED' AND b.amount_micros > 0)
            OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK') AND b.amount_micros IS NOT NULL))
