@@ -145,7 +145,7 @@ let package = Package(
         // build-reports: the finance reports as CSV and one XLSX workbook with charts (issue 15).
         .target(name: "Reporting", dependencies: ["JobKit", "Postgres", "XLSX", "Crypto", "BillingCore", "CompactMemory"]),
         job("build-reports", ["JobKit", "Reporting"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "JobKit", "Postgres", "XLSX", "Archive", "TestSupport", "WorldGen"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "JobKit", "Postgres", "Crypto", "XLSX", "Archive", "TestSupport", "WorldGen"]),
     ],
     swiftLanguageModes: [.v6]
 )

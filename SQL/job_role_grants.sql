@@ -43,6 +43,8 @@ BEGIN
             -- build-reports' stored months: a cache it replaces whole (an entry and its rows), never updates
             ('report_stored_month', 'SELECT, INSERT, DELETE'),
             ('report_stored_row', 'SELECT, INSERT, DELETE'),
+            -- and a stored month's CSV lines, replaced with it (0062)
+            ('report_stored_csv', 'SELECT, INSERT, DELETE'),
             ('report_subscriber_state_run', 'SELECT'),
             ('report_span_run', 'SELECT'),
             ('report_trial_run', 'SELECT'),

@@ -27,6 +27,14 @@ final class CSVFileWriter {
         if encoder.bytes.count >= chunkSize { try flush() }
     }
 
+    /// Appends records already encoded (`CSVEncoder`'s bytes: whole lines).
+    func appendEncoded(_ bytes: UnsafeRawBufferPointer) throws {
+        try flush()
+        guard !bytes.isEmpty else { return }
+        hasher.update(bytes)
+        try FileSystemError.perform("write", path) { try handle.write(contentsOf: bytes) }
+    }
+
     /// Writes what is left, closes the file and returns the SHA-256 of its whole content.
     func finish() throws -> String {
         try flush()

@@ -2,9 +2,9 @@ import Foundation
 import JobKit
 import Postgres
 
-/// The job's last files in print order, `plan_change_mix` and `cohorts`, computed on a session of their own while the
-/// job's session writes the files before them, so the second core is not idle through the job's chain of files after
-/// the fill (Benchmarks/results.md, "Month-end and reports on a quiet night"). The session imports the run's snapshot
+/// The job's last files in print order, `plan_change_mix` and `cohorts` (in a night `cohorts` alone: `nightNames`),
+/// computed on a session of their own while the job's session writes the files before them, so the second core is not
+/// idle through the job's chain of files after the fill (Benchmarks/results.md, "Month-end and reports on a quiet night"). The session imports the run's snapshot
 /// (every report of a run still reads one snapshot) and gets, from the job's session over binary `COPY`, copies of
 /// the only filled tables these files read — the snapshots and the movements (`cohorts`; `plan_change_mix` reads none)
 /// — and the `report_run_filled` rows of those two, so the `report_run_*` functions read the copies; any other filled
@@ -14,6 +14,10 @@ import Postgres
 final class LateReports: @unchecked Sendable {
     /// The files computed here when the run has them.
     static let names: Set<String> = ["plan_change_mix", "cohorts"]
+    /// Those of `names` computed here in a night (a run computing at most the last month of every one of them): then
+    /// `plan_change_mix` (2.5 s at 1M subscriptions) evens the job's chain with `cohorts` (8 s) here, where beside it
+    /// it made the late chain the run's longest (Benchmarks/results.md, "The night's chains evened").
+    static let nightNames: Set<String> = ["cohorts"]
     /// The filled relations copied from the job's session (`SharedReportTables.relations`), each `report_<r>_run`.
     static let copied = ["snapshot", "movement"]
 
@@ -24,6 +28,8 @@ final class LateReports: @unchecked Sendable {
     }
 
     private let reports: [(ReportDefinition, String)]
+    /// The reports this session computes, chosen at the hand-over (`nightNames` in a night); nil before it.
+    private var computing: [(ReportDefinition, String)]?
     private let settings: ReportSettings
     private let snapshot: String
     private let connection: PostgresConnection
@@ -85,8 +91,11 @@ final class LateReports: @unchecked Sendable {
                 try connection.execute("ANALYZE \(table)")
             }
         }
+        // A night: every late file computes at most the last month (none computes more).
+        let night = reports.allSatisfy { stored?.plan(for: $0.0).map { $0.firstComputed >= settings.lastMonth } ?? false }
         condition.lock()
         self.stored = stored?.on(connection)
+        computing = reports.filter { !night || Self.nightNames.contains($0.0.name) }
         handedOver = true
         condition.broadcast()
         condition.unlock()
@@ -104,7 +113,10 @@ final class LateReports: @unchecked Sendable {
     /// The rows of report `name` and what it adds to the summary when this session computes it, waiting for the
     /// session to end; nil at once for a report it does not compute. The session's error, if it failed.
     func result(_ name: String) throws -> Computed? {
-        guard reports.contains(where: { $0.0.name == name }) else { return nil }
+        condition.lock()
+        let chosen = (computing ?? reports).contains { $0.0.name == name }
+        condition.unlock()
+        guard chosen else { return nil }
         try wait()
         condition.lock()
         defer { condition.unlock() }
@@ -137,10 +149,10 @@ final class LateReports: @unchecked Sendable {
             ready = true
             condition.broadcast()
             while !handedOver && !stopped { condition.wait() }
-            let (go, bound) = (handedOver && !stopped, stored)
+            let (go, bound, chosen) = (handedOver && !stopped, stored, computing ?? [])
             condition.unlock()
             if go {
-                for (definition, sql) in reports {
+                for (definition, sql) in chosen {
                     let began = Date()
                     let tally = ReportTally()
                     var table = ReportTable(columns: [], rows: [])

@@ -12,11 +12,19 @@ import Postgres
 /// with the same SQL, inputs and digest (`Plan.storedRows`), nothing is sent and the stored entry stays as it is (its
 /// `computed_as_of` and `stored_at` those of the run that stored it); otherwise the rows and the entry are sent.
 final class MonthRecorder {
+    /// What a recorder of a report whose file is its CSV alone also stores: each recorded month's CSV lines, under
+    /// `format` (`ReportFormatter.csvFormat`), formatted on the writer's thread as the file's lines are.
+    struct CSVLines {
+        let format: String
+        let rawIdentifiers: Bool
+    }
+
     private let report: String
     private let column: String
     private let plan: StoredMonths.Plan
     private let settings: ReportSettings
     private let inputs: [String: String]
+    private let csv: CSVLines?
     /// `settings.asOfMonth`, computed once (it formats the as-of instant, and every row asks).
     private let asOfMonth: ReportMonth
     /// Runs a statement that records rows, in the session that holds the temporary tables; the parameters are made
@@ -37,12 +45,14 @@ final class MonthRecorder {
     private static let batchSize = 5_000
 
     init(report: String, column: String, plan: StoredMonths.Plan, settings: ReportSettings, inputs: [String: String],
+         csv: CSVLines? = nil,
          send: @escaping (_ sql: String, _ parameters: @escaping @Sendable () -> [any PostgresEncodable]) throws -> Void) {
         self.report = report
         self.column = column
         self.plan = plan
         self.settings = settings
         self.inputs = inputs
+        self.csv = csv
         asOfMonth = settings.asOfMonth
         self.send = send
     }
@@ -105,6 +115,7 @@ final class MonthRecorder {
         let rowsSHA256 = rows.hex()
         recorded.insert(month)
         self.month = nil
+        if let csv, plan.storedCSV[month.description] != rowsSHA256 { try sendLines(rows, columns: columns, month: month, rowsSHA256: rowsSHA256, csv: csv) }
         if plan.storedRows[month.description] == rowsSHA256 {
             keptEqual += 1
             return
@@ -124,6 +135,35 @@ final class MonthRecorder {
                     (report, basis, currency, month, sql_sha256, inputs, columns, row_count, computed_as_of, stored_at, rows_sha256)
                 SELECT $1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, clock_timestamp(), $10
                 """, { [values] in values })
+        }
+    }
+
+    /// Sends the CSV lines of `month`'s `rows` (formatted where the statement runs) under `csv`'s format, with the
+    /// digest of the rows they come from.
+    private func sendLines(_ rows: MonthRowsDigest, columns: [String], month: ReportMonth, rowsSHA256: String, csv: CSVLines) throws {
+        let key: [any PostgresEncodable] = [report, settings.basis.rawValue, settings.currency, month.description, csv.format, rowsSHA256,
+                                            Int64(rows.count)]
+        let report = self.report
+        try StoredMonths.failing("storing \(report) \(month)") {
+            try send("""
+                INSERT INTO pg_temp.report_stored_new_csv (report, basis, currency, month, format, rows_sha256, row_count, body)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                """, { [key, rows] in
+                    var lines: [UInt8]? = []
+                    var number = 1
+                    // A row the formatter refuses has failed the job's own file before its month ends; should one come
+                    // here, the NULL body fails the statement, and the run with it, rather than store partial lines.
+                    do {
+                        try rows.forEachBatch(of: Self.batchSize) { batch in
+                            lines? += try ReportFormatter.csvLines(report: report, columns: columns, rawIdentifiers: csv.rawIdentifiers,
+                                                                   rows: batch, firstRowNumber: number)
+                            number += batch.count
+                        }
+                    } catch {
+                        lines = nil
+                    }
+                    return key + [lines]
+                })
         }
     }
 

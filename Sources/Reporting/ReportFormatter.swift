@@ -16,6 +16,26 @@ public struct ReportFormatter {
     /// Keep identifiers unmasked.
     let rawIdentifiers: Bool
 
+    /// The version of what `format` writes into a CSV field. A stored month's CSV lines (migration 0062) are replayed
+    /// only under the same version: any change to what a field holds for the same cell must increase it
+    /// (`ReportFormatterVersionTests` fails until it does).
+    static let csvVersion = 1
+
+    /// The key a stored month's CSV lines are written and replayed under: `csvVersion` and the identifier mode.
+    static func csvFormat(rawIdentifiers: Bool) -> String {
+        "v\(csvVersion) " + (rawIdentifiers ? "raw" : "masked")
+    }
+
+    /// The CSV lines (no header) of `rows` of a report with SQL `columns`, as the report's file holds them.
+    static func csvLines(report: String, columns: [String], rawIdentifiers: Bool, rows: [[String?]], firstRowNumber: Int) throws -> [UInt8] {
+        let formatter = ReportFormatter(report: report, columns: columns, rawIdentifiers: rawIdentifiers)
+        var encoder = CSVEncoder()
+        for (offset, row) in rows.enumerated() {
+            encoder.append(try formatter.format(row, rowNumber: firstRowNumber + offset).map(\.csv))
+        }
+        return encoder.bytes
+    }
+
     /// A formatter for a report with SQL `columns`.
     public init(report: String, columns sqlColumns: [String], rawIdentifiers: Bool) {
         self.report = report

@@ -8,16 +8,21 @@ import Postgres
 enum ReportRows {
     /// Hands the rows to `consume` (a streamed report batch by batch; a `whole` one, which charts or the cover read, at
     /// once) and returns the whole table when `whole`. The queries run on `database` (the job's session, or the late
-    /// session with `stored` bound to it: `LateReports`); what the summary gains goes to `tally`.
+    /// session with `stored` bound to it: `LateReports`); what the summary gains goes to `tally`. A streamed report
+    /// whose file is its CSV alone passes `lines`, which appends CSV lines as they are: its reused months' stored lines
+    /// are handed there when every one has them (`StoredMonths.replayCSV`; after `consume` got the columns and no
+    /// row), and its recorded months' lines are stored.
     static func read(_ definition: ReportDefinition, sql: String, settings: ReportSettings, stored: StoredMonths?,
                      database: PostgresConnection, tally: ReportTally, whole: Bool,
+                     lines: ((_ bytes: UnsafeRawBufferPointer, _ rows: Int) throws -> Void)? = nil,
                      _ consume: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws -> ReportTable? {
         let plan = stored?.plan(for: definition)
         if let groups = definition.reuse?.groups, let stored, let plan {
             return try MonthCells.read(definition, groups: groups, sql: sql, settings: settings, stored: stored, plan: plan,
                                        database: database, tally: tally, consume)
         }
-        let recorder = stored?.recorder(for: definition)
+        let lines = whole ? nil : lines
+        let recorder = stored?.recorder(for: definition, csvLines: lines != nil)
         var computing = settings
         if let plan {
             computing.firstMonth = plan.firstComputed
@@ -27,7 +32,15 @@ enum ReportRows {
         }
         let computes = computing.firstMonth <= settings.lastMonth
         var table = ReportTable(columns: [], rows: [])
-        let reused = try stored?.replay(definition) { columns, rows in
+        var replayedLines: Int?
+        if let lines, let stored {
+            replayedLines = try stored.replayCSV(definition, header: { columns in
+                table.columns = columns
+                try consume(columns, [])
+            }, lines: lines)
+        }
+        if let replayedLines { tally.count("rows_reused_as_csv", by: replayedLines) }
+        let reused = try replayedLines ?? stored?.replay(definition) { columns, rows in
             table.columns = columns
             if whole { table.rows += rows } else { try consume(columns, rows) }
         } ?? 0

@@ -18,6 +18,9 @@ final class StoredMonths {
         /// The stored entries this SQL computed from the run's inputs, by month: their rows' digest (`rows_sha256`).
         /// A month the run computes again with the same digest is left as it is (`MonthRecorder`).
         var storedRows: [String: String] = [:]
+        /// The rows' digest each stored month's CSV lines under the run's format were formatted from, by month
+        /// (`report_stored_csv`, migration 0062): lines are written again only for a month whose digest differs.
+        var storedCSV: [String: String] = [:]
     }
 
     private let settings: ReportSettings
@@ -90,6 +93,7 @@ final class StoredMonths {
     static func createNewTables(_ database: PostgresConnection) throws {
         try database.execute("CREATE TEMP TABLE report_stored_new_month (LIKE public.report_stored_month)")
         try database.execute("CREATE TEMP TABLE report_stored_new_row (LIKE public.report_stored_row)")
+        try database.execute("CREATE TEMP TABLE report_stored_new_csv (LIKE public.report_stored_csv)")
     }
 
     /// `report`'s plan: the first month it computes, the first reported month not stored complete with this SQL hash
@@ -105,11 +109,17 @@ final class StoredMonths {
             current.insert(month)
             if let stored = row[3] { rows[month] = stored }
         }
+        var csv: [String: String] = [:]
+        for row in try database.query("""
+            SELECT month, rows_sha256 FROM report_stored_csv WHERE report = $1 AND basis = $2 AND currency = $3 AND format = $4
+            """, [report, settings.basis.rawValue, settings.currency, csvFormat]).textRows() {
+            if let month = row[0], let digest = row[1] { csv[month] = digest }
+        }
         var month = settings.firstMonth
         while !settings.recomputeAll, isComplete(month), month <= settings.lastMonth, current.contains(month.description) {
             month = month.advanced(by: 1)
         }
-        return Plan(sqlSHA256: sha, firstComputed: month, storedRows: rows)
+        return Plan(sqlSHA256: sha, firstComputed: month, storedRows: rows, storedCSV: csv)
     }
 
     /// Makes the run's filled tables those of a run whose first reported month is `month` (the snapshots' `reported`
@@ -174,11 +184,60 @@ final class StoredMonths {
         }
     }
 
+    /// The key of the stored CSV lines this run writes and replays (`ReportFormatter.csvFormat`).
+    private var csvFormat: String { ReportFormatter.csvFormat(rawIdentifiers: settings.rawIdentifiers) }
+
+    /// Writes the stored CSV lines of `definition`'s reused months (in month order) when every one of them has lines
+    /// under the run's format formatted from the rows its entry holds (migration 0062): `header` gets the stored
+    /// columns first, then `lines` each month's lines as they are. Returns the number of rows, or nil, having handed
+    /// nothing, when some reused month lacks such lines (`replay` formats its stored rows instead) or none is reused.
+    func replayCSV(_ definition: ReportDefinition, header: (_ columns: [String]) throws -> Void,
+                   lines: (_ bytes: UnsafeRawBufferPointer, _ rows: Int) throws -> Void) throws -> Int? {
+        guard let plan = plans[definition.name], plan.firstComputed > settings.firstMonth else { return nil }
+        return try Self.failing("stored CSV lines of \(definition.name)") {
+            let months = plan.firstComputed.index - settings.firstMonth.index
+            let key: [any PostgresEncodable] = [definition.name, settings.basis.rawValue, settings.currency,
+                                                settings.firstMonth.description, plan.firstComputed.description, csvFormat]
+            let found = try database.query("""
+                SELECT count(*), count(c.month), COALESCE(sum(m.row_count), 0),
+                       (SELECT array_to_json(f.columns)::text FROM report_stored_month f
+                        WHERE f.report = $1 AND f.basis = $2 AND f.currency = $3 AND f.month = $4)
+                FROM report_stored_month m
+                LEFT JOIN report_stored_csv c ON c.report = m.report AND c.basis = m.basis AND c.currency = m.currency
+                     AND c.month = m.month AND c.format = $6 AND c.rows_sha256 = m.rows_sha256 AND c.row_count = m.row_count
+                WHERE m.report = $1 AND m.basis = $2 AND m.currency = $3 AND m.month >= $4 AND m.month < $5
+                """, key).textRows().first
+            guard let found, found[0] == String(months), found[1] == String(months), let rows = found[2].flatMap({ Int($0) }),
+                  let columnsJSON = found[3], let columns = try? JSONDecoder().decode([String].self, from: Data(columnsJSON.utf8)) else {
+                return nil
+            }
+            try header(columns)
+            let literal = { (value: String) in SQLLiteral.quoted(value) }
+            var reader = BinaryCopyReader()
+            _ = try database.copyOutMessages("""
+                COPY (SELECT c.row_count, c.body FROM report_stored_csv c
+                      WHERE c.report = \(literal(definition.name)) AND c.basis = \(literal(settings.basis.rawValue))
+                        AND c.currency = \(literal(settings.currency)) AND c.format = \(literal(csvFormat))
+                        AND c.month >= \(literal(settings.firstMonth.description)) AND c.month < \(literal(plan.firstComputed.description))
+                      ORDER BY c.month) TO STDOUT (FORMAT binary)
+                """) { message in
+                guard try reader.read(message), reader.fields.count == 2, let count = reader.fields[0], count.count == 4,
+                      let body = reader.fields[1] else { return }
+                try lines(UnsafeRawBufferPointer(rebasing: message[body]),
+                          Int(Int32(bigEndian: message.loadUnaligned(fromByteOffset: count.lowerBound, as: Int32.self))))
+            }
+            return rows
+        }
+    }
+
     /// What records the rows `definition` computes, month by month, for the store; nil when it does not declare `reuse`.
-    func recorder(for definition: ReportDefinition) -> MonthRecorder? {
+    /// With `csvLines` (a report whose file is its CSV alone, streamed), each recorded month's CSV lines are stored too.
+    func recorder(for definition: ReportDefinition, csvLines: Bool = false) -> MonthRecorder? {
         guard let reuse = definition.reuse, let plan = plans[definition.name] else { return nil }
         let writer = self.writer, database = self.database
-        return MonthRecorder(report: definition.name, column: reuse.column, plan: plan, settings: settings, inputs: inputs) { sql, parameters in
+        let csv = csvLines ? MonthRecorder.CSVLines(format: csvFormat, rawIdentifiers: settings.rawIdentifiers) : nil
+        return MonthRecorder(report: definition.name, column: reuse.column, plan: plan, settings: settings, inputs: inputs,
+                             csv: csv) { sql, parameters in
             if let writer { try writer.send(sql, parameters) } else { _ = try database.execute(sql, parameters()) }
         }
     }
@@ -202,9 +261,21 @@ final class StoredMonths {
                         """)
                     _ = try db.execute("INSERT INTO report_stored_month SELECT * FROM pg_temp.report_stored_new_month")
                     _ = try db.execute("INSERT INTO report_stored_row SELECT * FROM pg_temp.report_stored_new_row")
+                    // A month's CSV lines go with its rows: every format's formatted from other rows than the month's
+                    // new entry holds (an entry stored again with the same rows, under new inputs, keeps them), and
+                    // those written anew.
+                    _ = try db.execute("""
+                        DELETE FROM report_stored_csv c
+                        USING (SELECT report, basis, currency, month, NULL::text AS format, rows_sha256 FROM pg_temp.report_stored_new_month
+                               UNION ALL
+                               SELECT report, basis, currency, month, format, NULL FROM pg_temp.report_stored_new_csv) n
+                        WHERE c.report = n.report AND c.basis = n.basis AND c.currency = n.currency AND c.month = n.month
+                          AND (c.format = n.format OR (n.format IS NULL AND c.rows_sha256 IS DISTINCT FROM n.rows_sha256))
+                        """)
+                    _ = try db.execute("INSERT INTO report_stored_csv SELECT * FROM pg_temp.report_stored_new_csv")
                 }
             }
-            try database.execute("DROP TABLE IF EXISTS pg_temp.report_stored_new_month, pg_temp.report_stored_new_row")
+            try database.execute("DROP TABLE IF EXISTS pg_temp.report_stored_new_month, pg_temp.report_stored_new_row, pg_temp.report_stored_new_csv")
         }
     }
 

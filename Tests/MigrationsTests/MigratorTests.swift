@@ -47,6 +47,8 @@ import Testing
             "report_stored_price_change_notice", "report_stored_price_change_member", "report_stored_price_change_peer",
             // … and the cells a report stored as cells reuses, handed to its query: the run's placeholder (0060).
             "report_reused_cell_run",
+            // … and a stored month's CSV lines (0062).
+            "report_stored_csv",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
