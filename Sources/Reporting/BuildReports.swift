@@ -280,11 +280,13 @@ public enum BuildReports {
                     let tally = ReportTally()
                     defer { tally.add(to: context) }
                     // A report whose file is its CSV alone (no sheet) takes its reused months' stored lines as they are.
-                    let sheetless = book == nil || (definition.detail && !settings.detailSheets)
-                    let lines = csv.flatMap { csv in sheetless ? { (bytes: UnsafeRawBufferPointer, rows: Int) throws in
-                        try csv.appendEncoded(bytes)
-                        count += rows
-                    } : nil }
+                    var lines: ((UnsafeRawBufferPointer, Int) throws -> Void)?
+                    if let csv, book == nil || (definition.detail && !settings.detailSheets) {
+                        lines = { bytes, rows in
+                            try csv.appendEncoded(bytes)
+                            count += rows
+                        }
+                    }
                     if let table = try ReportRows.read(definition, sql: sql, settings: settings, stored: stored, database: context.database,
                                                        tally: tally, whole: whole, lines: lines, consume) {
                         kept = table

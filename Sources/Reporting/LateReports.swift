@@ -4,8 +4,8 @@ import Postgres
 
 /// The job's last files in print order, `plan_change_mix` and `cohorts` (in a night `cohorts` alone: `nightNames`),
 /// computed on a session of their own while the job's session writes the files before them, so the second core is not
-/// idle through the job's chain of files after the fill (Benchmarks/results.md, "Month-end and reports on a quiet night"). The session imports the run's snapshot
-/// (every report of a run still reads one snapshot) and gets, from the job's session over binary `COPY`, copies of
+/// idle through the job's chain of files after the fill (Benchmarks/results.md, "Month-end and reports on a quiet
+/// night"). The session imports the run's snapshot (every report of a run still reads one snapshot) and gets, from the job's session over binary `COPY`, copies of
 /// the only filled tables these files read — the snapshots and the movements (`cohorts`; `plan_change_mix` reads none)
 /// — and the `report_run_filled` rows of those two, so the `report_run_*` functions read the copies; any other filled
 /// relation they reached would be computed from the history there (right, only slower). Their stored months are

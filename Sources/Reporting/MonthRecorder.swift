@@ -115,7 +115,9 @@ final class MonthRecorder {
         let rowsSHA256 = rows.hex()
         recorded.insert(month)
         self.month = nil
-        if let csv, plan.storedCSV[month.description] != rowsSHA256 { try sendLines(rows, columns: columns, month: month, rowsSHA256: rowsSHA256, csv: csv) }
+        if let csv, plan.storedCSV[month.description] != rowsSHA256 {
+            try sendLines(rows, columns: columns, month: month, rowsSHA256: rowsSHA256, csv: csv)
+        }
         if plan.storedRows[month.description] == rowsSHA256 {
             keptEqual += 1
             return
@@ -141,8 +143,8 @@ final class MonthRecorder {
     /// Sends the CSV lines of `month`'s `rows` (formatted where the statement runs) under `csv`'s format, with the
     /// digest of the rows they come from.
     private func sendLines(_ rows: MonthRowsDigest, columns: [String], month: ReportMonth, rowsSHA256: String, csv: CSVLines) throws {
-        let key: [any PostgresEncodable] = [report, settings.basis.rawValue, settings.currency, month.description, csv.format, rowsSHA256,
-                                            Int64(rows.count)]
+        let key: [any PostgresEncodable] = [report, settings.basis.rawValue, settings.currency, month.description, csv.format,
+                                            rowsSHA256, Int64(rows.count)]
         let report = self.report
         try StoredMonths.failing("storing \(report) \(month)") {
             try send("""

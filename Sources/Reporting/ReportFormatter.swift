@@ -18,7 +18,7 @@ public struct ReportFormatter {
 
     /// The version of what `format` writes into a CSV field. A stored month's CSV lines (migration 0062) are replayed
     /// only under the same version: any change to what a field holds for the same cell must increase it
-    /// (`ReportFormatterVersionTests` fails until it does).
+    /// (`StoredCSVLinesTests.theFormattingVersionNamesWhatAFieldHolds` fails until it does).
     static let csvVersion = 1
 
     /// The key a stored month's CSV lines are written and replayed under: `csvVersion` and the identifier mode.
