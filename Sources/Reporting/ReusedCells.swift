@@ -36,6 +36,6 @@ enum ReusedCells {
 
     /// Empties the session's table after the query that read it.
     static func clear(_ database: PostgresConnection) throws {
-        try StoredMonths.failing("reused cells") { try database.execute("DELETE FROM pg_temp.report_reused_cell_run") }
+        _ = try StoredMonths.failing("reused cells") { try database.execute("DELETE FROM pg_temp.report_reused_cell_run") }
     }
 }

@@ -165,10 +165,7 @@ final class StoredMonths {
         guard let plan = plans[definition.name], plan.firstComputed > settings.firstMonth else { return 0 }
         return try Self.failing("stored months of \(definition.name)") {
             let key: [any PostgresEncodable] = [definition.name, settings.basis.rawValue, settings.currency]
-            let columns = try database.query("""
-                SELECT c FROM report_stored_month m, unnest(m.columns) WITH ORDINALITY AS u(c, i)
-                WHERE m.report = $1 AND m.basis = $2 AND m.currency = $3 AND m.month = $4 ORDER BY u.i
-                """, key + [settings.firstMonth.description]).textRows().map { $0[0] ?? "" }
+            let columns = try storedColumns(definition)
             let cells = columns.indices.map { "cells->>\($0) AS c\($0)" }.joined(separator: ", ")
             var count = 0, called = false
             try ReportQuery.stream(definition.name, sql: """
@@ -182,6 +179,14 @@ final class StoredMonths {
             if !called { try body(columns, []) }
             return count
         }
+    }
+
+    /// The columns of `definition`'s stored first reported month (the run's first month), in order.
+    private func storedColumns(_ definition: ReportDefinition) throws -> [String] {
+        try database.query("""
+            SELECT c FROM report_stored_month m, unnest(m.columns) WITH ORDINALITY AS u(c, i)
+            WHERE m.report = $1 AND m.basis = $2 AND m.currency = $3 AND m.month = $4 ORDER BY u.i
+            """, [definition.name, settings.basis.rawValue, settings.currency, settings.firstMonth.description]).textRows().map { $0[0] ?? "" }
     }
 
     /// The key of the stored CSV lines this run writes and replays (`ReportFormatter.csvFormat`).
@@ -199,19 +204,16 @@ final class StoredMonths {
             let key: [any PostgresEncodable] = [definition.name, settings.basis.rawValue, settings.currency,
                                                 settings.firstMonth.description, plan.firstComputed.description, csvFormat]
             let found = try database.query("""
-                SELECT count(*), count(c.month), COALESCE(sum(m.row_count), 0),
-                       (SELECT array_to_json(f.columns)::text FROM report_stored_month f
-                        WHERE f.report = $1 AND f.basis = $2 AND f.currency = $3 AND f.month = $4)
+                SELECT count(*), count(c.month), COALESCE(sum(m.row_count), 0)
                 FROM report_stored_month m
                 LEFT JOIN report_stored_csv c ON c.report = m.report AND c.basis = m.basis AND c.currency = m.currency
                      AND c.month = m.month AND c.format = $6 AND c.rows_sha256 = m.rows_sha256 AND c.row_count = m.row_count
                 WHERE m.report = $1 AND m.basis = $2 AND m.currency = $3 AND m.month >= $4 AND m.month < $5
                 """, key).textRows().first
-            guard let found, found[0] == String(months), found[1] == String(months), let rows = found[2].flatMap({ Int($0) }),
-                  let columnsJSON = found[3], let columns = try? JSONDecoder().decode([String].self, from: Data(columnsJSON.utf8)) else {
+            guard let found, found[0] == String(months), found[1] == String(months), let rows = found[2].flatMap({ Int($0) }) else {
                 return nil
             }
-            try header(columns)
+            try header(try storedColumns(definition))
             let literal = { (value: String) in SQLLiteral.quoted(value) }
             var reader = BinaryCopyReader()
             _ = try database.copyOutMessages("""
