@@ -279,9 +279,10 @@ public enum BuildReports {
                 } else {
                     let tally = ReportTally()
                     defer { tally.add(to: context) }
-                    // A report whose file is its CSV alone (no sheet) takes its reused months' stored lines as they are.
+                    // A streamed report whose file is its CSV alone (no sheet) takes its reused months' stored lines as
+                    // they are.
                     var lines: ((UnsafeRawBufferPointer, Int) throws -> Void)?
-                    if let csv, book == nil || (definition.detail && !settings.detailSheets) {
+                    if let csv, !whole, book == nil || (definition.detail && !settings.detailSheets) {
                         lines = { bytes, rows in
                             try csv.appendEncoded(bytes)
                             count += rows

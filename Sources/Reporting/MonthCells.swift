@@ -10,7 +10,7 @@ enum MonthCells {
     static func read(_ definition: ReportDefinition, groups: [String], sql: String, settings: ReportSettings,
                      stored: StoredMonths, plan: StoredMonths.Plan, database: PostgresConnection, tally: ReportTally,
                      _ consume: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws -> ReportTable {
-        let recorder = stored.recorder(for: definition)
+        let recorder = try stored.recorder(for: definition)
         if plan.firstComputed > settings.firstMonth {
             tally.note("reused_" + definition.name, "\(settings.firstMonth)..\(plan.firstComputed.advanced(by: -1))")
         }

@@ -17,6 +17,9 @@ final class MonthRecorder {
     struct CSVLines {
         let format: String
         let rawIdentifiers: Bool
+        /// The digest of the rows each month's stored lines under `format` were formatted from (`report_stored_csv`,
+        /// migration 0062): lines are written again only for a month whose rows' digest differs.
+        let stored: [String: String]
     }
 
     private let report: String
@@ -115,7 +118,7 @@ final class MonthRecorder {
         let rowsSHA256 = rows.hex()
         recorded.insert(month)
         self.month = nil
-        if let csv, plan.storedCSV[month.description] != rowsSHA256 {
+        if let csv, csv.stored[month.description] != rowsSHA256 {
             try sendLines(rows, columns: columns, month: month, rowsSHA256: rowsSHA256, csv: csv)
         }
         if plan.storedRows[month.description] == rowsSHA256 {

@@ -8,8 +8,8 @@ import Postgres
 enum ReportRows {
     /// Hands the rows to `consume` (a streamed report batch by batch; a `whole` one, which charts or the cover read, at
     /// once) and returns the whole table when `whole`. The queries run on `database` (the job's session, or the late
-    /// session with `stored` bound to it: `LateReports`); what the summary gains goes to `tally`. A streamed report
-    /// whose file is its CSV alone passes `lines`, which appends CSV lines as they are: its reused months' stored lines
+    /// session with `stored` bound to it: `LateReports`); what the summary gains goes to `tally`. A streamed (not
+    /// `whole`) report whose file is its CSV alone passes `lines`, which appends CSV lines as they are: its reused months' stored lines
     /// are handed there when every one has them (`StoredMonths.replayCSV`; after `consume` got the columns and no
     /// row), and its recorded months' lines are stored.
     static func read(_ definition: ReportDefinition, sql: String, settings: ReportSettings, stored: StoredMonths?,
@@ -21,8 +21,7 @@ enum ReportRows {
             return try MonthCells.read(definition, groups: groups, sql: sql, settings: settings, stored: stored, plan: plan,
                                        database: database, tally: tally, consume)
         }
-        let lines = whole ? nil : lines
-        let recorder = stored?.recorder(for: definition, csvLines: lines != nil)
+        let recorder = try stored?.recorder(for: definition, csvLines: lines != nil)
         var computing = settings
         if let plan {
             computing.firstMonth = plan.firstComputed

@@ -18,9 +18,6 @@ final class StoredMonths {
         /// The stored entries this SQL computed from the run's inputs, by month: their rows' digest (`rows_sha256`).
         /// A month the run computes again with the same digest is left as it is (`MonthRecorder`).
         var storedRows: [String: String] = [:]
-        /// The rows' digest each stored month's CSV lines under the run's format were formatted from, by month
-        /// (`report_stored_csv`, migration 0062): lines are written again only for a month whose digest differs.
-        var storedCSV: [String: String] = [:]
     }
 
     private let settings: ReportSettings
@@ -109,17 +106,11 @@ final class StoredMonths {
             current.insert(month)
             if let stored = row[3] { rows[month] = stored }
         }
-        var csv: [String: String] = [:]
-        for row in try database.query("""
-            SELECT month, rows_sha256 FROM report_stored_csv WHERE report = $1 AND basis = $2 AND currency = $3 AND format = $4
-            """, [report, settings.basis.rawValue, settings.currency, csvFormat]).textRows() {
-            if let month = row[0], let digest = row[1] { csv[month] = digest }
-        }
         var month = settings.firstMonth
         while !settings.recomputeAll, isComplete(month), month <= settings.lastMonth, current.contains(month.description) {
             month = month.advanced(by: 1)
         }
-        return Plan(sqlSHA256: sha, firstComputed: month, storedRows: rows, storedCSV: csv)
+        return Plan(sqlSHA256: sha, firstComputed: month, storedRows: rows)
     }
 
     /// Makes the run's filled tables those of a run whose first reported month is `month` (the snapshots' `reported`
@@ -233,11 +224,23 @@ final class StoredMonths {
     }
 
     /// What records the rows `definition` computes, month by month, for the store; nil when it does not declare `reuse`.
-    /// With `csvLines` (a report whose file is its CSV alone, streamed), each recorded month's CSV lines are stored too.
-    func recorder(for definition: ReportDefinition, csvLines: Bool = false) -> MonthRecorder? {
+    /// With `csvLines` (a report whose file is its CSV alone, streamed), each recorded month's CSV lines are stored too,
+    /// unless the store holds lines of the same rows under the run's format.
+    func recorder(for definition: ReportDefinition, csvLines: Bool = false) throws -> MonthRecorder? {
         guard let reuse = definition.reuse, let plan = plans[definition.name] else { return nil }
         let writer = self.writer, database = self.database
-        let csv = csvLines ? MonthRecorder.CSVLines(format: csvFormat, rawIdentifiers: settings.rawIdentifiers) : nil
+        var csv: MonthRecorder.CSVLines?
+        if csvLines {
+            var stored: [String: String] = [:]
+            try Self.failing("stored CSV lines of \(definition.name)") {
+                for row in try database.query("""
+                    SELECT month, rows_sha256 FROM report_stored_csv WHERE report = $1 AND basis = $2 AND currency = $3 AND format = $4
+                    """, [definition.name, settings.basis.rawValue, settings.currency, csvFormat]).textRows() {
+                    if let month = row[0], let digest = row[1] { stored[month] = digest }
+                }
+            }
+            csv = MonthRecorder.CSVLines(format: csvFormat, rawIdentifiers: settings.rawIdentifiers, stored: stored)
+        }
         return MonthRecorder(report: definition.name, column: reuse.column, plan: plan, settings: settings, inputs: inputs,
                              csv: csv) { sql, parameters in
             if let writer { try writer.send(sql, parameters) } else { _ = try database.execute(sql, parameters()) }
