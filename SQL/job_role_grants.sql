@@ -56,6 +56,8 @@ BEGIN
             ('report_stored_trial', 'SELECT, INSERT, DELETE'),
             -- and the month digest's per-snapshot parts, stored with the spans they were placed from (0052)
             ('report_stored_snapshot_part', 'SELECT, INSERT, DELETE'),
+            -- and the stored spans open after the set's instant, kept with the store for a night's placements (0063)
+            ('report_stored_span_open', 'SELECT, INSERT, DELETE'),
             -- and the changes since a store, appended by the owner's triggers, pruned by the run that stores (0053)
             ('report_history_change', 'SELECT, DELETE'),
             -- and the month history's row part, stored with the span set (0054)

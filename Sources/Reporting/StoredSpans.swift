@@ -39,6 +39,13 @@ final class StoredSpans {
     private var snapshot = ""
     /// The candidates since the store (`StoreChanges`) when only they were digested; nil when every subscription was.
     private var candidateIDs: String?
+    /// The stored set's `open_after` (migration 0063: `report_stored_span_open` holds the stored spans open after it),
+    /// as this session's text of the instant; nil when none are kept.
+    private var openAfter: String?
+    /// The instant the run keeps the open spans after when it stores (`keepOpenSpans`): its third snapshot from the
+    /// last, the first one a night of the same month places (the open month's snapshot and the two before it); nil
+    /// when the run has fewer snapshots.
+    private var openAfterWanted: String?
     /// Opens another connection to the database (the history's reader: `SpanBuilder`).
     private let connect: () throws -> PostgresConnection
 
@@ -84,8 +91,8 @@ final class StoredSpans {
         // which is not MVCC-safe. It waits for this lock, or it committed before it and this (older) snapshot sees its
         // digests and spans both empty, so every subscription is recomputed: never spans without their digests.
         try database.execute("""
-            LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span, report_stored_trial,
-                report_stored_snapshot_part IN ACCESS SHARE MODE
+            LOCK TABLE report_stored_span_set, report_stored_span_input, report_stored_span, report_stored_span_open,
+                report_stored_trial, report_stored_snapshot_part IN ACCESS SHARE MODE
             """)
         definition = try database.query("""
             SELECT md5(string_agg(p.prosrc, '|' ORDER BY p.proname) || $1) FROM pg_proc p
@@ -93,10 +100,14 @@ final class StoredSpans {
               AND p.proname IN ('report_span', 'report_span_history', 'report_span_input', 'report_row_rank', 'report_trial')
             """, [SpanBuilder.rules]).textRows().first?.first.flatMap { $0 } ?? ""
         let set = try database.query("""
-            SELECT definition, generation, as_of, snapshot::text FROM report_stored_span_set WHERE basis = $1
+            SELECT definition, generation, as_of, snapshot::text, open_after::text FROM report_stored_span_set WHERE basis = $1
             """, [basis]).textRows().first
         let stored = set?[0] ?? nil
         generation = Int64((set?[1] ?? nil) ?? "") ?? 0
+        openAfter = set?[4] ?? nil
+        openAfterWanted = try database.query("""
+            SELECT at::text FROM pg_temp.report_snapshot_run WHERE n = (SELECT max(n) - 2 FROM pg_temp.report_snapshot_run)
+            """).textRows().first?.first ?? nil
         snapshot = try database.query("SELECT pg_current_snapshot()::text").textRows().first?.first.flatMap { $0 } ?? ""
         recomputedAll = settings.recomputeAll || digestsElsewhere || stored != definition
         if digestsElsewhere {
@@ -151,21 +162,29 @@ final class StoredSpans {
         // Indexed like the store: a night's movements look up the spans of a few accounts' subscriptions (0052).
         try database.execute("CREATE INDEX ON pg_temp.report_span_recomputed (subscription_id)")
         try database.execute("ANALYZE pg_temp.report_span_recomputed")
-        try createStoreView(name, store: "report_stored_span", columns: Self.columns, recomputed: "report_span_recomputed")
+        // With the open spans kept (migration 0063), the store's side is the open spans and the stored ones that end
+        // at or before their instant: the same spans, and a placement from that instant on reads the first part alone
+        // (the planner drops the second, whose end contradicts the placement's: `constraint_exclusion`).
+        let stores = openAfter.map { instant in
+            [("report_stored_span_open", ""), ("report_stored_span", " AND s.to_at <= \(SQLLiteral.quoted(instant))::timestamptz")]
+        } ?? [("report_stored_span", "")]
+        try createStoreView(name, stores: stores, columns: Self.columns, recomputed: "report_span_recomputed")
     }
 
-    /// Creates the temporary view `name`: the basis's rows of `store` (its `columns`) less the touched subscriptions',
-    /// and the touched ones' `recomputed` rows. The basis is one of the two enum values, written into the view as a
-    /// literal (a view takes no parameters).
-    private func createStoreView(_ name: String, store: String, columns: String, recomputed: String) throws {
-        try database.execute("""
-            CREATE TEMP VIEW \(name) AS
-            SELECT \(columns) FROM \(store) s
-            WHERE s.basis = '\(settings.basis.rawValue)'
+    /// Creates the temporary view `name`: the basis's rows of each of `stores` (a table, and a further condition on its
+    /// rows `s`) less the touched subscriptions', and the touched ones' `recomputed` rows (`columns` of each). The basis
+    /// is one of the two enum values, written into the view as a literal (a view takes no parameters).
+    private func createStoreView(_ name: String, stores: [(table: String, condition: String)], columns: String,
+                                 recomputed: String) throws {
+        let stored = stores.map { store in
+            """
+            SELECT \(columns) FROM \(store.table) s
+            WHERE s.basis = '\(settings.basis.rawValue)'\(store.condition)
               AND NOT EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = s.subscription_id)
-            UNION ALL
-            SELECT * FROM pg_temp.\(recomputed)
-            """)
+            """
+        }
+        try database.execute("CREATE TEMP VIEW \(name) AS\n"
+                             + (stored + ["SELECT * FROM pg_temp.\(recomputed)"]).joined(separator: "\nUNION ALL\n"))
     }
 
     /// Creates the run's temporary `name` (`report_trial_run`) after the spans: every trial computed when every span
@@ -190,7 +209,8 @@ final class StoredSpans {
         try database.execute("""
             CREATE TEMP TABLE report_trial_recomputed AS SELECT * FROM report_trial($1, $2, $3::uuid[])
             """, [asOf, basis, touchedIDs])
-        try createStoreView(name, store: "report_stored_trial", columns: Self.trialColumns, recomputed: "report_trial_recomputed")
+        try createStoreView(name, stores: [("report_stored_trial", "")], columns: Self.trialColumns,
+                            recomputed: "report_trial_recomputed")
     }
 
     /// Every subscription with a digest was recomputed.
@@ -273,11 +293,14 @@ final class StoredSpans {
                         .textRows().first
                     let current = set?[0] ?? nil, currentGeneration = Int64((set?[1] ?? nil) ?? "") ?? 0
                     guard recomputedAll || current == definition else { return }
+                    let changed: (ids: String, spans: String)?
                     if recomputedAll && current != definition {
                         try replaceWhole(db, basis: basis)
+                        changed = nil
                     } else {
-                        try replaceChanged(db, basis: basis)
+                        changed = try replaceChanged(db, basis: basis)
                     }
+                    let openAfter = try keepOpenSpans(db, basis: basis, changed: changed)
                     let next = currentGeneration + 1
                     // The store is this run's unless another run stored since this one read it: then its parts are not
                     // kept, and its as-of instant and snapshot are unknown (the next run digests every subscription).
@@ -286,10 +309,10 @@ final class StoredSpans {
                                            keep: known)
                     _ = try db.execute("DELETE FROM report_stored_span_set WHERE basis = $1", [basis])
                     _ = try db.execute("""
-                        INSERT INTO report_stored_span_set (basis, definition, generation, as_of, snapshot)
-                        VALUES ($1, $2, $3, $4, $5::pg_snapshot)
+                        INSERT INTO report_stored_span_set (basis, definition, generation, as_of, snapshot, open_after)
+                        VALUES ($1, $2, $3, $4, $5::pg_snapshot, $6::timestamptz)
                         """, [basis, definition, next, known ? PostgresTimestamp.format(settings.asOf) : String?.none,
-                               known ? snapshot : String?.none])
+                               known ? snapshot : String?.none, openAfter])
                     try beside(db, known)
                     // What every stored snapshot saw is no change to any later run.
                     _ = try db.execute("""
@@ -342,7 +365,9 @@ final class StoredSpans {
     /// Replaces the stored rows of the subscriptions whose spans changed: after a full computation, those whose
     /// digest or span hash differs from the stored one (new and gone ones too), found by comparing the digests; after
     /// an incremental one, the touched ones (whose spans were computed, kept apart). Found by the stored spans' index.
-    private func replaceChanged(_ db: PostgresConnection, basis: String) throws {
+    /// Returns their ids (one array value) and the run's table holding their spans; nil when it replaced the basis
+    /// whole instead.
+    private func replaceChanged(_ db: PostgresConnection, basis: String) throws -> (ids: String, spans: String)? {
         let spans: String, trials: String
         if recomputedAll {
             _ = try db.execute("""
@@ -365,7 +390,7 @@ final class StoredSpans {
             SELECT (SELECT count(*) FROM pg_temp.report_span_changed), (SELECT count(*) FROM pg_temp.report_span_input_new)
             """).textRows().first, let changedCount = Int(counts[0] ?? ""), let all = Int(counts[1] ?? ""), changedCount * 10 > all {
             try replaceWhole(db, basis: basis)
-            return
+            return nil
         }
         let changed = try db.query("SELECT COALESCE(array_agg(subscription_id), '{}')::text FROM pg_temp.report_span_changed")
             .textRows().first?.first.flatMap { $0 } ?? "{}"
@@ -390,5 +415,43 @@ final class StoredSpans {
             SELECT $1, d.* FROM (\(Self.newDigests)) d
             WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_changed c WHERE c.subscription_id = d.subscription_id)
             """, [basis])
+        return (changed, spans)
+    }
+
+    /// Keeps `report_stored_span_open` exactly the basis's stored spans open after an instant (no end, or an end after
+    /// it: migration 0063), in the storing transaction once the spans are written, and returns that instant for the
+    /// set (nil: none kept). The run's wanted instant (`openAfterWanted`) is where a night of its month places from.
+    /// When the basis was replaced whole (`changed` nil), nothing was kept, or the kept instant is later than the
+    /// wanted one (an earlier as-of), the open spans are written anew from the store (2M of 12.4M spans at 1M
+    /// subscriptions). Otherwise the changed subscriptions' open rows are replaced from the run's `changed.spans`, and
+    /// when the wanted instant is later (the months moved on) the rows that end by it are deleted.
+    private func keepOpenSpans(_ db: PostgresConnection, basis: String, changed: (ids: String, spans: String)?) throws -> String? {
+        guard let wanted = openAfterWanted else {
+            _ = try db.execute("DELETE FROM report_stored_span_open WHERE basis = $1", [basis])
+            return nil
+        }
+        let kept = try db.query("""
+            SELECT open_after::text FROM report_stored_span_set WHERE basis = $1 AND open_after <= $2::timestamptz
+            """, [basis, wanted]).textRows().first?.first ?? nil
+        guard let changed, let kept else {
+            _ = try db.execute("DELETE FROM report_stored_span_open WHERE basis = $1", [basis])
+            _ = try db.execute("""
+                INSERT INTO report_stored_span_open (basis, \(Self.columns))
+                SELECT basis, \(Self.columns) FROM report_stored_span WHERE basis = $1 AND (to_at IS NULL OR to_at > $2::timestamptz)
+                """, [basis, wanted])
+            return wanted
+        }
+        _ = try db.execute("DELETE FROM report_stored_span_open WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])",
+                           [basis, changed.ids])
+        _ = try db.execute("""
+            INSERT INTO report_stored_span_open (basis, \(Self.columns))
+            SELECT $1, \(Self.columns) FROM pg_temp.\(changed.spans) s
+            WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_changed c WHERE c.subscription_id = s.subscription_id)
+              AND (s.to_at IS NULL OR s.to_at > $2::timestamptz)
+            """, [basis, kept])
+        if kept != wanted {
+            _ = try db.execute("DELETE FROM report_stored_span_open WHERE basis = $1 AND to_at <= $2::timestamptz", [basis, wanted])
+        }
+        return wanted
     }
 }

@@ -49,6 +49,8 @@ import Testing
             "report_reused_cell_run",
             // … and a stored month's CSV lines (0062).
             "report_stored_csv",
+            // … and the stored spans open after the set's instant (0063).
+            "report_stored_span_open",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",
