@@ -190,11 +190,6 @@ public enum BuildReports {
         // (Reports/README.md, "Cost"). One report runs at a time per session (two sessions at most), so this bounds
         // the backends to a few of these.
         try database.execute("SET LOCAL work_mem = '256MB'")
-        // A night's stored spans are a view of the open spans and of those ended before an instant (migration 0063:
-        // `StoredSpans`); a placement from that instant on contradicts the second part's condition, which the planner
-        // drops only when it checks every relation's conditions (the default checks partitions alone). The same rows
-        // either way; without it each placement reads every stored span.
-        try database.execute("SET LOCAL constraint_exclusion = on")
     }
 
     /// Notes the seconds since `started` as `seconds_<name>` (two decimals) in the job's summary and returns them, so a
