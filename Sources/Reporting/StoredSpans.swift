@@ -164,18 +164,30 @@ final class StoredSpans {
         try database.execute("ANALYZE pg_temp.report_span_recomputed")
         // With the open spans kept (migration 0063), the store's side is the open spans and the stored ones that end
         // at or before their instant: the same spans, and a placement from that instant on reads the first part alone
-        // (the planner drops the second, whose end contradicts the placement's: `constraint_exclusion`).
+        // (the planner drops the second, whose end contradicts the placement's: `constraint_exclusion`). After the
+        // placements the view is the whole store again (`placed`).
         let stores = openAfter.map { instant in
             [("report_stored_span_open", ""), ("report_stored_span", " AND s.to_at <= \(SQLLiteral.quoted(instant))::timestamptz")]
         } ?? [("report_stored_span", "")]
         try createStoreView(name, stores: stores, columns: Self.columns, recomputed: "report_span_recomputed")
     }
 
-    /// Creates the temporary view `name`: the basis's rows of each of `stores` (a table, and a further condition on its
-    /// rows `s`) less the touched subscriptions', and the touched ones' `recomputed` rows (`columns` of each). The basis
-    /// is one of the two enum values, written into the view as a literal (a view takes no parameters).
+    /// After the contributions and the subscriber states are placed: a night's `report_span_run` read through the open
+    /// spans is the store's spans less the touched subscriptions' and the recomputed ones again (the same spans), so
+    /// what reads a few subscriptions' spans by index — the movements' "paid before" — asks two tables, not three (at
+    /// 1M subscriptions, 64,000 accounts' look-ups read 0.7 s longer through three).
+    func placed() throws {
+        guard !recomputedAll, openAfter != nil else { return }
+        try createStoreView("report_span_run", stores: [("report_stored_span", "")], columns: Self.columns,
+                            recomputed: "report_span_recomputed", replacing: true)
+    }
+
+    /// Creates (or, `replacing`, replaces) the temporary view `name`: the basis's rows of each of `stores` (a table, and
+    /// a further condition on its rows `s`) less the touched subscriptions', and the touched ones' `recomputed` rows
+    /// (`columns` of each). The basis is one of the two enum values, written into the view as a literal (a view takes
+    /// no parameters).
     private func createStoreView(_ name: String, stores: [(table: String, condition: String)], columns: String,
-                                 recomputed: String) throws {
+                                 recomputed: String, replacing: Bool = false) throws {
         let stored = stores.map { store in
             """
             SELECT \(columns) FROM \(store.table) s
@@ -183,7 +195,7 @@ final class StoredSpans {
               AND NOT EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = s.subscription_id)
             """
         }
-        try database.execute("CREATE TEMP VIEW \(name) AS\n"
+        try database.execute("CREATE \(replacing ? "OR REPLACE " : "")TEMP VIEW \(name) AS\n"
                              + (stored + ["SELECT * FROM pg_temp.\(recomputed)"]).joined(separator: "\nUNION ALL\n"))
     }
 
