@@ -83,6 +83,8 @@ public enum BuildReports {
                                               connect: context.dryRun ? nil : context.connect,
                                               parts: try SnapshotParts.json(database)) { try history?.monthHistory() }
             noteSeconds("month_inputs", since: digesting, context: context)
+            // The late session's files that read no movements start now, beside the movements' fill.
+            if !context.dryRun { try late?.handOverSnapshots(from: database, stored: stored) }
             // The snapshots before the first placed one that the computed months read (a night placed only those after
             // its stored parts).
             let placing = Date()
@@ -107,7 +109,7 @@ public enum BuildReports {
                 }
                 context.setCount("reports", present.count)
             } else {
-                try late?.handOver(from: database, stored: stored)
+                try late?.handOverMovements(from: database)
                 // The other sessions' files are waited for where the print order first needs one, so the job's files
                 // before it are written meanwhile.
                 try write(present, settings: settings, stored: stored,

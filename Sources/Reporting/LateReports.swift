@@ -2,22 +2,24 @@ import Foundation
 import JobKit
 import Postgres
 
-/// The job's last files in print order, `plan_change_mix` and `cohorts` (in a night `cohorts` alone: `nightNames`),
-/// computed on a session of their own while the job's session writes the files before them, so the second core is not
-/// idle through the job's chain of files after the fill (Benchmarks/results.md, "Month-end and reports on a quiet
-/// night"). The session imports the run's snapshot (every report of a run still reads one snapshot) and gets, from the job's session over binary `COPY`, copies of
-/// the only filled tables these files read — the snapshots and the movements (`cohorts`; `plan_change_mix` reads none)
-/// — and the `report_run_filled` rows of those two, so the `report_run_*` functions read the copies; any other filled
-/// relation they reached would be computed from the history there (right, only slower). Their stored months are
-/// replayed, moved and recorded on this session (`StoredMonths.on`) into the run's one `MonthWriter`. Their rows are
-/// held whole until the job writes them, in print order: a few thousand rows (Reports/README.md, "Cost").
+/// The job's last files in print order, `plan_change_mix` and `cohorts`, computed on a session of their own while the
+/// job's session fills the movements and writes the files before them, so the second core is not idle through the
+/// job's chain (Benchmarks/results.md, "Month-end and reports on a quiet night", "The late files handed over in two
+/// steps"). The session imports the run's snapshot (every report of a run still reads one snapshot) and gets, from the
+/// job's session over binary `COPY`, copies of the only filled tables these files read, each with its
+/// `report_run_filled` row, so the `report_run_*` functions read the copies (any other filled relation they reached
+/// would be computed from the history there: right, only slower). In two steps: the snapshots as soon as the run knows
+/// which months each file computes (`handOverSnapshots`, before the job fills the movements), when the session computes
+/// the files that read no movements (`plan_change_mix`); then the movements (`handOverMovements`), when it computes the
+/// others (`cohorts`). Their stored months are replayed, moved and recorded on this session (`StoredMonths.on`) into the
+/// run's one `MonthWriter`. Their rows are held whole until the job writes them, in print order: a few thousand rows
+/// (Reports/README.md, "Cost").
 final class LateReports: @unchecked Sendable {
     /// The files computed here when the run has them.
     static let names: Set<String> = ["plan_change_mix", "cohorts"]
-    /// Those of `names` computed here in a night (a run computing at most the last month of every one of them): then
-    /// `plan_change_mix` (2.5 s at 1M subscriptions) evens the job's chain with `cohorts` (8 s) here, where beside it
-    /// it made the late chain the run's longest (Benchmarks/results.md, "The night's chains evened").
-    static let nightNames: Set<String> = ["cohorts"]
+    /// Those of `names` that read the movements: computed once they are handed over, the others as soon as the
+    /// snapshots are.
+    static let readingMovements: Set<String> = ["cohorts"]
     /// The filled relations copied from the job's session (`SharedReportTables.relations`), each `report_<r>_run`.
     static let copied = ["snapshot", "movement"]
 
@@ -28,16 +30,17 @@ final class LateReports: @unchecked Sendable {
     }
 
     private let reports: [(ReportDefinition, String)]
-    /// The reports this session computes, chosen at the hand-over (`nightNames` in a night); nil before it.
-    private var computing: [(ReportDefinition, String)]?
     private let settings: ReportSettings
     private let snapshot: String
     private let connection: PostgresConnection
     private let condition = NSCondition()
     /// Set once the session has imported the snapshot and created its tables (or failed to).
     private var ready = false
-    /// Set when the job has copied the tables over (`handOver`): the session computes its files.
-    private var handedOver = false
+    /// The relations the job has copied over so far (`handOverSnapshots`, `handOverMovements`).
+    private var handedOver: Set<String> = []
+    /// Set while the session runs a step's files on its connection: a hand-over (which copies into that connection from
+    /// the job's thread) waits until it is idle again.
+    private var computing = false
     /// The run's stored months bound to this session (nil: the run stores none).
     private var stored: StoredMonths?
     /// Set when the run ends without handing over (`stop`): the session ends without computing.
@@ -71,19 +74,35 @@ final class LateReports: @unchecked Sendable {
         return started
     }
 
-    /// Copies the filled tables the late files read from `database` (the job's session, filled, its first month
-    /// as the run's) into this session and lets it compute them with `stored` bound to it. Waits until the session is
-    /// ready (it imported the snapshot long before, while the job filled). The session's error, if it failed.
-    func handOver(from database: PostgresConnection, stored: StoredMonths?) throws {
+    /// Copies the run's snapshots from `database` (the job's session, its snapshots filled and its stored months
+    /// planned) into this session and lets it compute the files that read no movements, with `stored` bound to it,
+    /// while the job fills the movements. Waits until the session is ready (it imported the snapshot while the job
+    /// filled). The session's error, if it failed.
+    func handOverSnapshots(from database: PostgresConnection, stored: StoredMonths?) throws {
+        try handOver("snapshot", from: database) { self.stored = stored?.on(self.connection) }
+    }
+
+    /// Copies the run's movements from `database` (the job's session, its movements filled) into this session and lets
+    /// it compute the files that read them. After `handOverSnapshots`. The session's error, if it failed.
+    func handOverMovements(from database: PostgresConnection) throws {
+        try handOver("movement", from: database) {}
+    }
+
+    /// Copies `relation`'s filled table and its `report_run_filled` row from `database` once the session is ready and
+    /// idle (not running a step's files on its connection), then, under the lock, runs `bind` and marks the relation
+    /// handed over. Nothing when none of the session's files reads it (the movements without `cohorts`: the session
+    /// may have ended).
+    private func handOver(_ relation: String, from database: PostgresConnection, bind: () -> Void) throws {
+        guard relation != "movement" || reports.contains(where: { Self.readingMovements.contains($0.0.name) }) else { return }
         condition.lock()
-        while !ready { condition.wait() }
-        let failed = failure
+        while !ready || (computing && failure == nil && !finished) { condition.wait() }
+        let ended = finished, failedMeanwhile = failure
         condition.unlock()
-        if let failed { throw failed }
-        try StoredMonths.failing("late reports: copying the filled tables") {
-            let relations = Self.copied.map { "'\($0)'" }.joined(separator: ", ")
-            let copies = Self.copied.map { ("pg_temp.report_\($0)_run", "SELECT * FROM pg_temp.report_\($0)_run") }
-                + [("pg_temp.report_run_filled", "SELECT * FROM pg_temp.report_run_filled WHERE relation IN (\(relations))")]
+        if let failedMeanwhile { throw failedMeanwhile }
+        guard !ended else { throw JobError.failed("report late reports: the session ended before the \(relation) table was handed over") }
+        try StoredMonths.failing("late reports: copying the filled \(relation) table") {
+            let copies = [("pg_temp.report_\(relation)_run", "SELECT * FROM pg_temp.report_\(relation)_run"),
+                          ("pg_temp.report_run_filled", "SELECT * FROM pg_temp.report_run_filled WHERE relation = '\(relation)'")]
             for (table, select) in copies {
                 _ = try connection.copyIn("COPY \(table) FROM STDIN (FORMAT binary)") { copy in
                     _ = try database.copyOutMessages("COPY (\(select)) TO STDOUT (FORMAT binary)") { try copy.writeRaw($0) }
@@ -91,17 +110,14 @@ final class LateReports: @unchecked Sendable {
                 try connection.execute("ANALYZE \(table)")
             }
         }
-        // A night: every late file computes at most the last month (none computes more).
-        let night = reports.allSatisfy { stored?.plan(for: $0.0).map { $0.firstComputed >= settings.lastMonth } ?? false }
         condition.lock()
-        self.stored = stored?.on(connection)
-        computing = reports.filter { !night || Self.nightNames.contains($0.0.name) }
-        handedOver = true
+        bind()
+        handedOver.insert(relation)
         condition.broadcast()
         condition.unlock()
     }
 
-    /// Ends the session without computing (the run failed before the hand-over) and waits for it.
+    /// Ends the session without computing any further file (the run failed) and waits for it.
     func stop() {
         condition.lock()
         stopped = true
@@ -113,14 +129,13 @@ final class LateReports: @unchecked Sendable {
     /// The rows of report `name` and what it adds to the summary when this session computes it, waiting for the
     /// session to end; nil at once for a report it does not compute. The session's error, if it failed.
     func result(_ name: String) throws -> Computed? {
+        guard reports.contains(where: { $0.0.name == name }) else { return nil }
         condition.lock()
-        let chosen = (computing ?? reports).contains { $0.0.name == name }
+        while computed[name] == nil && !finished { condition.wait() }
+        let result = computed[name], failure = self.failure
         condition.unlock()
-        guard chosen else { return nil }
-        try wait()
-        condition.lock()
-        defer { condition.unlock() }
-        return computed[name]
+        if let failure { throw failure }
+        return result
     }
 
     /// Waits for the session to end; its error, if it failed.
@@ -133,7 +148,6 @@ final class LateReports: @unchecked Sendable {
     }
 
     private func run() {
-        var computed: [String: Computed] = [:]
         var failure: (any Error)?
         do {
             try StoredMonths.failing("late reports") {
@@ -148,11 +162,25 @@ final class LateReports: @unchecked Sendable {
             condition.lock()
             ready = true
             condition.broadcast()
-            while !handedOver && !stopped { condition.wait() }
-            let (go, bound, chosen) = (handedOver && !stopped, stored, computing ?? [])
             condition.unlock()
-            if go {
-                for (definition, sql) in chosen {
+            // The files that read no movements once the snapshots are here, then the others once the movements are.
+            let steps: [(needed: Set<String>, files: [(ReportDefinition, String)])] = [
+                (["snapshot"], reports.filter { !Self.readingMovements.contains($0.0.name) }),
+                (["snapshot", "movement"], reports.filter { Self.readingMovements.contains($0.0.name) })]
+            for step in steps where !step.files.isEmpty {
+                condition.lock()
+                while !step.needed.isSubset(of: handedOver) && !stopped { condition.wait() }
+                let (go, bound) = (!stopped, stored)
+                computing = go
+                condition.unlock()
+                guard go else { break }
+                defer {
+                    condition.lock()
+                    computing = false
+                    condition.broadcast()
+                    condition.unlock()
+                }
+                for (definition, sql) in step.files {
                     let began = Date()
                     let tally = ReportTally()
                     var table = ReportTable(columns: [], rows: [])
@@ -160,8 +188,12 @@ final class LateReports: @unchecked Sendable {
                                                       tally: tally, whole: true, { _, _ in }) {
                         table = read
                     }
-                    computed[definition.name] = Computed(computed: HistoryReports.Computed(table: table, seconds: Date().timeIntervalSince(began)),
-                                                         tally: tally)
+                    let result = Computed(computed: HistoryReports.Computed(table: table, seconds: Date().timeIntervalSince(began)),
+                                          tally: tally)
+                    condition.lock()
+                    computed[definition.name] = result
+                    condition.broadcast()
+                    condition.unlock()
                 }
             }
             _ = try StoredMonths.failing("late reports") { try connection.execute("COMMIT") }
@@ -170,7 +202,6 @@ final class LateReports: @unchecked Sendable {
         }
         connection.close()
         condition.lock()
-        self.computed = computed
         self.failure = failure
         ready = true
         finished = true

@@ -6,7 +6,8 @@ import TestSupport
 import Testing
 
 /// The last files in print order (`plan_change_mix`, `cohorts`) run in a session of their own that imports the job's
-/// snapshot and reads copies of the filled tables the job's session made (`LateReports`).
+/// snapshot and reads copies of the filled tables the job's session made (`LateReports`): the snapshots first, when the
+/// file that reads no movements is computed, then the movements.
 @Suite(.serialized) struct LateReportsTests {
     /// What a session sees: its backend and snapshot, the movements as the `report_run_*` function returns them, and
     /// the rows of its own temporary table of movements (0 in a session that holds no copy).
@@ -24,7 +25,7 @@ import Testing
         let settings = ReportSettings(asOf: harness.options.asOf, firstMonth: last.advanced(by: -3), lastMonth: last, currency: "USD",
                                       basis: .corrected, outputFolder: harness.folder("out"), sqlFolder: harness.folder("sql"),
                                       writeCSV: true, writeXLSX: false, rawIdentifiers: true)
-        let late = ReportDefinition(name: "plan_change_mix", sheet: "Probe", summary: "test: what the late session sees", required: true,
+        let late = ReportDefinition(name: "cohorts", sheet: "Probe", summary: "test: what the late session sees", required: true,
                                     reuse: .monthEnd(column: "month"))
         try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         defer { _ = try? job.execute("ROLLBACK") }
@@ -33,9 +34,10 @@ import Testing
                                                          connect: { try PostgresConnection(configuration: configuration) }))
         let all = ReportQuery.parameters(settings)
         try SharedReportTables.fill(parameters: [all[0], all[1], all[2], all[4]], database: job)
-        try session.handOver(from: job, stored: nil)
+        try session.handOverSnapshots(from: job, stored: nil)
+        try session.handOverMovements(from: job)
         #expect(try session.result("mrr") == nil, "a file the late session does not compute")
-        let seen = try #require(try session.result("plan_change_mix")).computed.table
+        let seen = try #require(try session.result("cohorts")).computed.table
         let own = try ReportQuery.run("probe", sql: Self.probe, settings: settings, database: job)
         let cell = { (table: ReportTable, column: String) in table.index(of: column).flatMap { table.rows.first?[$0] } }
         #expect(cell(seen, "seen_backend") != cell(own, "seen_backend"), "another backend")
@@ -45,6 +47,38 @@ import Testing
         #expect(cell(seen, "movements") == cell(own, "movements"), "the same movements")
         // Read from the copy, not computed again from the history.
         #expect(cell(seen, "copied") == cell(own, "copied"), "the filled movements copied over")
+        try session.wait()
+    }
+
+    /// `plan_change_mix` reads no movements: it is computed as soon as the snapshots are handed over, while the job
+    /// fills the movements (it sees the copied snapshots and no movements), before the movements come.
+    @Test func aFileThatReadsNoMovementsIsComputedOnceTheSnapshotsAreHandedOver() throws {
+        let harness = try ReportingHarness("late_reports_snapshots", subscriptions: 120, months: 4)
+        let job = harness.database
+        let configuration = job.configuration
+        let last = ReportMonth(containing: harness.options.asOf)
+        let settings = ReportSettings(asOf: harness.options.asOf, firstMonth: last.advanced(by: -3), lastMonth: last, currency: "USD",
+                                      basis: .corrected, outputFolder: harness.folder("out"), sqlFolder: harness.folder("sql"),
+                                      writeCSV: true, writeXLSX: false, rawIdentifiers: true)
+        let probe = """
+            SELECT (SELECT count(*) FROM pg_temp.report_snapshot_run)::text AS snapshots,
+                   (SELECT count(*) FROM pg_temp.report_movement_run)::text AS movements,
+                   $1::text AS as_of, $2::text AS first_month, $3::text AS last_month, $4::text AS currency, $5::text AS basis
+            """
+        let mix = ReportDefinition(name: "plan_change_mix", sheet: "Probe", summary: "test", required: true, reuse: .monthEnd(column: "month"))
+        try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        defer { _ = try? job.execute("ROLLBACK") }
+        let session = try #require(try LateReports.start([(mix, probe)], settings: settings, database: job,
+                                                         connect: { try PostgresConnection(configuration: configuration) }))
+        let all = ReportQuery.parameters(settings)
+        try SharedReportTables.fill(parameters: [all[0], all[1], all[2], all[4]], database: job)
+        try session.handOverSnapshots(from: job, stored: nil)
+        let seen = try #require(try session.result("plan_change_mix")).computed.table
+        let cell = { (column: String) in seen.index(of: column).flatMap { seen.rows.first?[$0] } ?? nil }
+        let snapshots = try job.query("SELECT count(*)::text FROM pg_temp.report_snapshot_run").textRows().first?.first ?? nil
+        #expect(cell("snapshots") == snapshots && snapshots != "0", "the snapshots copied over")
+        #expect(cell("movements") == "0", "computed before the movements were handed over")
+        try session.handOverMovements(from: job)
         try session.wait()
     }
 
