@@ -17,6 +17,19 @@ import Testing
         FROM report_stored_snapshot_part WHERE basis = 'corrected'
         """
 
+    /// Inserts a late expiry a day after the earliest paid renewal more than 90 days before `asOf` whose period runs
+    /// at least 20 days on (its subscription's contribution spans end early); the rows inserted (1).
+    static func expireLate(_ database: PostgresConnection, asOf: String) throws -> Int {
+        try database.execute("""
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, raw_payload)
+            SELECT b.subscription_id, b.provider, 'EXPIRED', b.transaction_key || ':late', b.effective_at + interval '1 day', '{}'::jsonb
+            FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+            WHERE b.event_type = 'RENEWED' AND b.amount_micros > 0 AND NOT b.is_test AND NOT s.is_test_purchase AND NOT s.is_sandbox
+              AND b.effective_at < $1::timestamptz - interval '90 days' AND b.period_end_at > b.effective_at + interval '20 days'
+            ORDER BY b.effective_at, b.transaction_key LIMIT 1
+            """, [asOf])
+    }
+
     @Test func aNightCorrectsTheStoredPartsByTheTouchedSubscriptionsAndPlacesOnlyTheLastSnapshots() throws {
         let harness = try ReportingHarness("snapshot_parts", seed: 52, subscriptions: 300, months: 6)
         let sql = try harness.sqlFolder("sql")
@@ -46,14 +59,7 @@ import Testing
         // Three subscriptions change in closed months, each a different way: a late expiry a day after a charge (its
         // contribution spans end), a purchase found to be a sandbox one (every span gone), and a purchase claimed by
         // another paying subscription's account (its spans' account moves).
-        let expired = try database.execute("""
-            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, raw_payload)
-            SELECT b.subscription_id, b.provider, 'EXPIRED', b.transaction_key || ':late', b.effective_at + interval '1 day', '{}'::jsonb
-            FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
-            WHERE b.event_type = 'RENEWED' AND b.amount_micros > 0 AND NOT b.is_test AND NOT s.is_test_purchase AND NOT s.is_sandbox
-              AND b.effective_at < $1::timestamptz - interval '90 days' AND b.period_end_at > b.effective_at + interval '20 days'
-            ORDER BY b.effective_at, b.transaction_key LIMIT 1
-            """, [harness.asOf])
+        let expired = try Self.expireLate(database, asOf: harness.asOf)
         let paying = """
             SELECT sp.subscription_id FROM report_stored_span sp JOIN subscription s ON s.id = sp.subscription_id
             WHERE sp.basis = 'corrected' AND sp.state IS NULL AND sp.from_at < $1::timestamptz - interval '120 days'

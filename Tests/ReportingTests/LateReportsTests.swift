@@ -17,14 +17,19 @@ import Testing
                (SELECT count(*)::text FROM pg_temp.report_movement_run) AS copied, $4::text AS currency
         """
 
+    /// The harness world's last four months as of its as-of instant, raw identifiers, CSV only.
+    static func settings(_ harness: ReportingHarness) -> ReportSettings {
+        let last = ReportMonth(containing: harness.options.asOf)
+        return ReportSettings(asOf: harness.options.asOf, firstMonth: last.advanced(by: -3), lastMonth: last, currency: "USD",
+                              basis: .corrected, outputFolder: harness.folder("out"), sqlFolder: harness.folder("sql"),
+                              writeCSV: true, writeXLSX: false, rawIdentifiers: true)
+    }
+
     @Test func aLateFileReadsTheJobsSnapshotAndItsFilledMovementsOnAnotherBackend() throws {
         let harness = try ReportingHarness("late_reports", subscriptions: 120, months: 4)
         let job = harness.database
         let configuration = job.configuration
-        let last = ReportMonth(containing: harness.options.asOf)
-        let settings = ReportSettings(asOf: harness.options.asOf, firstMonth: last.advanced(by: -3), lastMonth: last, currency: "USD",
-                                      basis: .corrected, outputFolder: harness.folder("out"), sqlFolder: harness.folder("sql"),
-                                      writeCSV: true, writeXLSX: false, rawIdentifiers: true)
+        let settings = Self.settings(harness)
         let late = ReportDefinition(name: "cohorts", sheet: "Probe", summary: "test: what the late session sees", required: true,
                                     reuse: .monthEnd(column: "month"))
         try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
@@ -56,10 +61,7 @@ import Testing
         let harness = try ReportingHarness("late_reports_snapshots", subscriptions: 120, months: 4)
         let job = harness.database
         let configuration = job.configuration
-        let last = ReportMonth(containing: harness.options.asOf)
-        let settings = ReportSettings(asOf: harness.options.asOf, firstMonth: last.advanced(by: -3), lastMonth: last, currency: "USD",
-                                      basis: .corrected, outputFolder: harness.folder("out"), sqlFolder: harness.folder("sql"),
-                                      writeCSV: true, writeXLSX: false, rawIdentifiers: true)
+        let settings = Self.settings(harness)
         let probe = """
             SELECT (SELECT count(*) FROM pg_temp.report_snapshot_run)::text AS snapshots,
                    (SELECT count(*) FROM pg_temp.report_movement_run)::text AS movements,

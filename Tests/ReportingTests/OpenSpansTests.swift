@@ -62,14 +62,7 @@ import Testing
         try expectOpenSpansKept("first", asOf: asOf)
 
         // A night with changes: a late expiry in a closed month and a purchase found to be a sandbox one.
-        let expired = try database.execute("""
-            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, raw_payload)
-            SELECT b.subscription_id, b.provider, 'EXPIRED', b.transaction_key || ':late', b.effective_at + interval '1 day', '{}'::jsonb
-            FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
-            WHERE b.event_type = 'RENEWED' AND b.amount_micros > 0 AND NOT b.is_test AND NOT s.is_test_purchase AND NOT s.is_sandbox
-              AND b.effective_at < $1::timestamptz - interval '90 days' AND b.period_end_at > b.effective_at + interval '20 days'
-            ORDER BY b.effective_at, b.transaction_key LIMIT 1
-            """, [harness.asOf])
+        let expired = try IncrementalSnapshotPartsTests.expireLate(database, asOf: harness.asOf)
         let sandboxed = try database.execute("""
             UPDATE subscription SET is_sandbox = true WHERE id = (
                 SELECT o.subscription_id FROM report_stored_span_open o JOIN subscription s ON s.id = o.subscription_id
