@@ -222,7 +222,7 @@ final class HistoryReports: @unchecked Sendable {
                 ? try StoredMonths.failing("stored months") { try StoreChanges.read(connection, settings: settings) } : nil
             if digestsSpans {
                 // First of all: the job's fill waits for them after its spans.
-                let rows = try StoredSpans.trialRows(connection, settings: settings)
+                let rows = try SpanStreams.trials(connection, settings: settings)
                 condition.lock()
                 trialRows = rows
                 trialsDone = true
@@ -268,7 +268,7 @@ final class HistoryReports: @unchecked Sendable {
                 computed[definition.name] = Computed(table: table, seconds: Date().timeIntervalSince(began))
             }
             if digestsSpans {
-                let rows = try StoredSpans.digestRows(connection, settings: settings)
+                let rows = try SpanStreams.digests(connection, settings: settings)
                 condition.lock()
                 spanDigestRows = rows
                 condition.unlock()

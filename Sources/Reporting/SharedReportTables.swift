@@ -43,7 +43,7 @@ public enum SharedReportTables {
         // drops only when it checks every relation's conditions (its default checks partitions alone): on for the two
         // placements only (the view reads the whole store again after them: `StoredSpans.placed`). The same rows
         // either way; without it each placement reads every stored span.
-        try StoredMonths.failing("shared tables") { try database.execute("SET LOCAL constraint_exclusion = on") }
+        _ = try StoredMonths.failing("shared tables") { try database.execute("SET LOCAL constraint_exclusion = on") }
         for relation in placedRelations {
             try fillRelation(relation, source: "report_\(relation)($1, $2, $3, $4, $5::timestamptz, NULL)", parameters: parameters,
                              extra: from, database: database, spans: nil)

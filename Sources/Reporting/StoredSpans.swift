@@ -42,9 +42,7 @@ final class StoredSpans {
     /// The stored set's `open_after` (migration 0063: `report_stored_span_open` holds the stored spans open after it),
     /// as this session's text of the instant; nil when none are kept.
     private var openAfter: String?
-    /// The instant the run keeps the open spans after when it stores (`keepOpenSpans`): its third snapshot from the
-    /// last, the first one a night of the same month places (the open month's snapshot and the two before it); nil
-    /// when the run has fewer snapshots.
+    /// The instant the run keeps the open spans after when it stores (`OpenSpans.wantedInstant`).
     private var openAfterWanted: String?
     /// Opens another connection to the database (the history's reader: `SpanBuilder`).
     private let connect: () throws -> PostgresConnection
@@ -105,9 +103,7 @@ final class StoredSpans {
         let stored = set?[0] ?? nil
         generation = Int64((set?[1] ?? nil) ?? "") ?? 0
         openAfter = set?[4] ?? nil
-        openAfterWanted = try database.query("""
-            SELECT at::text FROM pg_temp.report_snapshot_run WHERE n = (SELECT max(n) - 2 FROM pg_temp.report_snapshot_run)
-            """).textRows().first?.first ?? nil
+        openAfterWanted = try OpenSpans.wantedInstant(database)
         snapshot = try database.query("SELECT pg_current_snapshot()::text").textRows().first?.first.flatMap { $0 } ?? ""
         recomputedAll = settings.recomputeAll || digestsElsewhere || stored != definition
         if digestsElsewhere {
@@ -166,10 +162,8 @@ final class StoredSpans {
         // at or before their instant: the same spans, and a placement from that instant on reads the first part alone
         // (the planner drops the second, whose end contradicts the placement's: `constraint_exclusion`). After the
         // placements the view is the whole store again (`placed`).
-        let stores = openAfter.map { instant in
-            [("report_stored_span_open", ""), ("report_stored_span", " AND s.to_at <= \(SQLLiteral.quoted(instant))::timestamptz")]
-        } ?? [("report_stored_span", "")]
-        try createStoreView(name, stores: stores, columns: Self.columns, recomputed: "report_span_recomputed")
+        try createStoreView(name, stores: OpenSpans.stores(openAfter: openAfter), columns: Self.columns,
+                            recomputed: "report_span_recomputed")
     }
 
     /// After the contributions and the subscriber states are placed: a night's `report_span_run` read through the open
@@ -230,34 +224,7 @@ final class StoredSpans {
         try database.execute("CREATE TEMP TABLE report_span_touched AS SELECT subscription_id FROM report_span_input_new")
     }
 
-    /// The span digests (`report_span_input` of the run's as-of and basis) as a binary COPY stream, computed on
-    /// `connection` (the second session, on the run's snapshot: `HistoryReports`).
-    static func digestRows(_ connection: PostgresConnection, settings: ReportSettings) throws -> SpillFile {
-        try copyRows(connection, settings: settings, function: "report_span_input", extra: "", purpose: "span digests")
-    }
-
-    /// Every trial (`report_trial` of the run's as-of and basis) as a binary COPY stream, computed on `connection` (the
-    /// second session of a `--full` run: `HistoryReports`), for `trialsElsewhere`.
-    static func trialRows(_ connection: PostgresConnection, settings: ReportSettings) throws -> SpillFile {
-        try copyRows(connection, settings: settings, function: "report_trial", extra: ", NULL", purpose: "trials")
-    }
-
-    /// The rows of `function(as-of, basis<extra>)` as a binary COPY stream in a file.
-    private static func copyRows(_ connection: PostgresConnection, settings: ReportSettings, function: String, extra: String,
-                                 purpose: String) throws -> SpillFile {
-        // COPY takes no parameters: the as-of instant and the basis as constants. Kept in a file until the job loads
-        // them (45 MB of span digests at a million subscriptions).
-        let asOf = SQLLiteral.quoted(PostgresTimestamp.format(settings.asOf)), basis = SQLLiteral.quoted(settings.basis.rawValue)
-        let file = try SpillFile(purpose: "report " + purpose)
-        try StoredMonths.failing(purpose) {
-            _ = try connection.copyOutMessages("""
-                COPY (SELECT * FROM \(function)(\(asOf)::timestamptz, \(basis)\(extra))) TO STDOUT (FORMAT binary)
-                """) { try file.append($0) }
-        }
-        return file
-    }
-
-    /// Loads the span digests computed elsewhere (`digestsElsewhere`: `digestRows` in the second session) into the
+    /// Loads the span digests computed elsewhere (`digestsElsewhere`: `SpanStreams.digests` in the second session) into the
     /// run's digest table, after the fill and before `counts` and `save`.
     func loadDigests(_ rows: SpillFile) throws {
         try StoredMonths.failing("span digests") {
@@ -312,7 +279,8 @@ final class StoredSpans {
                     } else {
                         changed = try replaceChanged(db, basis: basis)
                     }
-                    let openAfter = try keepOpenSpans(db, basis: basis, changed: changed)
+                    let openAfter = try OpenSpans.keep(db, basis: basis, wanted: openAfterWanted, changed: changed,
+                                                       columns: Self.columns)
                     let next = currentGeneration + 1
                     // The store is this run's unless another run stored since this one read it: then its parts are not
                     // kept, and its as-of instant and snapshot are unknown (the next run digests every subscription).
@@ -344,7 +312,7 @@ final class StoredSpans {
         }
     }
 
-    private static let columns = "subscription_id, provider, billing_account_id, state, from_at, to_at, currency, country, "
+    static let columns = "subscription_id, provider, billing_account_id, state, from_at, to_at, currency, country, "
         + "product_id, plan_id, billing_period, twelfths"
 
     /// The new digests with the span hashes, as the store holds them.
@@ -428,42 +396,5 @@ final class StoredSpans {
             WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_changed c WHERE c.subscription_id = d.subscription_id)
             """, [basis])
         return (changed, spans)
-    }
-
-    /// Keeps `report_stored_span_open` exactly the basis's stored spans open after an instant (no end, or an end after
-    /// it: migration 0063), in the storing transaction once the spans are written, and returns that instant for the
-    /// set (nil: none kept). The run's wanted instant (`openAfterWanted`) is where a night of its month places from.
-    /// When the basis was replaced whole (`changed` nil), nothing was kept, or the kept instant is later than the
-    /// wanted one (an earlier as-of), the open spans are written anew from the store (2M of 12.4M spans at 1M
-    /// subscriptions). Otherwise the changed subscriptions' open rows are replaced from the run's `changed.spans`, and
-    /// when the wanted instant is later (the months moved on) the rows that end by it are deleted.
-    private func keepOpenSpans(_ db: PostgresConnection, basis: String, changed: (ids: String, spans: String)?) throws -> String? {
-        guard let wanted = openAfterWanted else {
-            _ = try db.execute("DELETE FROM report_stored_span_open WHERE basis = $1", [basis])
-            return nil
-        }
-        let kept = try db.query("""
-            SELECT open_after::text FROM report_stored_span_set WHERE basis = $1 AND open_after <= $2::timestamptz
-            """, [basis, wanted]).textRows().first?.first ?? nil
-        guard let changed, let kept else {
-            _ = try db.execute("DELETE FROM report_stored_span_open WHERE basis = $1", [basis])
-            _ = try db.execute("""
-                INSERT INTO report_stored_span_open (basis, \(Self.columns))
-                SELECT basis, \(Self.columns) FROM report_stored_span WHERE basis = $1 AND (to_at IS NULL OR to_at > $2::timestamptz)
-                """, [basis, wanted])
-            return wanted
-        }
-        _ = try db.execute("DELETE FROM report_stored_span_open WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])",
-                           [basis, changed.ids])
-        _ = try db.execute("""
-            INSERT INTO report_stored_span_open (basis, \(Self.columns))
-            SELECT $1, \(Self.columns) FROM pg_temp.\(changed.spans) s
-            WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_changed c WHERE c.subscription_id = s.subscription_id)
-              AND (s.to_at IS NULL OR s.to_at > $2::timestamptz)
-            """, [basis, kept])
-        if kept != wanted {
-            _ = try db.execute("DELETE FROM report_stored_span_open WHERE basis = $1 AND to_at <= $2::timestamptz", [basis, wanted])
-        }
-        return wanted
     }
 }
