@@ -4,7 +4,7 @@ import Postgres
 
 /// The job's last files in print order, `plan_change_mix` and `cohorts`, computed on a session of their own while the
 /// job's session fills the movements and writes the files before them, so the second core is not idle through the
-/// job's chain (Benchmarks/results.md, "Month-end and reports on a quiet night", "The late files handed over in two
+/// job's chain (Benchmarks/results.md, "Month-end and reports on a quiet night", "Open spans, and the late files in two
 /// steps"). The session imports the run's snapshot (every report of a run still reads one snapshot) and gets, from the
 /// job's session over binary `COPY`, copies of the only filled tables these files read, each with its
 /// `report_run_filled` row, so the `report_run_*` functions read the copies (any other filled relation they reached
@@ -43,7 +43,7 @@ final class LateReports: @unchecked Sendable {
     private var computing = false
     /// The run's stored months bound to this session (nil: the run stores none).
     private var stored: StoredMonths?
-    /// Set when the run ends without handing over (`stop`): the session ends without computing.
+    /// Set when the run failed (`stop`): the session computes no further file.
     private var stopped = false
     private var finished = false
     private var computed: [String: Computed] = [:]
@@ -126,8 +126,9 @@ final class LateReports: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The rows of report `name` and what it adds to the summary when this session computes it, waiting for the
-    /// session to end; nil at once for a report it does not compute. The session's error, if it failed.
+    /// The rows of report `name` and what it adds to the summary when this session computes it, waiting until it is
+    /// computed (or the session ended without it: nil); nil at once for a report it does not compute. The session's
+    /// error, if it failed.
     func result(_ name: String) throws -> Computed? {
         guard reports.contains(where: { $0.0.name == name }) else { return nil }
         condition.lock()
