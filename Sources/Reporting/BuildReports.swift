@@ -83,8 +83,9 @@ public enum BuildReports {
                                               connect: context.dryRun ? nil : context.connect,
                                               parts: try SnapshotParts.json(database)) { try history?.monthHistory() }
             noteSeconds("month_inputs", since: digesting, context: context)
-            // The late session's files that read no movements start now, beside the movements' fill.
-            if !context.dryRun { try late?.handOverSnapshots(from: database, stored: stored) }
+            // The late session's files that read no movements start now, beside the movements' fill (a dry run has
+            // no late session).
+            try late?.handOverSnapshots(from: database, stored: stored)
             // The snapshots before the first placed one that the computed months read (a night placed only those after
             // its stored parts).
             let placing = Date()

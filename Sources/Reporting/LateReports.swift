@@ -30,6 +30,9 @@ final class LateReports: @unchecked Sendable {
     }
 
     private let reports: [(ReportDefinition, String)]
+    /// The session's files in the order it computes them, each step once the relations it needs are handed over: the
+    /// files that read no movements once the snapshots are, then the others once the movements are (empty steps left out).
+    private let steps: [(needed: Set<String>, files: [(ReportDefinition, String)])]
     private let settings: ReportSettings
     private let snapshot: String
     private let connection: PostgresConnection
@@ -51,6 +54,9 @@ final class LateReports: @unchecked Sendable {
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection) {
         self.reports = reports
+        steps = [(["snapshot"], reports.filter { !Self.readingMovements.contains($0.0.name) }),
+                 (["snapshot", "movement"], reports.filter { Self.readingMovements.contains($0.0.name) })]
+            .filter { !$0.files.isEmpty }
         self.settings = settings
         self.snapshot = snapshot
         self.connection = connection
@@ -93,7 +99,7 @@ final class LateReports: @unchecked Sendable {
     /// handed over. Nothing when none of the session's files reads it (the movements without `cohorts`: the session
     /// may have ended).
     private func handOver(_ relation: String, from database: PostgresConnection, bind: () -> Void) throws {
-        guard relation != "movement" || reports.contains(where: { Self.readingMovements.contains($0.0.name) }) else { return }
+        guard steps.contains(where: { $0.needed.contains(relation) }) else { return }
         condition.lock()
         while !ready || (computing && failure == nil && !finished) { condition.wait() }
         let ended = finished, failedMeanwhile = failure
@@ -164,11 +170,7 @@ final class LateReports: @unchecked Sendable {
             ready = true
             condition.broadcast()
             condition.unlock()
-            // The files that read no movements once the snapshots are here, then the others once the movements are.
-            let steps: [(needed: Set<String>, files: [(ReportDefinition, String)])] = [
-                (["snapshot"], reports.filter { !Self.readingMovements.contains($0.0.name) }),
-                (["snapshot", "movement"], reports.filter { Self.readingMovements.contains($0.0.name) })]
-            for step in steps where !step.files.isEmpty {
+            for step in steps {
                 condition.lock()
                 while !step.needed.isSubset(of: handedOver) && !stopped { condition.wait() }
                 let (go, bound) = (!stopped, stored)
