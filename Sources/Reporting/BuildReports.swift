@@ -125,7 +125,7 @@ public enum BuildReports {
                     _ = try history.wait()
                     context.note("seconds_history_session_waited", String(format: "%.2f", history.waited ?? 0))
                     context.note("seconds_history_session", String(format: "%.2f", history.seconds))
-                    if let seconds = history.episodesSeconds { context.note("seconds_grace_episodes", String(format: "%.2f", seconds)) }
+                    for (name, seconds) in history.factsSeconds { context.note("seconds_\(name)s", String(format: "%.2f", seconds)) }
                     if let seconds = history.paidCountsSeconds { context.note("seconds_paid_counts", String(format: "%.2f", seconds)) }
                     if let seconds = history.priceChangeFactsSeconds {
                         context.note("seconds_price_change_facts", String(format: "%.2f", seconds))
@@ -157,12 +157,14 @@ public enum BuildReports {
         do {
             // Beside the spans, in their transaction: the stores read from the changes since (their rows are this run's
             // only when the span set's as-of instant and snapshot are: `known`).
-            let (monthHistory, episodes) = (try history?.monthHistory(), try history?.graceEpisodes())
+            let (monthHistory, facts) = (try history?.monthHistory(), try history?.subscriptionFacts() ?? [])
             let paidCounts = try history?.paidCounts()
             let priceChangeFacts = try history?.priceChangeFacts()
             try spans.save(keep: !context.dryRun) { db, known in
                 try MonthHistory.save(db, basis: settings.basis.rawValue, rows: known ? monthHistory : nil)
-                try GraceEpisodes.save(db, basis: settings.basis.rawValue, computed: known ? episodes : nil)
+                for kind in SubscriptionFacts.all {
+                    try kind.save(db, basis: settings.basis.rawValue, computed: known ? facts.first { $0.facts.name == kind.name } : nil)
+                }
                 try PaidCounts.save(db, basis: settings.basis.rawValue, rows: known ? paidCounts : nil)
                 try PriceChangeFacts.save(db, basis: settings.basis.rawValue, computed: known ? priceChangeFacts : nil)
             }

@@ -41,12 +41,14 @@ final class HistoryReports: @unchecked Sendable {
     private var trialsDone = false
     /// `report_trial`'s rows as a binary COPY stream in a file, once computed.
     private var trialRows: SpillFile?
-    /// Whether a report of the second session reads the run's failure episodes (`GraceEpisodes`), which it then fills.
-    private var fillsEpisodes: Bool { reports.contains { $0.1.contains(GraceEpisodes.relation) } }
-    /// The failure episodes the second session computed (`GraceEpisodes.fill`), once it ended.
-    private var computedEpisodes: GraceEpisodes.Computed?
-    /// The seconds filling the run's failure episodes took in the second session (nil when it filled none).
-    private(set) var episodesSeconds: TimeInterval?
+    /// The per-subscription facts a report of the second session reads (`SubscriptionFacts`), which it then fills.
+    private var filledFacts: [SubscriptionFacts] {
+        SubscriptionFacts.all.filter { facts in reports.contains { $0.1.contains(facts.relation) } }
+    }
+    /// The per-subscription facts the second session computed (`SubscriptionFacts.fill`), once it ended.
+    private var computedFacts: [SubscriptionFacts.Computed] = []
+    /// The seconds filling each kind of the run's per-subscription facts took in the second session, by kind name.
+    private(set) var factsSeconds: [(String, TimeInterval)] = []
     /// Whether a report of the second session reads the run's paid counts (`PaidCounts`), which it then fills.
     private var fillsPaidCounts: Bool { reports.contains { $0.1.contains(PaidCounts.relation) } }
     /// The paid counts' row part the second session filled (`PaidCounts.fill`, a jsonb array as text), once it ended.
@@ -64,11 +66,11 @@ final class HistoryReports: @unchecked Sendable {
     private(set) var priceChangeFactsSeconds: TimeInterval?
     /// The relations the second session fills itself before its reports read them; the `report_run_*` names a report
     /// may read and still run there.
-    private static let filledHere = [GraceEpisodes.relation, PaidCounts.relation] + PriceChangeFacts.relations
+    private static let filledHere = SubscriptionFacts.all.map(\.relation) + [PaidCounts.relation] + PriceChangeFacts.relations
 
     /// True when `sql` reads none of the run's filled tables, so it may run in the second session: it names no
-    /// `report_run_*` relation but those the second session fills itself (`filledHere`: the failure episodes, the paid
-    /// counts, the price-change facts), and `definition` stores no months (those read the run's tables,
+    /// `report_run_*` relation but those the second session fills itself (`filledHere`: the per-subscription facts,
+    /// the paid counts, the price-change facts), and `definition` stores no months (those read the run's tables,
     /// `ReportReuse`). A file that reached them some other way would still be right there, only slower: the second
     /// session has none of the run's temporary tables, and the `report_run_*` functions compute their rows from the
     /// history.
@@ -134,13 +136,13 @@ final class HistoryReports: @unchecked Sendable {
         return try wait()[name]
     }
 
-    /// Waits for the second session to end and returns the failure episodes it computed, for the store (nil when none of
-    /// its reports reads them). The second session's error, if it failed.
-    func graceEpisodes() throws -> GraceEpisodes.Computed? {
+    /// Waits for the second session to end and returns the per-subscription facts it computed, for the store (a kind
+    /// none of its reports reads is absent). The second session's error, if it failed.
+    func subscriptionFacts() throws -> [SubscriptionFacts.Computed] {
         _ = try wait()
         condition.lock()
         defer { condition.unlock() }
-        return computedEpisodes
+        return computedFacts
     }
 
     /// Waits for the second session to end and returns the price-change facts it computed, for the store (nil when none
@@ -204,21 +206,21 @@ final class HistoryReports: @unchecked Sendable {
         let started = Date()
         var computed: [String: Computed] = [:]
         var failure: (any Error)?
-        var episodes: GraceEpisodes.Computed?
+        var facts: [SubscriptionFacts.Computed] = []
         var paidCounts: String?
         var priceChangeFacts: PriceChangeFacts.Computed?
         do {
             try StoredMonths.failing("history reports") {
-                if fillsEpisodes || fillsPaidCounts || fillsPriceChangeFacts {
+                if !filledFacts.isEmpty || fillsPaidCounts || fillsPriceChangeFacts {
                     try connection.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled)")
                 }
-                if fillsEpisodes { try GraceEpisodes.prepare(connection) }
+                for kind in filledFacts { try kind.prepare(connection) }
                 if fillsPaidCounts { try PaidCounts.prepare(connection) }
                 if fillsPriceChangeFacts { try PriceChangeFacts.prepare(connection) }
                 try SnapshotSession.begin(connection, snapshot: snapshot)
             }
             // What changed since the stores it reads beside the span set, once for them all.
-            let changes = digestsHistory || fillsEpisodes || fillsPaidCounts || fillsPriceChangeFacts
+            let changes = digestsHistory || !filledFacts.isEmpty || fillsPaidCounts || fillsPriceChangeFacts
                 ? try StoredMonths.failing("stored months") { try StoreChanges.read(connection, settings: settings) } : nil
             if digestsSpans {
                 // First of all: the job's fill waits for them after its spans.
@@ -241,12 +243,12 @@ final class HistoryReports: @unchecked Sendable {
                 condition.broadcast()
                 condition.unlock()
             }
-            if fillsEpisodes {
+            for kind in filledFacts {
                 let began = Date()
-                episodes = try StoredMonths.failing("grace episodes") {
-                    try GraceEpisodes.fill(connection, settings: settings, changes: changes)
-                }
-                episodesSeconds = Date().timeIntervalSince(began)
+                facts.append(try StoredMonths.failing("\(kind.name)s") {
+                    try kind.fill(connection, settings: settings, changes: changes)
+                })
+                factsSeconds.append((kind.name, Date().timeIntervalSince(began)))
             }
             if fillsPaidCounts {
                 let began = Date()
@@ -280,7 +282,7 @@ final class HistoryReports: @unchecked Sendable {
         connection.close()
         condition.lock()
         self.computed = computed
-        self.computedEpisodes = episodes
+        self.computedFacts = facts
         self.filledPaidCounts = paidCounts
         self.computedPriceChangeFacts = priceChangeFacts
         self.failure = failure

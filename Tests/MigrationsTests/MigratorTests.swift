@@ -45,6 +45,8 @@ import Testing
             // … and price_change_churn's per-subscription facts: the run's placeholders and the stores (0059).
             "report_price_change_notice_run", "report_price_change_member_run", "report_price_change_peer_run",
             "report_stored_price_change_notice", "report_stored_price_change_member", "report_stored_price_change_peer",
+            // … and refunds' per-refund facts: the run's placeholder and the store (0064).
+            "report_refund_fact_run", "report_stored_refund_fact",
             // … and the cells a report stored as cells reuses, handed to its query: the run's placeholder (0060).
             "report_reused_cell_run",
             // … and a stored month's CSV lines (0062).

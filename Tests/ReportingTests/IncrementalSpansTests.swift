@@ -37,6 +37,31 @@ import Testing
               AND b.period_end_at > date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 month'
             ORDER BY b.effective_at DESC, b.transaction_key LIMIT 1
             """),
+        // A refund recorded late that names another subscription's charge (no store sends one; the file reads such a
+        // charge by its key at run time, never from the refund's stored facts: migration 0064): it ends its own
+        // subscription's paid span and is counted by that charge's month.
+        Change(name: "refund-of-another-charge", recomputed: 1, sql: """
+            INSERT INTO billing_transaction (subscription_id, provider, event_type, transaction_key, effective_at, refund_kind,
+                                             refunded_transaction_key, amount_micros, currency_code, raw_payload)
+            SELECT x.subscription_id, x.provider, 'REFUNDED', x.transaction_key || ':refund-elsewhere', x.effective_at + interval '1 day',
+                   'REFUND', y.transaction_key, -y.amount_micros, y.currency_code, '{}'::jsonb
+            FROM (SELECT b.* FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+                  WHERE b.event_type = 'RENEWED' AND \(closedPaidCharge)
+                    AND b.period_end_at > date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 month'
+                  ORDER BY b.effective_at DESC, b.transaction_key LIMIT 1 OFFSET 5) x
+            CROSS JOIN (SELECT b.* FROM billing_transaction b JOIN subscription s ON s.id = b.subscription_id
+                        WHERE b.event_type = 'RENEWED' AND \(closedPaidCharge)
+                        ORDER BY b.effective_at, b.transaction_key LIMIT 1 OFFSET 17) y
+            WHERE x.subscription_id <> y.subscription_id
+            """),
+        // That charge repaired afterwards, moved into the month before: only its own subscription is a candidate; the
+        // refund above now counts in the other charge month.
+        Change(name: "repaired-charge-of-another", recomputed: 1, sql: """
+            UPDATE billing_transaction SET effective_at = effective_at - interval '40 days'
+            WHERE transaction_key = (SELECT r.refunded_transaction_key FROM billing_transaction r
+                                     WHERE r.transaction_key LIKE '%:refund-elsewhere')
+              AND $1::timestamptz IS NOT NULL
+            """),
         // A subscription flagged a test purchase afterwards: it counts nowhere, in every month.
         Change(name: "test-flag", recomputed: 1, sql: """
             UPDATE subscription SET is_test_purchase = true
@@ -138,8 +163,8 @@ import Testing
             // The change mattered: without detecting it, the run would have written the previous numbers.
             let before = try ReportingHarness.files(harness.folder(previous + "-full"))
             let after = try ReportingHarness.files(harness.folder(change.name + "-full"))
-            let moved = ["mrr.csv", "mrr_bridge.csv", "mrr_movements.csv", "subscribers.csv"].filter { before[$0] != after[$0] }
-            #expect(!moved.isEmpty, "\(change.name) changes the MRR or subscriber reports")
+            let moved = ["mrr.csv", "mrr_bridge.csv", "mrr_movements.csv", "subscribers.csv", "refunds.csv"].filter { before[$0] != after[$0] }
+            #expect(!moved.isEmpty, "\(change.name) changes the MRR, subscriber or refund reports")
             previous = change.name
         }
     }
@@ -245,6 +270,17 @@ import Testing
             """, [asOf]).textRows().first ?? []
         #expect(episodes.count == 2 && episodes[0] != "0" && episodes[1] == "0",
                 "\(name): the stored failure episodes differ from the whole: \(episodes)")
+        // And refunds' facts (0064): the changed subscriptions' computed, the others kept from the store.
+        let refunds = try harness.database.query("""
+            WITH stored AS (SELECT subscription_id, provider, refund_kind, store_reason, micros, refund_currency, charge_currency,
+                                   fallback_currency, refunded_key, refund_at, charge_at, other_charge_key
+                            FROM report_stored_refund_fact WHERE basis = 'corrected'),
+                 whole AS (SELECT * FROM report_refund_fact($1::timestamptz, 'corrected', NULL))
+            SELECT (SELECT count(*) FROM stored),
+                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
+                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
+            """, [asOf]).textRows().first ?? []
+        #expect(refunds.count == 2 && refunds[0] != "0" && refunds[1] == "0", "\(name): the stored refund facts differ from the whole: \(refunds)")
         // And refunds' paid counts' row part (0056): the months from the earliest change computed, the others kept.
         let paid = try harness.database.query("""
             WITH stored AS (SELECT month, provider, currency, paid_count FROM report_stored_paid_count WHERE basis = 'corrected'),

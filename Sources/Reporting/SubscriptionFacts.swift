@@ -1,0 +1,103 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// A report's per-subscription facts stored beside the spans: `grace_hold_recovery`'s failure episodes (migration
+/// 0055; Reports/README.md, "Stored failure episodes") and `refunds`' refund facts (0064, "Stored refund facts"). Each
+/// kind has a per-subscription function (`report_<name>(as_of, basis, subscriptions)`), a run table the second session
+/// fills (`report_<name>_run`: the stored facts of the subscriptions that did not change since the store and the
+/// changed ones' computed, or every one computed when there is no store to read), the function a report reads them
+/// through (`report_run_<name>`) and a store (`report_stored_<name>`), to which the job hands what the run computed
+/// beside the spans.
+struct SubscriptionFacts: Sendable {
+    /// The kind's name: `report_<name>` computes it, `report_run_<name>` reads the run's.
+    let name: String
+    /// The function's columns, in order.
+    let columns: String
+
+    /// The failure episodes of `grace_hold_recovery`.
+    static let graceEpisodes = SubscriptionFacts(
+        name: "grace_episode",
+        columns: "subscription_id, failed_at, provider, country_code, entered_grace, entered_hold, close_kind, closed_at, "
+            + "plan_id, currency, recovered_twelfths")
+    /// The refunds, chargebacks and family revocations of `refunds`.
+    static let refunds = SubscriptionFacts(
+        name: "refund_fact",
+        columns: "subscription_id, provider, refund_kind, store_reason, micros, refund_currency, charge_currency, "
+            + "fallback_currency, refunded_key, refund_at, charge_at, other_charge_key")
+    /// Every kind.
+    static let all = [graceEpisodes, refunds]
+
+    /// The function a report names to read the run's facts: a report that does reads only the history still.
+    var relation: String { "report_run_\(name)" }
+    /// The store of the kind's facts, per basis.
+    private var store: String { "report_stored_\(name)" }
+    /// The digest of the function's SQL as installed: stored facts of another function are not read.
+    private var definition: String { StoreChanges.definition(of: "report_\(name)") }
+
+    /// What a run computed of one kind: the facts as a binary COPY stream, and whose they are (the changed
+    /// subscriptions' ids as a `uuid[]` text; nil: every subscription's).
+    struct Computed {
+        let facts: SubscriptionFacts
+        let rows: SpillFile
+        let subscriptions: String?
+    }
+
+    /// Creates the second session's temporary tables of the kind (`report_run_filled` is the caller's), before its
+    /// read-only transaction begins (which may write them, not create them).
+    func prepare(_ connection: PostgresConnection) throws {
+        try connection.execute("CREATE TEMP TABLE report_\(name)_run (LIKE public.report_\(name)_run)")
+        try connection.execute("CREATE TEMP TABLE report_\(name)_computed (LIKE public.report_\(name)_run)")
+    }
+
+    /// Fills the run's facts on `connection` (the second session, on the run's snapshot, after `prepare`) and returns
+    /// those it computed: the `changes`' subscriptions' when there are changes to read and the basis's store is of
+    /// this function, the others' read from the store; every subscription's otherwise.
+    func fill(_ connection: PostgresConnection, settings: ReportSettings, changes: StoreChanges?) throws -> Computed {
+        let all = ReportQuery.parameters(settings)
+        let (asOf, basis) = (all[0], all[4])
+        let subscriptions = try changes?.readable(from: store, basis: basis, definition: definition, on: connection)?.ids
+        try connection.execute("""
+            INSERT INTO pg_temp.report_\(name)_computed SELECT * FROM report_\(name)($1, $2, $3::uuid[])
+            """, [asOf, basis, subscriptions])
+        if let subscriptions {
+            try connection.execute("""
+                INSERT INTO pg_temp.report_\(name)_run
+                SELECT \(columns) FROM \(store) e WHERE e.basis = $1 AND NOT e.subscription_id = ANY ($2::uuid[])
+                UNION ALL SELECT * FROM pg_temp.report_\(name)_computed
+                """, [basis, subscriptions])
+        } else {
+            try connection.execute("INSERT INTO pg_temp.report_\(name)_run SELECT * FROM pg_temp.report_\(name)_computed")
+        }
+        try connection.execute("ANALYZE pg_temp.report_\(name)_run")
+        try connection.execute("""
+            INSERT INTO pg_temp.report_run_filled (relation, as_of, basis) VALUES ($1, $2, $3)
+            """, [name, asOf, basis])
+        let file = try SpillFile(purpose: "report \(name)s")
+        _ = try connection.copyOutMessages("COPY pg_temp.report_\(name)_computed TO STDOUT (FORMAT binary)") { try file.append($0) }
+        return Computed(facts: self, rows: file, subscriptions: subscriptions)
+    }
+
+    /// Stores `computed` as the basis's facts of this kind in `db`'s transaction that stores the span set with this
+    /// run's as-of instant and snapshot: the computed subscriptions' replaced, or every one when it computed all; with
+    /// `computed` nil (the set's are unknown, or the run computed none of this kind) only deletes the basis's.
+    func save(_ db: PostgresConnection, basis: String, computed: Computed?) throws {
+        guard let computed else {
+            _ = try db.execute("DELETE FROM \(store) WHERE basis = $1", [basis])
+            return
+        }
+        if let subscriptions = computed.subscriptions {
+            _ = try db.execute("DELETE FROM \(store) WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])", [basis, subscriptions])
+        } else {
+            _ = try db.execute("DELETE FROM \(store) WHERE basis = $1", [basis])
+        }
+        _ = try db.execute("CREATE TEMP TABLE report_\(name)_saved (LIKE public.report_\(name)_run) ON COMMIT DROP")
+        _ = try db.copyIn("COPY pg_temp.report_\(name)_saved FROM STDIN (FORMAT binary)") { copy in
+            try computed.rows.readAll { try copy.writeRaw($0) }
+        }
+        _ = try db.execute("""
+            INSERT INTO \(store) (basis, \(columns), definition)
+            SELECT $1, \(columns), (\(definition)) FROM pg_temp.report_\(name)_saved
+            """, [basis])
+    }
+}
