@@ -29,7 +29,7 @@ snapshot AS (
 --     query in report_reused_cell_run) adds the last month to the month before's cells: each cohort's size and
 --     cumulative net revenue there, and its paying customers, whom only the starts, restarts and stops at the last
 --     month's snapshot change; the last month's charges and refunds are read by index, and the start month of each
---     customer they or those movements touch is looked up by index over its account's subscriptions.
+--     customer they or those movements touch is taken from the run's first charges of its account's subscriptions.
 -- The month before's cells of each cohort, with its start month's net revenue (empty but in a night).
 previous AS MATERIALIZED (
     SELECT (c.cells->>'cohort_month' || '-01')::timestamp AS start, c.cells->>'provider' AS provider,
@@ -146,27 +146,19 @@ last_movement AS MATERIALIZED (
 ),
 -- The customers a night touches, those with charges or refunds in the last month (with their net revenue there) and
 -- those who start, restart or stop paying at its snapshot, each with its start month: the month of its earliest paid
--- charge over its account's subscriptions that count (by index: the account's subscriptions, each one's rows by
--- instant).
+-- charge over its account's subscriptions that count, from the run's first charges (`report_run_first_charge`: per
+-- subscription and currency, the stored ones of the subscriptions unchanged since the last store; Reports/README.md,
+-- "Cohorts in a night").
 touched AS MATERIALIZED (
-    SELECT t.provider, t.account, t.currency, t.net,
-           (SELECT date_trunc('month', min(f.effective_at) AT TIME ZONE 'UTC')
-            FROM subscription s CROSS JOIN params p
-            CROSS JOIN LATERAL (
-                SELECT b.effective_at FROM billing_transaction b
-                WHERE b.subscription_id = s.id AND b.currency_code = t.currency AND b.amount_micros > 0
-                  AND b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED')
-                  AND b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of)
-                ORDER BY b.effective_at LIMIT 1) f
-            WHERE (s.billing_account_id = t.account OR (s.id = t.account AND s.billing_account_id IS NULL))
-              AND s.provider::text = t.provider AND NOT s.is_test_purchase AND NOT s.is_sandbox
-              AND NOT EXISTS (SELECT 1 FROM billing_transaction x WHERE x.subscription_id = s.id AND x.is_test)) AS start
+    SELECT t.provider, t.account, t.currency, t.net, date_trunc('month', min(f.first_at) AT TIME ZONE 'UTC') AS start
     FROM (SELECT c.provider, c.account, c.currency, sum(c.net) AS net
           FROM (SELECT a.provider, a.account, a.currency, a.net FROM month_activity a
                 UNION ALL
                 SELECT m.provider, m.account, m.currency, NULL FROM last_movement m
                 WHERE m.movement IN ('new', 'reactivation', 'churn')) c
           GROUP BY 1, 2, 3) t
+    LEFT JOIN report_run_first_charge($1, $5) f ON f.account = t.account AND f.provider = t.provider AND f.currency = t.currency
+    GROUP BY t.provider, t.account, t.currency, t.net
 ),
 -- Per cohort, the last month's net revenue of its customers, and the change in who pays at its snapshot: +1 for a
 -- start or restart, -1 for a stop (a cohort before the last month: added to the month before's paying customers), or

@@ -78,6 +78,9 @@ BEGIN
             -- and refunds' per-refund facts, stored with the span set, and the run's placeholder (0064)
             ('report_stored_refund_fact', 'SELECT, INSERT, DELETE'),
             ('report_refund_fact_run', 'SELECT'),
+            -- and cohorts' first charges per subscription, stored with the span set, and the run's placeholder (0065)
+            ('report_stored_first_charge', 'SELECT, INSERT, DELETE'),
+            ('report_first_charge_run', 'SELECT'),
             -- the cells a report stored as cells reuses, handed to its query (0060)
             ('report_reused_cell_run', 'SELECT'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and

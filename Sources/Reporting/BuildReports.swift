@@ -121,6 +121,7 @@ public enum BuildReports {
                               return computed.computed
                           }, context: context)
                 try late?.wait()
+                for (name, seconds) in late?.factsSeconds ?? [] { context.note("seconds_\(name)s", String(format: "%.2f", seconds)) }
                 if let history {
                     _ = try history.wait()
                     context.note("seconds_history_session_waited", String(format: "%.2f", history.waited ?? 0))
@@ -157,7 +158,7 @@ public enum BuildReports {
         do {
             // Beside the spans, in their transaction: the stores read from the changes since (their rows are this run's
             // only when the span set's as-of instant and snapshot are: `known`).
-            let (monthHistory, facts) = (try history?.monthHistory(), try history?.subscriptionFacts() ?? [])
+            let (monthHistory, facts) = (try history?.monthHistory(), (try history?.subscriptionFacts() ?? []) + (late?.computedFacts ?? []))
             let paidCounts = try history?.paidCounts()
             let priceChangeFacts = try history?.priceChangeFacts()
             try spans.save(keep: !context.dryRun) { db, known in

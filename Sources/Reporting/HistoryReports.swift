@@ -42,9 +42,7 @@ final class HistoryReports: @unchecked Sendable {
     /// `report_trial`'s rows as a binary COPY stream in a file, once computed.
     private var trialRows: SpillFile?
     /// The per-subscription facts a report of the second session reads (`SubscriptionFacts`), which it then fills.
-    private var filledFacts: [SubscriptionFacts] {
-        SubscriptionFacts.all.filter { facts in reports.contains { $0.1.contains(facts.relation) } }
-    }
+    private var filledFacts: [SubscriptionFacts] { SubscriptionFacts.read(by: reports) }
     /// The per-subscription facts the second session computed (`SubscriptionFacts.fill`), once it ended.
     private var computedFacts: [SubscriptionFacts.Computed] = []
     /// The seconds filling each kind of the run's per-subscription facts took in the second session, by kind name.
@@ -243,13 +241,7 @@ final class HistoryReports: @unchecked Sendable {
                 condition.broadcast()
                 condition.unlock()
             }
-            for kind in filledFacts {
-                let began = Date()
-                facts.append(try StoredMonths.failing("\(kind.name)s") {
-                    try kind.fill(connection, settings: settings, changes: changes)
-                })
-                factsSeconds.append((kind.name, Date().timeIntervalSince(began)))
-            }
+            (facts, factsSeconds) = try SubscriptionFacts.fill(filledFacts, connection, settings: settings, changes: changes)
             if fillsPaidCounts {
                 let began = Date()
                 paidCounts = try StoredMonths.failing("paid counts") {

@@ -51,6 +51,12 @@ final class LateReports: @unchecked Sendable {
     private var finished = false
     private var computed: [String: Computed] = [:]
     private var failure: (any Error)?
+    /// The per-subscription facts the session's files read (`SubscriptionFacts`: `cohorts`' first charges), which it
+    /// fills before it is ready.
+    private let filledFacts: [SubscriptionFacts]
+    /// What the session computed of them, for the store, and the seconds each took (once it ended).
+    private(set) var computedFacts: [SubscriptionFacts.Computed] = []
+    private(set) var factsSeconds: [(String, TimeInterval)] = []
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection) {
         self.reports = reports
@@ -60,6 +66,7 @@ final class LateReports: @unchecked Sendable {
         self.settings = settings
         self.snapshot = snapshot
         self.connection = connection
+        filledFacts = SubscriptionFacts.read(by: reports)
     }
 
     /// Exports the snapshot of `database`'s open REPEATABLE READ transaction and starts a session (`connect`) that
@@ -164,7 +171,13 @@ final class LateReports: @unchecked Sendable {
                 }
                 try connection.execute("CREATE TEMP TABLE report_run_filled (LIKE public.report_run_filled)")
                 try ReusedCells.create(connection, onCommitDrop: false)
+                for kind in filledFacts { try kind.prepare(connection) }
                 try SnapshotSession.begin(connection, snapshot: snapshot)
+            }
+            // Before the session is ready (a hand-over waits for it): while the job's session still fills its spans.
+            if !filledFacts.isEmpty {
+                let changes = try StoredMonths.failing("stored months") { try StoreChanges.read(connection, settings: settings) }
+                (computedFacts, factsSeconds) = try SubscriptionFacts.fill(filledFacts, connection, settings: settings, changes: changes)
             }
             condition.lock()
             ready = true

@@ -47,6 +47,8 @@ import Testing
             "report_stored_price_change_notice", "report_stored_price_change_member", "report_stored_price_change_peer",
             // … and refunds' per-refund facts: the run's placeholder and the store (0064).
             "report_refund_fact_run", "report_stored_refund_fact",
+            // … and cohorts' first charges per subscription: the run's placeholder and the store (0065).
+            "report_first_charge_run", "report_stored_first_charge",
             // … and the cells a report stored as cells reuses, handed to its query: the run's placeholder (0060).
             "report_reused_cell_run",
             // … and a stored month's CSV lines (0062).

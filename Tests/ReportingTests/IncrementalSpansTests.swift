@@ -281,6 +281,17 @@ import Testing
                                           UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
             """, [asOf]).textRows().first ?? []
         #expect(refunds.count == 2 && refunds[0] != "0" && refunds[1] == "0", "\(name): the stored refund facts differ from the whole: \(refunds)")
+        // And cohorts' first charges (0065), the same way.
+        let firstCharges = try harness.database.query("""
+            WITH stored AS (SELECT subscription_id, provider, account, currency, first_at FROM report_stored_first_charge
+                            WHERE basis = 'corrected'),
+                 whole AS (SELECT * FROM report_first_charge($1::timestamptz, 'corrected', NULL))
+            SELECT (SELECT count(*) FROM stored),
+                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
+                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
+            """, [asOf]).textRows().first ?? []
+        #expect(firstCharges.count == 2 && firstCharges[0] != "0" && firstCharges[1] == "0",
+                "\(name): the stored first charges differ from the whole: \(firstCharges)")
         // And refunds' paid counts' row part (0056): the months from the earliest change computed, the others kept.
         let paid = try harness.database.query("""
             WITH stored AS (SELECT month, provider, currency, paid_count FROM report_stored_paid_count WHERE basis = 'corrected'),
