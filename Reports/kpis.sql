@@ -80,32 +80,12 @@ bridge AS (
     HAVING bool_and(r.rate IS NOT NULL AND (r0.rate IS NOT NULL OR NOT c.has_start))
 ),
 -- Paid transactions and refunds by the month of their instant (refunds.sql, view by_refund_month), from the first
--- reported month on: who counts and the rows read as there; a refund counts its refunded charge's key once (its own
--- key when it names none).
-subscriber AS (
-    SELECT s.id AS subscription_id, s.provider::text AS provider
-    FROM subscription s
-    WHERE NOT s.is_test_purchase AND NOT s.is_sandbox
-      AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
-),
+-- reported month on: refunds' paid counts and refund facts summed per month and provider (`report_run_kpi_money`, a
+-- refund counting its refunded charge's key once, its own key when it names none; Reports/README.md, "KPIs").
 money AS (
-    SELECT to_char(g.month, 'YYYY-MM') AS month, g.provider, sum(g.paid) AS paid,
-           count(g.key) FILTER (WHERE g.refund_kind = 'REFUND') AS refunded,
-           count(g.key) FILTER (WHERE g.refund_kind = 'CHARGEBACK') AS chargebacks
-    FROM (
-        -- One group per month and provider for the paid transactions, one per refund or chargeback key: the keys
-        -- counted once, by a hash of the few refund rows rather than a sort of every row.
-        SELECT date_trunc('month', b.effective_at AT TIME ZONE 'UTC') AS month, sub.provider,
-               count(*) FILTER (WHERE b.event_type <> 'REFUNDED') AS paid,
-               CASE WHEN b.refund_kind IN ('REFUND', 'CHARGEBACK') THEN b.refund_kind END AS refund_kind,
-               CASE WHEN b.refund_kind IN ('REFUND', 'CHARGEBACK') THEN COALESCE(b.refunded_transaction_key, b.transaction_key) END AS key
-        FROM billing_transaction b JOIN subscriber sub USING (subscription_id) CROSS JOIN params p
-        WHERE b.effective_at <= p.as_of AND (NOT p.known_basis OR b.recorded_at <= p.as_of) AND b.effective_at >= p.range_start
-          AND ((b.event_type IN ('PURCHASED', 'RENEWED', 'RECOVERED', 'RESTARTED', 'PRODUCT_CHANGED') AND b.amount_micros > 0)
-               OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK')))
-        GROUP BY 1, 2, 4, 5
-    ) g
-    GROUP BY g.month, g.provider
+    SELECT to_char(m.month, 'YYYY-MM') AS month, m.provider, m.paid, m.refunded, m.chargebacks
+    FROM report_run_kpi_money($1, $5) m CROSS JOIN params p
+    WHERE m.month >= p.first_month
 ),
 -- Each provider's row (a month and provider with MRR in the bridge or active subscriptions), and the month's 'ALL'
 -- row adding them up.

@@ -81,6 +81,8 @@ BEGIN
             -- and cohorts' first charges per subscription, stored with the span set, and the run's placeholder (0065)
             ('report_stored_first_charge', 'SELECT, INSERT, DELETE'),
             ('report_first_charge_run', 'SELECT'),
+            -- kpis' money rows handed over by the second session: the run's placeholder (0066)
+            ('report_kpi_money_run', 'SELECT'),
             -- the cells a report stored as cells reuses, handed to its query (0060)
             ('report_reused_cell_run', 'SELECT'),
             -- their partitions per basis (0037): written through the parents; a --full run empties a basis's and

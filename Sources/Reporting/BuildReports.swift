@@ -70,6 +70,7 @@ public enum BuildReports {
             history = try HistoryReports.start(context.dryRun ? [] : present.filter { HistoryReports.readsOnlyHistory($0.0, sql: $0.1) },
                                                monthHistory: !context.dryRun && present.contains { $0.0.reuse != nil },
                                                spanDigests: spans.digestsElsewhere,
+                                               money: !context.dryRun && present.contains { $0.0.name == "kpis" },
                                                settings: settings, database: database, connect: context.connect)
             if spans.digestsElsewhere { spans.trialsElsewhere = { [history] in try history?.trials() } }
             // The last files in print order get a session of their own too, ready when the fill ends (`LateReports`).
@@ -102,6 +103,7 @@ public enum BuildReports {
             if let history, let seconds = history.monthHistorySeconds {
                 context.note("seconds_month_history", String(format: "%.2f", seconds))
             }
+            try HistoryReports.fillKPIMoney(try history?.kpiMoney(), settings: settings, database: database)
             try database.execute("SET TRANSACTION READ ONLY")
             try checkFX(sql: fxSQL, settings: settings, stored: stored, context: context)
             if context.dryRun {

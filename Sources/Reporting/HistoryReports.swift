@@ -47,6 +47,13 @@ final class HistoryReports: @unchecked Sendable {
     private var computedFacts: [SubscriptionFacts.Computed] = []
     /// The seconds filling each kind of the run's per-subscription facts took in the second session, by kind name.
     private(set) var factsSeconds: [(String, TimeInterval)] = []
+    /// Whether the job's session asked for kpis' money rows (`report_kpi_money`), which this session computes from the
+    /// paid counts and refund facts it fills for refunds (when it fills both).
+    private let computesMoney: Bool
+    /// Set once the money rows are computed, or will not be (or the session failed before them).
+    private var moneyDone = false
+    /// `report_kpi_money`'s rows as one jsonb array (text); nil when not computed.
+    private var moneyRows: String?
     /// Whether a report of the second session reads the run's paid counts (`PaidCounts`), which it then fills.
     private var fillsPaidCounts: Bool { reports.contains { $0.1.contains(PaidCounts.relation) } }
     /// The paid counts' row part the second session filled (`PaidCounts.fill`, a jsonb array as text), once it ended.
@@ -78,8 +85,9 @@ final class HistoryReports: @unchecked Sendable {
     }
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection,
-                 digestsHistory: Bool, digestsSpans: Bool) {
+                 digestsHistory: Bool, digestsSpans: Bool, money: Bool) {
         self.reports = reports
+        computesMoney = money
         self.settings = settings
         self.snapshot = snapshot
         self.connection = connection
@@ -91,15 +99,16 @@ final class HistoryReports: @unchecked Sendable {
     /// connection (`connect`) that imports it, first the history part of the month digest when `monthHistory` (the run
     /// stores months: `monthHistory()` hands it over), and, when `spanDigests` (a run that recomputes every span),
     /// every trial before anything (`trials()`) and last the span digests, which it needs only to store them
-    /// (`spanDigests()`); nil, and nothing started, when there is nothing to compute.
-    static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, spanDigests: Bool = false,
+    /// (`spanDigests()`), and, when `money`, kpis' money rows once it filled refunds' paid counts and facts
+    /// (`kpiMoney()`); nil, and nothing started, when there is nothing to compute.
+    static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, spanDigests: Bool = false, money: Bool = false,
                       settings: ReportSettings, database: PostgresConnection,
                       connect: () throws -> PostgresConnection) throws -> HistoryReports? {
         guard !reports.isEmpty || monthHistory || spanDigests else { return nil }
         let snapshot = try SnapshotSession.export(database, for: "history reports")
         let connection = try SnapshotSession.connect(connect, for: "history reports")
         let started = HistoryReports(reports: reports, settings: settings, snapshot: snapshot, connection: connection,
-                                     digestsHistory: monthHistory, digestsSpans: spanDigests)
+                                     digestsHistory: monthHistory, digestsSpans: spanDigests, money: money)
         let thread = Thread { started.run() }
         thread.name = "history-reports"
         thread.start()
@@ -169,6 +178,27 @@ final class HistoryReports: @unchecked Sendable {
     func monthHistory() throws -> String? {
         guard digestsHistory else { return nil }
         return try waitFor({ historyDone }, then: { monthHistoryRows })
+    }
+
+    /// Waits for kpis' money rows (`report_kpi_money` of the run's as-of and basis, a jsonb array as text, for
+    /// `fillKPIMoney`); nil when this session does not compute them. The second session's error, if it failed before.
+    func kpiMoney() throws -> String? {
+        guard computesMoney else { return nil }
+        return try waitFor({ moneyDone }, then: { moneyRows })
+    }
+
+    /// Fills the job's temporary `report_kpi_money_run` in `database`'s transaction (still read-write) with `rows`
+    /// (`kpiMoney()`) and marks it filled, so kpis reads them instead of the history; nothing when `rows` is nil.
+    static func fillKPIMoney(_ rows: String?, settings: ReportSettings, database: PostgresConnection) throws {
+        guard let rows else { return }
+        let all = ReportQuery.parameters(settings)
+        try database.execute("CREATE TEMP TABLE report_kpi_money_run (LIKE public.report_kpi_money_run) ON COMMIT DROP")
+        try database.execute("""
+            INSERT INTO pg_temp.report_kpi_money_run
+            SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(month date, provider text, paid numeric, refunded bigint, chargebacks bigint)
+            """, [rows])
+        try database.execute("INSERT INTO pg_temp.report_run_filled (relation, as_of, basis) VALUES ('kpi_money', $1, $2)",
+                             [all[0], all[4]])
     }
 
     /// Waits for the trials (`report_trial` of the run's as-of and basis, every subscription, as a binary COPY stream,
@@ -256,6 +286,19 @@ final class HistoryReports: @unchecked Sendable {
                 }
                 priceChangeFactsSeconds = Date().timeIntervalSince(began)
             }
+            if computesMoney {
+                // (read from what the fills above left: both, or the history would be read again)
+                let rows = filledFacts.contains(where: { $0.name == SubscriptionFacts.refunds.name }) && fillsPaidCounts
+                    ? try StoredMonths.failing("kpis money") {
+                        try connection.query("SELECT COALESCE(jsonb_agg(m), '[]')::text FROM report_kpi_money($1, $2) m",
+                                             [ReportQuery.parameters(settings)[0], settings.basis.rawValue]).textRows().first?.first ?? nil
+                    } : nil
+                condition.lock()
+                moneyRows = rows
+                moneyDone = true
+                condition.broadcast()
+                condition.unlock()
+            }
             for (definition, sql) in reports {
                 let began = Date()
                 let table = try ReportQuery.run(definition.name, sql: sql, settings: settings, database: connection)
@@ -282,6 +325,7 @@ final class HistoryReports: @unchecked Sendable {
         finished = true
         historyDone = true
         trialsDone = true
+        moneyDone = true
         condition.broadcast()
         condition.unlock()
     }
