@@ -52,7 +52,7 @@ final class LateReports: @unchecked Sendable {
     private var computed: [String: Computed] = [:]
     private var failure: (any Error)?
     /// The per-subscription facts the session's files read (`SubscriptionFacts`: `cohorts`' first charges), which it
-    /// fills before it is ready.
+    /// fills before it is ready; none in a `--full` run.
     private let filledFacts: [SubscriptionFacts]
     /// What the session computed of them, for the store, and the seconds each took (once it ended).
     private(set) var computedFacts: [SubscriptionFacts.Computed] = []
@@ -66,7 +66,9 @@ final class LateReports: @unchecked Sendable {
         self.settings = settings
         self.snapshot = snapshot
         self.connection = connection
-        filledFacts = SubscriptionFacts.read(by: reports)
+        // (a --full run reads no first charges: `cohorts` computes every cell from the history; it leaves the store to
+        // the next night, which computes them all)
+        filledFacts = settings.recomputeAll ? [] : SubscriptionFacts.read(by: reports)
     }
 
     /// Exports the snapshot of `database`'s open REPEATABLE READ transaction and starts a session (`connect`) that

@@ -4,12 +4,12 @@ import Postgres
 
 /// A report's per-subscription facts stored beside the spans: `grace_hold_recovery`'s failure episodes (migration
 /// 0055; Reports/README.md, "Stored failure episodes"), `refunds`' refund facts (0064, "Stored refund facts") and
-/// `cohorts`' first charges (0065, "Cohorts in a night"). Each
-/// kind has a per-subscription function (`report_<name>(as_of, basis, subscriptions)`), a run table the session that
-/// computes the report fills (`report_<name>_run`: the stored facts of the subscriptions that did not change since the store and the
-/// changed ones' computed, or every one computed when there is no store to read), the function a report reads them
-/// through (`report_run_<name>`) and a store (`report_stored_<name>`), to which the job hands what the run computed
-/// beside the spans.
+/// `cohorts`' first charges (0065, "Cohorts in a night"). Each kind has a per-subscription function
+/// (`report_<name>(as_of, basis, subscriptions)`), the run's facts, which the session that computes the report sets
+/// up (`report_<name>_run`, a temporary view: the stored facts of the subscriptions that did not change since the
+/// store, read in place, and the changed ones' computed; every one computed when there is no store to read), the
+/// function a report reads them through (`report_run_<name>`) and a store (`report_stored_<name>`), to which the job
+/// hands what the run computed beside the spans.
 struct SubscriptionFacts: Sendable {
     /// The kind's name: `report_<name>` computes it, `report_run_<name>` reads the run's.
     let name: String
