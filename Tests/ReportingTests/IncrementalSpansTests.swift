@@ -246,61 +246,39 @@ import Testing
     }
 
     /// The month history's row part a night stored (computed from the month of its earliest change on, the months
-    /// before taken from the store: migration 0054), its failure episodes (the changed subscriptions' computed, the
-    /// others' from the store: 0055) and refunds' paid counts' row part (as the month history: 0056) equal the whole
-    /// computation's as of `asOf`.
+    /// before taken from the store: migration 0054), its failure episodes, refund facts and first charges (the changed
+    /// subscriptions' computed, the others' from the store: 0055, 0064, 0065), refunds' paid counts' row part (as the
+    /// month history: 0056) and price_change_churn's facts (0059) equal the whole computation's as of `asOf`.
     static func expectStoredHistoryWhole(_ harness: ReportingHarness, asOf: String, name: String) throws {
-        let row = try harness.database.query("""
-            WITH stored AS (SELECT month, row_count, hash_sum FROM report_stored_month_history WHERE basis = 'corrected'),
-                 whole AS (SELECT month, row_count, hash_sum FROM report_month_history($1::timestamptz, 'corrected'))
-            SELECT (SELECT count(*) FROM stored),
-                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
-                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
-            """, [asOf]).textRows().first ?? []
-        #expect(row.count == 2 && row[0] != "0" && row[1] == "0", "\(name): the stored month history differs from the whole: \(row)")
-        // And the failure episodes (0055): the changed subscriptions' computed, the others' kept from the store.
-        let episodes = try harness.database.query("""
-            WITH stored AS (SELECT subscription_id, failed_at, provider, country_code, entered_grace, entered_hold, close_kind,
-                                   closed_at, plan_id, currency, recovered_twelfths
-                            FROM report_stored_grace_episode WHERE basis = 'corrected'),
-                 whole AS (SELECT * FROM report_grace_episode($1::timestamptz, 'corrected', NULL))
-            SELECT (SELECT count(*) FROM stored),
-                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
-                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
-            """, [asOf]).textRows().first ?? []
-        #expect(episodes.count == 2 && episodes[0] != "0" && episodes[1] == "0",
-                "\(name): the stored failure episodes differ from the whole: \(episodes)")
-        // And refunds' facts (0064): the changed subscriptions' computed, the others kept from the store.
-        let refunds = try harness.database.query("""
-            WITH stored AS (SELECT subscription_id, provider, refund_kind, store_reason, micros, refund_currency, charge_currency,
-                                   fallback_currency, refunded_key, refund_at, charge_at, other_charge_key
-                            FROM report_stored_refund_fact WHERE basis = 'corrected'),
-                 whole AS (SELECT * FROM report_refund_fact($1::timestamptz, 'corrected', NULL))
-            SELECT (SELECT count(*) FROM stored),
-                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
-                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
-            """, [asOf]).textRows().first ?? []
-        #expect(refunds.count == 2 && refunds[0] != "0" && refunds[1] == "0", "\(name): the stored refund facts differ from the whole: \(refunds)")
-        // And cohorts' first charges (0065), the same way.
-        let firstCharges = try harness.database.query("""
-            WITH stored AS (SELECT subscription_id, provider, account, currency, first_at FROM report_stored_first_charge
-                            WHERE basis = 'corrected'),
-                 whole AS (SELECT * FROM report_first_charge($1::timestamptz, 'corrected', NULL))
-            SELECT (SELECT count(*) FROM stored),
-                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
-                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
-            """, [asOf]).textRows().first ?? []
-        #expect(firstCharges.count == 2 && firstCharges[0] != "0" && firstCharges[1] == "0",
-                "\(name): the stored first charges differ from the whole: \(firstCharges)")
-        // And refunds' paid counts' row part (0056): the months from the earliest change computed, the others kept.
-        let paid = try harness.database.query("""
-            WITH stored AS (SELECT month, provider, currency, paid_count FROM report_stored_paid_count WHERE basis = 'corrected'),
-                 whole AS (SELECT * FROM report_paid_count($1::timestamptz, 'corrected', NULL))
-            SELECT (SELECT count(*) FROM stored),
-                   (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
-                                          UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
-            """, [asOf]).textRows().first ?? []
-        #expect(paid.count == 2 && paid[0] != "0" && paid[1] == "0", "\(name): the stored paid counts differ from the whole: \(paid)")
+        // Each store's basis rows (`stored`, a SELECT of its columns) against the whole computation (`whole`): some
+        // rows, and none on one side only.
+        let stores: [(what: String, stored: String, whole: String)] = [
+            ("month history", "SELECT month, row_count, hash_sum FROM report_stored_month_history WHERE basis = 'corrected'",
+             "SELECT month, row_count, hash_sum FROM report_month_history($1::timestamptz, 'corrected')"),
+            ("failure episodes", """
+                SELECT subscription_id, failed_at, provider, country_code, entered_grace, entered_hold, close_kind, closed_at,
+                       plan_id, currency, recovered_twelfths FROM report_stored_grace_episode WHERE basis = 'corrected'
+                """, "SELECT * FROM report_grace_episode($1::timestamptz, 'corrected', NULL)"),
+            ("refund facts", """
+                SELECT subscription_id, provider, refund_kind, store_reason, micros, refund_currency, charge_currency,
+                       fallback_currency, refunded_key, refund_at, charge_at, other_charge_key
+                FROM report_stored_refund_fact WHERE basis = 'corrected'
+                """, "SELECT * FROM report_refund_fact($1::timestamptz, 'corrected', NULL)"),
+            ("first charges", """
+                SELECT subscription_id, provider, account, currency, first_at FROM report_stored_first_charge WHERE basis = 'corrected'
+                """, "SELECT * FROM report_first_charge($1::timestamptz, 'corrected', NULL)"),
+            ("paid counts", "SELECT month, provider, currency, paid_count FROM report_stored_paid_count WHERE basis = 'corrected'",
+             "SELECT * FROM report_paid_count($1::timestamptz, 'corrected', NULL)"),
+        ]
+        for store in stores {
+            let row = try harness.database.query("""
+                WITH stored AS (\(store.stored)), whole AS (\(store.whole))
+                SELECT (SELECT count(*) FROM stored),
+                       (SELECT count(*) FROM ((SELECT * FROM stored EXCEPT ALL SELECT * FROM whole)
+                                              UNION ALL (SELECT * FROM whole EXCEPT ALL SELECT * FROM stored)) d)
+                """, [asOf]).textRows().first ?? []
+            #expect(row.count == 2 && row[0] != "0" && row[1] == "0", "\(name): the stored \(store.what) differ from the whole: \(row)")
+        }
         // And price_change_churn's facts (0059): the changed subscriptions' computed, the others kept from the store;
         // the whole computation's notices, memberships and peer states in the memberships' own slots.
         let facts = try harness.database.query("""
