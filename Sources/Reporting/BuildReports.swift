@@ -103,7 +103,11 @@ public enum BuildReports {
             if let history, let seconds = history.monthHistorySeconds {
                 context.note("seconds_month_history", String(format: "%.2f", seconds))
             }
-            try HistoryReports.fillKPIMoney(try history?.kpiMoney(), settings: settings, database: database)
+            // kpis' money rows from the second session (waited for, if it is still filling refunds' parts).
+            let waitingMoney = Date()
+            let money = try history?.kpiMoney()
+            if money != nil { noteSeconds("kpi_money_waited", since: waitingMoney, context: context) }
+            try HistoryReports.fillKPIMoney(money, settings: settings, database: database)
             try database.execute("SET TRANSACTION READ ONLY")
             try checkFX(sql: fxSQL, settings: settings, stored: stored, context: context)
             if context.dryRun {

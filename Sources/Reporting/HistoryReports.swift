@@ -279,15 +279,9 @@ final class HistoryReports: @unchecked Sendable {
                 }
                 paidCountsSeconds = Date().timeIntervalSince(began)
             }
-            if fillsPriceChangeFacts {
-                let began = Date()
-                priceChangeFacts = try StoredMonths.failing("price-change facts") {
-                    try PriceChangeFacts.fill(connection, settings: settings, changes: changes)
-                }
-                priceChangeFactsSeconds = Date().timeIntervalSince(began)
-            }
             if computesMoney {
-                // (read from what the fills above left: both, or the history would be read again)
+                // (read from what the fills above left: both, or the history would be read again; before the
+                // price-change facts, the longest fill of a --full run, so the job never waits for it)
                 let rows = filledFacts.contains(where: { $0.name == SubscriptionFacts.refunds.name }) && fillsPaidCounts
                     ? try StoredMonths.failing("kpis money") {
                         try connection.query("SELECT COALESCE(jsonb_agg(m), '[]')::text FROM report_kpi_money($1, $2) m",
@@ -298,6 +292,13 @@ final class HistoryReports: @unchecked Sendable {
                 moneyDone = true
                 condition.broadcast()
                 condition.unlock()
+            }
+            if fillsPriceChangeFacts {
+                let began = Date()
+                priceChangeFacts = try StoredMonths.failing("price-change facts") {
+                    try PriceChangeFacts.fill(connection, settings: settings, changes: changes)
+                }
+                priceChangeFactsSeconds = Date().timeIntervalSince(began)
             }
             for (definition, sql) in reports {
                 let began = Date()
