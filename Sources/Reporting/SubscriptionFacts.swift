@@ -75,8 +75,7 @@ struct SubscriptionFacts: Sendable {
         try connection.execute("CREATE TEMP TABLE report_\(name)_kept (basis text)")
         try connection.execute("""
             CREATE TEMP VIEW report_\(name)_run AS
-            SELECT \(columns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-            FROM public.\(store) e JOIN pg_temp.report_\(name)_kept k ON k.basis = e.basis
+            SELECT \(columns) FROM public.\(store) e JOIN pg_temp.report_\(name)_kept k ON k.basis = e.basis
             WHERE NOT EXISTS (SELECT 1 FROM pg_temp.report_\(name)_replaced r WHERE r.subscription_id = e.subscription_id)
             UNION ALL SELECT * FROM pg_temp.report_\(name)_computed
             """)
