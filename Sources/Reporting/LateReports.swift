@@ -11,8 +11,9 @@ import Postgres
 /// would be computed from the history there: right, only slower). In two steps: the snapshots as soon as the run knows
 /// which months each file computes (`handOverSnapshots`, before the job fills the movements), when the session computes
 /// the files that read no movements (`plan_change_mix`); then the movements (`handOverMovements`), when it computes the
-/// others (`cohorts`). Their stored months are replayed, moved and recorded on this session (`StoredMonths.on`) into the
-/// run's one `MonthWriter`. Their rows are held whole until the job writes them, in print order: a few thousand rows
+/// others (`cohorts`). Before it is ready it fills the per-subscription facts its files read (`SubscriptionFacts`: the
+/// first charges of a night's `cohorts`), while the job still fills its spans. Their stored months are replayed, moved
+/// and recorded on this session (`StoredMonths.on`) into the run's one `MonthWriter`. Their rows are held whole until the job writes them, in print order: a few thousand rows
 /// (Reports/README.md, "Cost").
 final class LateReports: @unchecked Sendable {
     /// The files computed here when the run has them.
@@ -37,7 +38,7 @@ final class LateReports: @unchecked Sendable {
     private let snapshot: String
     private let connection: PostgresConnection
     private let condition = NSCondition()
-    /// Set once the session has imported the snapshot and created its tables (or failed to).
+    /// Set once the session has imported the snapshot, created its tables and filled its facts (or failed to).
     private var ready = false
     /// The relations the job has copied over so far (`handOverSnapshots`, `handOverMovements`).
     private var handedOver: Set<String> = []
