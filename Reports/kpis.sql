@@ -4,7 +4,8 @@
 -- Each column comes from one report (Reports/README.md, "KPIs", names the report and column):
 --   mrr_micros, start_mrr_micros, new / expansion / reactivation / contraction / churn _micros,
 --   paying_accounts_count, churned_accounts_count     mrr_bridge.sql, view 'reporting' (the same cells)
---   start_paying_accounts_count                       mrr_bridge.sql: the previous month's paying_accounts_count
+--   start_paying_accounts_count                       the accounts paying at the previous snapshot (mrr_bridge.sql: the
+--                                                     previous month's paying_accounts_count)
 --   arr_micros = 12 x mrr_micros; net_new_mrr_micros = new + expansion + reactivation - contraction - churn
 --   active_count                                      subscribers.sql: active_count summed over products
 --   arppu_micros = mrr / paying accounts; arpu_micros = mrr / active (half to even)
@@ -32,14 +33,14 @@ WITH params AS NOT MATERIALIZED (
 snapshot AS (
     SELECT * FROM report_run_snapshot($1, $2, $3, $5)
 ),
--- Only the reported snapshots and the one before them are read (a month's row reads its snapshot and the previous
--- one's paying accounts), so a run that computes only its last months (an incremental one: Reports/README.md,
+-- Only the reported snapshots are read (a month's movements carry the previous snapshot's values as p, so its paying
+-- accounts there too), so a run that computes only its last months (an incremental one: Reports/README.md,
 -- "Incremental runs") does not group every snapshot's movements and states.
 first_reported AS (
     SELECT min(sn.n) AS n FROM snapshot sn WHERE sn.reported
 ),
 movement AS (
-    SELECT m.* FROM report_run_movement($1, $2, $3, $5) m WHERE m.n >= (SELECT f.n - 1 FROM first_reported f)
+    SELECT m.* FROM report_run_movement($1, $2, $3, $5) m WHERE m.n >= (SELECT f.n FROM first_reported f)
 ),
 active AS (
     SELECT st.n, st.provider, count(*) AS active_count FROM report_run_subscriber_state($1, $2, $3, $5) st
@@ -48,6 +49,8 @@ active AS (
 ),
 -- The bridge's reporting view (Reports/README.md "FX"): per month, provider and currency the exact sums in twelfths of
 -- a micro, converted at the month's rate (the start at the previous month's), added over currencies and rounded once.
+-- The accounts paying at the previous snapshot are the month's rows with p > 0: each such account has exactly one
+-- row in the month (its continuing row, or its churn), with its value there as p.
 per_currency AS (
     SELECT m.n, m.provider, m.currency, sum(m.v) AS mrr, sum(m.p) AS start, bool_or(m.p <> 0) AS has_start,
            COALESCE(sum(m.v) FILTER (WHERE m.movement = 'new'), 0) AS new,
@@ -55,7 +58,8 @@ per_currency AS (
            COALESCE(sum(m.p - m.v) FILTER (WHERE m.movement = 'contraction'), 0) AS contraction,
            COALESCE(sum(m.p) FILTER (WHERE m.movement = 'churn'), 0) AS churn,
            COALESCE(sum(m.v) FILTER (WHERE m.movement = 'reactivation'), 0) AS reactivation,
-           count(*) FILTER (WHERE m.movement = 'churn') AS churned, count(*) FILTER (WHERE m.v > 0) AS paying
+           count(*) FILTER (WHERE m.movement = 'churn') AS churned, count(*) FILTER (WHERE m.v > 0) AS paying,
+           count(*) FILTER (WHERE m.p > 0) AS start_paying
     FROM movement m GROUP BY m.n, m.provider, m.currency
 ),
 rate AS (
@@ -72,7 +76,7 @@ bridge AS (
            report_half_even(sum(c.contraction * r.rate * 1000000000000), 12000000000000) AS contraction,
            report_half_even(sum(c.churn * r.rate * 1000000000000), 12000000000000) AS churn,
            report_half_even(sum(c.reactivation * r.rate * 1000000000000), 12000000000000) AS reactivation,
-           sum(c.churned) AS churned, sum(c.paying) AS paying
+           sum(c.churned) AS churned, sum(c.paying) AS paying, sum(c.start_paying) AS start_paying
     FROM per_currency c
     JOIN rate r ON r.n = c.n AND r.currency = c.currency
     LEFT JOIN rate r0 ON r0.n = c.n - 1 AND r0.currency = c.currency
@@ -93,12 +97,11 @@ provider_row AS (
     SELECT sn.n, sn.month, k.provider, COALESCE(b.mrr, 0) AS mrr, COALESCE(b.start, 0) AS start, COALESCE(b.new, 0) AS new,
            COALESCE(b.expansion, 0) AS expansion, COALESCE(b.reactivation, 0) AS reactivation,
            COALESCE(b.contraction, 0) AS contraction, COALESCE(b.churn, 0) AS churn, COALESCE(b.paying, 0) AS paying,
-           COALESCE(b0.paying, 0) AS start_paying, COALESCE(b.churned, 0) AS churned, COALESCE(a.active_count, 0) AS active,
+           COALESCE(b.start_paying, 0) AS start_paying, COALESCE(b.churned, 0) AS churned, COALESCE(a.active_count, 0) AS active,
            COALESCE(m.paid, 0) AS paid, COALESCE(m.refunded, 0) AS refunded, COALESCE(m.chargebacks, 0) AS chargebacks
     FROM (SELECT n, provider FROM bridge UNION SELECT n, provider FROM active) k
     JOIN snapshot sn ON sn.n = k.n
     LEFT JOIN bridge b ON b.n = k.n AND b.provider = k.provider
-    LEFT JOIN bridge b0 ON b0.n = k.n - 1 AND b0.provider = k.provider
     LEFT JOIN active a ON a.n = k.n AND a.provider = k.provider
     LEFT JOIN money m ON m.month = sn.month AND m.provider = k.provider
     WHERE sn.reported

@@ -24,8 +24,8 @@ public enum SharedReportTables {
     /// dropped at its end, but for the spans and the trials, which `spans` fills (from the store and the recomputed
     /// subscriptions) and drops after storing. The contributions and the subscriber states are placed on the snapshots
     /// from the first one without a usable stored part of the month digest (`SnapshotParts`: every snapshot when every
-    /// span was recomputed) and the two before it — what a night that computes only that month reads (its movements
-    /// window from the snapshot before the previous one) — and the parts of every snapshot are ready in
+    /// span was recomputed) and the one before it — what a night that computes only that month reads (its movements
+    /// window from the previous snapshot, `subscribers` its states there) — and the parts of every snapshot are ready in
     /// `report_snapshot_part_run`; the first snapshot placed is returned. build-reports places the earlier snapshots
     /// its computed months read, if any (`placeEarlier`), and fills the movements after the month digest, when it
     /// knows the first month any report computes (`fillMovements`).
@@ -35,7 +35,7 @@ public enum SharedReportTables {
         let firstUnstored = try StoredMonths.failing("snapshot parts") {
             try SnapshotParts.prepare(settings: settings, spans: spans, database: database)
         }
-        let firstPlaced = max(1, firstUnstored - 2)
+        let firstPlaced = max(1, firstUnstored - 1)
         // (unbounded when every snapshot is placed: no span is filtered, and no bound placed per span)
         let from: [any PostgresEncodable] = [firstPlaced > 1 ? try instant(of: firstPlaced, database: database) : nil]
         // A night's stored spans are a view of the open spans and of those ended by an instant (migration 0063:
@@ -60,8 +60,8 @@ public enum SharedReportTables {
 
     /// Places the contributions and the subscriber states on the snapshots before `firstPlaced` (what `fill` placed
     /// from) that the months from `month` on read: from the one before the first movement snapshot's on (the movement
-    /// window's first values: `fillMovements` fills from the snapshot before `month`'s), every one when `month` is the
-    /// run's first month (its movements are then windowed over every snapshot). Returns the first snapshot placed now.
+    /// window's first values: `fillMovements` fills from `month`'s snapshot), every one when `month` is the run's first
+    /// month (its movements are then windowed over every snapshot). Returns the first snapshot placed now.
     static func placeEarlier(settings: ReportSettings, from month: ReportMonth, firstPlaced: Int,
                              database: PostgresConnection) throws -> Int {
         guard firstPlaced > 1 else { return firstPlaced }
@@ -97,9 +97,9 @@ public enum SharedReportTables {
     /// The relations placed on the snapshots from the spans, which a night places on fewer snapshots than a full run.
     static let placedRelations = ["contribution", "subscriber_state"]
 
-    /// Fills the movements (`report_movement`) at the snapshots from `month`'s on and the one before it, which is all
-    /// that the files computing months from `month` on read (mrr_bridge, mrr_movements, kpis, cohorts: each reads its
-    /// computed snapshots and the previous one); every snapshot's when `month` is the run's first month. A night that
+    /// Fills the movements (`report_movement`) at the snapshots from `month`'s on, which is all that the files computing
+    /// months from `month` on read (mrr_bridge, mrr_movements, kpis, cohorts: each reads its computed snapshots' rows,
+    /// whose p is the previous snapshot's value); every snapshot's when `month` is the run's first month. A night that
     /// computes its last month windows two snapshots' account values instead of every one (migration 0049;
     /// Reports/README.md, "Movements in a night"). After `fill`, in the same open transaction.
     static func fillMovements(settings: ReportSettings, from month: ReportMonth, database: PostgresConnection) throws {
@@ -121,14 +121,14 @@ public enum SharedReportTables {
     }
 
     /// The first snapshot a night's movements are filled at, over the run's snapshots `s`, given the first computed
-    /// month's first day as `parameter`: the one before that month's (past the last snapshot when no month is that late).
+    /// month's first day as `parameter`: that month's (past the last snapshot when no month is that late).
     private static func movementsFrom(_ parameter: String) -> String {
-        "(COALESCE(min(s.n) FILTER (WHERE s.month_start >= \(parameter)::date), max(s.n) + 1) - 1)"
+        "COALESCE(min(s.n) FILTER (WHERE s.month_start >= \(parameter)::date), max(s.n) + 1)"
     }
 
     /// Fills the movements for `parameters`: at every snapshot, or, given `from` (a month's first day), at the
-    /// snapshots of that month and later and the one before them (kpis reads the movements at the snapshot before
-    /// its first reported one); past the last snapshot when no month is that late.
+    /// snapshots of that month and later (their window starts at the snapshot before them); past the last snapshot
+    /// when no month is that late.
     private static func fillMovements(parameters: [any PostgresEncodable], database: PostgresConnection, from: String?) throws {
         guard let from else {
             return try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
