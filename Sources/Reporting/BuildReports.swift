@@ -76,7 +76,10 @@ public enum BuildReports {
             // The last files in print order get a session of their own too, ready when the fill ends (`LateReports`).
             late = try LateReports.start(context.dryRun ? [] : present, settings: settings, database: database, connect: context.connect)
             let filling = Date()
-            let firstPlaced = try SharedReportTables.fill(settings: settings, database: database, spans: spans)
+            let firstPlaced = try SharedReportTables.fill(settings: settings, database: database, spans: spans) {
+                // The late session's trial_conversion starts now, beside the rest of the fill.
+                try late?.handOverTrials(from: database)
+            }
             noteSeconds("shared_tables", since: filling, context: context)
             let digesting = Date()
             // The computed months are recorded and stored on a connection of their own (`MonthWriter`), beside this one.

@@ -2,27 +2,38 @@ import Foundation
 import JobKit
 import Postgres
 
-/// The job's last files in print order, `plan_change_mix` and `cohorts`, computed on a session of their own while the
-/// job's session fills the movements and writes the files before them, so the second core is not idle through the
-/// job's chain (Benchmarks/results.md, "Month-end and reports on a quiet night", "Open spans, and the late files in two
-/// steps"). The session imports the run's snapshot (every report of a run still reads one snapshot) and gets, from the
-/// job's session over binary `COPY`, copies of the only filled tables these files read, each with its
-/// `report_run_filled` row, so the `report_run_*` functions read the copies (any other filled relation they reached
-/// would be computed from the history there: right, only slower). In two steps: the snapshots as soon as the run knows
-/// which months each file computes (`handOverSnapshots`, before the job fills the movements), when the session computes
-/// the files that read no movements (`plan_change_mix`); then the movements (`handOverMovements`), when it computes the
-/// others (`cohorts`). Before it is ready it fills the per-subscription facts its files read (`SubscriptionFacts`: the
+/// The job's last files in print order, `trial_conversion`, `plan_change_mix` and `cohorts`, computed on a session of
+/// their own while the job's session fills the shared tables and writes the files before them, so the second core is
+/// not idle through the job's chain (Benchmarks/results.md, "Month-end and reports on a quiet night", "Open spans, and
+/// the late files in two steps", "Two snapshots a night"). The session imports the run's snapshot (every report of a
+/// run still reads one snapshot) and gets, from the job's session over binary `COPY`, copies of the only filled tables
+/// these files read, each with its `report_run_filled` row, so the `report_run_*` functions read the copies (any other
+/// filled relation they reached would be computed from the history there: right, only slower). In three steps: the
+/// trials as soon as the job has them (`handOverTrials`, before it places anything), when the session computes the
+/// file that reads only them (`trial_conversion`); the snapshots as soon as the run knows which months each file
+/// computes (`handOverSnapshots`, before the job fills the movements), when it computes the files that read no
+/// movements (`plan_change_mix`); then the movements (`handOverMovements`), when it computes the others (`cohorts`).
+/// Before it is ready it fills the per-subscription facts its files read (`SubscriptionFacts`: the
 /// first charges of a night's `cohorts`), while the job still fills its spans. Their stored months are replayed, moved
 /// and recorded on this session (`StoredMonths.on`) into the run's one `MonthWriter`. Their rows are held whole until the job writes them, in print order: a few thousand rows
 /// (Reports/README.md, "Cost").
 final class LateReports: @unchecked Sendable {
     /// The files computed here when the run has them.
-    static let names: Set<String> = ["plan_change_mix", "cohorts"]
-    /// Those of `names` that read the movements: computed once they are handed over, the others as soon as the
-    /// snapshots are.
-    static let readingMovements: Set<String> = ["cohorts"]
+    static let names: Set<String> = ["trial_conversion", "plan_change_mix", "cohorts"]
+    /// The filled relations each step's files read, in the order the job hands them over: a file is computed in the
+    /// first step whose relations include all it reads (`reading`).
+    static let stepsNeeding: [Set<String>] = [["trial"], ["snapshot"], ["snapshot", "movement"]]
+    /// The filled relations a file of `names` reads: the trials alone (`trial_conversion`), the snapshots and the
+    /// movements (`cohorts`), or the snapshots alone (the others).
+    static func reading(_ name: String) -> Set<String> {
+        switch name {
+        case "trial_conversion": ["trial"]
+        case "cohorts": ["snapshot", "movement"]
+        default: ["snapshot"]
+        }
+    }
     /// The filled relations copied from the job's session (`SharedReportTables.relations`), each `report_<r>_run`.
-    static let copied = ["snapshot", "movement"]
+    static let copied = ["trial", "snapshot", "movement"]
 
     /// One file's rows, the seconds its query took here and what it adds to the summary.
     struct Computed {
@@ -32,7 +43,8 @@ final class LateReports: @unchecked Sendable {
 
     private let reports: [(ReportDefinition, String)]
     /// The session's files in the order it computes them, each step once the relations it needs are handed over: the
-    /// files that read no movements once the snapshots are, then the others once the movements are (empty steps left out).
+    /// file reading the trials once they are, the files that read no movements once the snapshots are, then the others
+    /// once the movements are (empty steps left out).
     private let steps: [(needed: Set<String>, files: [(ReportDefinition, String)])]
     private let settings: ReportSettings
     private let snapshot: String
@@ -61,8 +73,7 @@ final class LateReports: @unchecked Sendable {
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection) {
         self.reports = reports
-        steps = [(["snapshot"], reports.filter { !Self.readingMovements.contains($0.0.name) }),
-                 (["snapshot", "movement"], reports.filter { Self.readingMovements.contains($0.0.name) })]
+        steps = Self.stepsNeeding.map { needed in (needed, reports.filter { Self.reading($0.0.name) == needed }) }
             .filter { !$0.files.isEmpty }
         self.settings = settings
         self.snapshot = snapshot
@@ -79,7 +90,7 @@ final class LateReports: @unchecked Sendable {
                       connect: () throws -> PostgresConnection) throws -> LateReports? {
         // A file that stores no months and reads only the history is the second session's (`readsOnlyHistory`): never
         // computed in both.
-        let reports = present.filter { names.contains($0.0.name) && $0.0.reuse != nil }
+        let reports = present.filter { names.contains($0.0.name) && !HistoryReports.readsOnlyHistory($0.0, sql: $0.1) }
         guard !reports.isEmpty else { return nil }
         let snapshot = try SnapshotSession.export(database, for: "late reports")
         let connection = try SnapshotSession.connect(connect, for: "late reports")
@@ -88,6 +99,13 @@ final class LateReports: @unchecked Sendable {
         thread.name = "late-reports"
         thread.start()
         return started
+    }
+
+    /// Copies the run's trials from `database` (the job's session, its spans and trials filled) into this session and
+    /// lets it compute the file that reads only them while the job places the contributions and the states. Waits until
+    /// the session is ready. The session's error, if it failed.
+    func handOverTrials(from database: PostgresConnection) throws {
+        try handOver("trial", from: database) {}
     }
 
     /// Copies the run's snapshots from `database` (the job's session, its snapshots filled and its stored months

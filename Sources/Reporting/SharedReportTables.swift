@@ -28,10 +28,13 @@ public enum SharedReportTables {
     /// window from the previous snapshot, `subscribers` its states there) — and the parts of every snapshot are ready in
     /// `report_snapshot_part_run`; the first snapshot placed is returned. build-reports places the earlier snapshots
     /// its computed months read, if any (`placeEarlier`), and fills the movements after the month digest, when it
-    /// knows the first month any report computes (`fillMovements`).
-    static func fill(settings: ReportSettings, database: PostgresConnection, spans: StoredSpans) throws -> Int {
+    /// knows the first month any report computes (`fillMovements`). `trialsFilled` runs once the snapshots, the spans
+    /// and the trials are (the late session's `trial_conversion` reads the trials alone: `LateReports`).
+    static func fill(settings: ReportSettings, database: PostgresConnection, spans: StoredSpans,
+                     trialsFilled: () throws -> Void = {}) throws -> Int {
         let parameters = fillParameters(settings)
         try fillRelations(parameters: parameters, database: database, spans: spans.fill, only: ["snapshot", "span", "trial"])
+        try trialsFilled()
         let firstUnstored = try StoredMonths.failing("snapshot parts") {
             try SnapshotParts.prepare(settings: settings, spans: spans, database: database)
         }

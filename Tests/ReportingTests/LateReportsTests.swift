@@ -5,9 +5,10 @@ import Postgres
 import TestSupport
 import Testing
 
-/// The last files in print order (`plan_change_mix`, `cohorts`) run in a session of their own that imports the job's
-/// snapshot and reads copies of the filled tables the job's session made (`LateReports`): the snapshots first, when the
-/// file that reads no movements is computed, then the movements.
+/// The last files in print order (`trial_conversion`, `plan_change_mix`, `cohorts`) run in a session of their own that
+/// imports the job's snapshot and reads copies of the filled tables the job's session made (`LateReports`): the trials
+/// first, when the file that reads only them is computed, then the snapshots, when the file that reads no movements
+/// is, then the movements.
 @Suite(.serialized) struct LateReportsTests {
     /// What a session sees: its backend and snapshot, the movements as the `report_run_*` function returns them, and
     /// the rows of its own temporary table of movements (0 in a session that holds no copy).
@@ -81,6 +82,40 @@ import Testing
         #expect(cell("snapshots") == snapshots && snapshots != "0", "the snapshots copied over")
         #expect(cell("movements") == "0", "computed before the movements were handed over")
         try session.handOverMovements(from: job)
+        try session.wait()
+    }
+
+    /// `trial_conversion` reads only the trials: it is computed as soon as they are handed over (before the job places
+    /// anything: it sees the copied trials and no snapshots), and the snapshots' step still follows.
+    @Test func theFileThatReadsOnlyTheTrialsIsComputedOnceTheTrialsAreHandedOver() throws {
+        let harness = try ReportingHarness("late_reports_trials", subscriptions: 120, months: 4)
+        let job = harness.database
+        let configuration = job.configuration
+        let settings = Self.settings(harness)
+        let probe = """
+            SELECT (SELECT count(*) || ' ' || coalesce(sum(hashtext(t::text)), 0) FROM report_run_trial($1, $2, $3, $5) t) AS trials,
+                   (SELECT count(*) FROM pg_temp.report_trial_run)::text AS copied,
+                   (SELECT count(*) FROM pg_temp.report_snapshot_run)::text AS snapshots, $4::text AS currency
+            """
+        let trials = ReportDefinition(name: "trial_conversion", sheet: "Probe", summary: "test", required: true)
+        let mix = ReportDefinition(name: "plan_change_mix", sheet: "Probe", summary: "test", required: true, reuse: .monthEnd(column: "month"))
+        try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        defer { _ = try? job.execute("ROLLBACK") }
+        let session = try #require(try LateReports.start([(trials, probe), (mix, probe)], settings: settings, database: job,
+                                                         connect: { try PostgresConnection(configuration: configuration) }))
+        let all = ReportQuery.parameters(settings)
+        try SharedReportTables.fill(parameters: [all[0], all[1], all[2], all[4]], database: job)
+        try session.handOverTrials(from: job)
+        let seen = try #require(try session.result("trial_conversion")).computed.table
+        let own = try ReportQuery.run("probe", sql: probe, settings: settings, database: job)
+        let cell = { (table: ReportTable, column: String) in table.index(of: column).flatMap { table.rows.first?[$0] } ?? nil }
+        let copied = try #require(cell(own, "copied"))
+        #expect(copied != "0", "the world has trials")
+        #expect(cell(seen, "copied") == copied && cell(seen, "trials") == cell(own, "trials"), "the filled trials copied over")
+        #expect(cell(seen, "snapshots") == "0", "computed before the snapshots were handed over")
+        try session.handOverSnapshots(from: job, stored: nil)
+        let mixed = try #require(try session.result("plan_change_mix")).computed.table
+        #expect(cell(mixed, "snapshots") != "0", "the next step once the snapshots came")
         try session.wait()
     }
 
