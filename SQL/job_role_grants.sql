@@ -47,6 +47,7 @@ BEGIN
             ('report_stored_csv', 'SELECT, INSERT, DELETE'),
             ('report_subscriber_state_run', 'SELECT'),
             ('report_span_run', 'SELECT'),
+            ('report_span_recomputed', 'SELECT'),
             ('report_trial_run', 'SELECT'),
             -- build-reports' stored spans: a cache it replaces per subscription (digest and spans together)
             ('report_stored_span_set', 'SELECT, INSERT, DELETE'),

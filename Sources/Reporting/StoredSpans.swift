@@ -149,7 +149,8 @@ final class StoredSpans {
         // touched table, it guessed half the store and scanned all of it, 2.9 s of 12M spans at 1M subscriptions).
         touchedIDs = try database.query("SELECT COALESCE(array_agg(subscription_id), '{}')::text FROM pg_temp.report_span_touched")
             .textRows().first?.first.flatMap { $0 } ?? "{}"
-        // Kept apart as well, so `save` stores them without reading every span of the run again.
+        // Kept apart as well, so `save` stores them without reading every span of the run again, and the correction of
+        // the stored snapshot parts reads them (it shadows the schema's placeholder of that name: migration 0068).
         try database.execute("CREATE TEMP TABLE report_span_recomputed (LIKE public.report_span_run)")
         try withSnapshotReader { reader in
             try SpanBuilder.fill("pg_temp.report_span_recomputed", hashTable: "pg_temp.report_span_hash_new", database: database,
