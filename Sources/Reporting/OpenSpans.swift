@@ -6,12 +6,12 @@ import Postgres
 /// end after the span set's `open_after`, so a night's two placements read them instead of every stored span.
 /// `StoredSpans` reads them through its view (`stores`) and keeps them in the transaction that stores the spans (`keep`).
 enum OpenSpans {
-    /// The instant a run keeps the open spans after: its third snapshot from the last, the first one a night of the
-    /// same month places (the open month's snapshot and the two before it); nil when the run has fewer snapshots. Read
-    /// from the run's filled snapshots, as this session's text of the instant.
+    /// The instant a run keeps the open spans after: its second snapshot from the last, the first one a night of the
+    /// same month places (the open month's snapshot and the one before it: `SharedReportTables.fill`); nil when the run
+    /// has fewer snapshots. Read from the run's filled snapshots, as this session's text of the instant.
     static func wantedInstant(_ database: PostgresConnection) throws -> String? {
         try database.query("""
-            SELECT at::text FROM pg_temp.report_snapshot_run WHERE n = (SELECT max(n) - 2 FROM pg_temp.report_snapshot_run)
+            SELECT at::text FROM pg_temp.report_snapshot_run WHERE n = (SELECT max(n) - 1 FROM pg_temp.report_snapshot_run)
             """).textRows().first?.first ?? nil
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// The stored spans open after the set's instant are kept apart (migration 0063; Reports/README.md, "Open spans"): after
 /// every kind of run — full, a night with changes, a night a month later (the instant moves forward), a night earlier
 /// (written anew) — `report_stored_span_open` holds exactly the store's spans with no end or an end after
-/// `open_after`, which is the run's third snapshot from the last; a night's files equal `--full`'s; and a night's
+/// `open_after`, which is the run's second snapshot from the last; a night's files equal `--full`'s; and a night's
 /// placements read the open spans (one altered by hand shows in its file).
 @Suite(.serialized) struct OpenSpansTests {
     static let columns = "subscription_id, provider, billing_account_id, state, from_at, to_at, currency, country, product_id, "
@@ -35,7 +35,7 @@ import Testing
             for file in b.keys.sorted() { #expect(a[file] == b[file], "\(night): \(file) differs from \(full)") }
         }
         /// The open spans are exactly the store's spans open after the set's instant, a real part of them, and the
-        /// instant is the run's third snapshot from the last (the end of the month two before the as-of month).
+        /// instant is the run's second snapshot from the last (the end of the month before the as-of month).
         func expectOpenSpansKept(_ name: String, asOf instant: Date) throws {
             let openAfter = try #require(try text("SELECT open_after::text FROM report_stored_span_set WHERE basis = 'corrected'"),
                                          "\(name): the open spans are kept")
@@ -52,8 +52,7 @@ import Testing
             #expect(open > 0 && open < all, "\(name): \(open) open of \(all) spans")
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            let monthStart = try #require(calendar.date(from: calendar.dateComponents([.year, .month], from: instant)))
-            let expected = try #require(calendar.date(byAdding: .month, value: -1, to: monthStart))
+            let expected = try #require(calendar.date(from: calendar.dateComponents([.year, .month], from: instant)))
             let kept = try #require(PostgresTimestamp.parse(try text("SELECT $1::timestamptz", [openAfter]) ?? ""))
             #expect(abs(kept.timeIntervalSince(expected)) < 1, "\(name): open after \(kept), not just before \(expected)")
         }
