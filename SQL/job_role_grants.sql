@@ -82,6 +82,9 @@ BEGIN
             -- and cohorts' first charges per subscription, stored with the span set, and the run's placeholder (0065)
             ('report_stored_first_charge', 'SELECT, INSERT, DELETE'),
             ('report_first_charge_run', 'SELECT'),
+            -- and plan_change_mix's plan changes per subscription, stored with the span set, and the run's placeholder (0069)
+            ('report_stored_plan_change', 'SELECT, INSERT, DELETE'),
+            ('report_plan_change_run', 'SELECT'),
             -- kpis' money rows handed over by the second session: the run's placeholder (0066)
             ('report_kpi_money_run', 'SELECT'),
             -- the cells a report stored as cells reuses, handed to its query (0060)

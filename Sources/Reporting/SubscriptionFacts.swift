@@ -3,8 +3,9 @@ import JobKit
 import Postgres
 
 /// A report's per-subscription facts stored beside the spans: `grace_hold_recovery`'s failure episodes (migration
-/// 0055; Reports/README.md, "Stored failure episodes"), `refunds`' refund facts (0064, "Stored refund facts") and
-/// `cohorts`' first charges (0065, "Cohorts in a night"). Each kind has a per-subscription function
+/// 0055; Reports/README.md, "Stored failure episodes"), `refunds`' refund facts (0064, "Stored refund facts"),
+/// `cohorts`' first charges (0065, "Cohorts in a night") and `plan_change_mix`'s plan changes (0069, "Plan-change
+/// mix"). Each kind has a per-subscription function
 /// (`report_<name>(as_of, basis, subscriptions)`), the run's facts, which the session that computes the report sets
 /// up (`report_<name>_run`, a temporary view: the stored facts of the subscriptions that did not change since the
 /// store, read in place, and the changed ones' computed; every one computed when there is no store to read), the
@@ -28,8 +29,13 @@ struct SubscriptionFacts: Sendable {
             + "fallback_currency, refunded_key, refund_at, charge_at, other_charge_key")
     /// The earliest paid charge per currency of each subscription, for `cohorts`' start months in a night.
     static let firstCharges = SubscriptionFacts(name: "first_charge", columns: "subscription_id, provider, account, currency, first_at")
+    /// The plan changes of `plan_change_mix` (a charge whose product or billing period differs from the previous one).
+    static let planChanges = SubscriptionFacts(
+        name: "plan_change",
+        columns: "subscription_id, provider, effective_at, product_id, billing_period, currency, twelfths, from_product, "
+            + "from_period, from_twelfths")
     /// Every kind.
-    static let all = [graceEpisodes, refunds, firstCharges]
+    static let all = [graceEpisodes, refunds, firstCharges, planChanges]
 
     /// The kinds `reports`' SQL reads (names their `relation`), which the session computing them fills first.
     static func read(by reports: [(ReportDefinition, String)]) -> [SubscriptionFacts] {

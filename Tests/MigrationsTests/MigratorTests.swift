@@ -49,6 +49,8 @@ import Testing
             "report_refund_fact_run", "report_stored_refund_fact",
             // … and cohorts' first charges per subscription: the run's placeholder and the store (0065).
             "report_first_charge_run", "report_stored_first_charge",
+            // … and plan_change_mix's plan changes per subscription: the run's placeholder and the store (0069).
+            "report_plan_change_run", "report_stored_plan_change",
             // … and kpis' money rows handed over by the second session: the run's placeholder (0066).
             "report_kpi_money_run",
             // … and the cells a report stored as cells reuses, handed to its query: the run's placeholder (0060).
