@@ -162,7 +162,9 @@ touched AS MATERIALIZED (
 ),
 -- Per cohort, the last month's net revenue of its customers, and the change in who pays at its snapshot: +1 for a
 -- start or restart, -1 for a stop (a cohort before the last month: added to the month before's paying customers), or
--- +1 for each paying there (the last month's own cohort).
+-- +1 for each paying there (the last month's own cohort). Only the movements that can count are joined to their
+-- customers: the starts, restarts and stops, and the other paying ones of customers who start in the last month
+-- (every other movement counts 0; a cohort missing here changes by 0).
 night_net AS (
     SELECT t.start, t.provider, t.currency, sum(t.net) AS net FROM touched t GROUP BY 1, 2, 3
 ),
@@ -170,7 +172,15 @@ night_paying AS (
     SELECT t.start, t.provider, t.currency,
            sum(CASE WHEN t.start = p.last_month THEN (m.v > 0)::int
                     WHEN m.movement IN ('new', 'reactivation') THEN 1 WHEN m.movement = 'churn' THEN -1 ELSE 0 END) AS change
-    FROM last_movement m JOIN touched t USING (provider, account, currency) CROSS JOIN params p
+    FROM (SELECT m.provider, m.account, m.currency, m.v, m.movement FROM last_movement m
+          WHERE m.movement IN ('new', 'reactivation', 'churn')
+          UNION ALL
+          SELECT m.provider, m.account, m.currency, m.v, m.movement FROM last_movement m
+          WHERE m.movement NOT IN ('new', 'reactivation', 'churn') AND m.v > 0
+            AND EXISTS (SELECT 1 FROM touched t CROSS JOIN params p
+                        WHERE t.start = p.last_month AND t.provider = m.provider AND t.account = m.account
+                          AND t.currency = m.currency)) m
+    JOIN touched t USING (provider, account, currency) CROSS JOIN params p
     GROUP BY 1, 2, 3
 ),
 -- The last month's cells: each earlier cohort's from the month before's; the last month's own cohort, its customers

@@ -102,6 +102,9 @@ struct SubscriptionFacts: Sendable {
             try connection.execute("INSERT INTO pg_temp.report_\(name)_replaced SELECT unnest($1::uuid[])", [subscriptions])
             try connection.execute("ANALYZE pg_temp.report_\(name)_replaced")
             try connection.execute("INSERT INTO pg_temp.report_\(name)_kept (basis) VALUES ($1)", [basis])
+            // (its one row known to the planner: unanalysed, it guessed thousands, and joined the stored facts to it by
+            // sorting them all — 0.4 s of a 1M night's first charges)
+            try connection.execute("ANALYZE pg_temp.report_\(name)_kept")
         }
         try connection.execute("""
             INSERT INTO pg_temp.report_run_filled (relation, as_of, basis) VALUES ($1, $2, $3)
