@@ -140,8 +140,7 @@ final class StoredSpans {
             FULL JOIN (SELECT * FROM report_stored_span_input WHERE basis = $1\(compared)) o USING (subscription_id)
             WHERE n.row_count IS DISTINCT FROM o.row_count OR n.hash_sum IS DISTINCT FROM o.hash_sum
             """, candidateIDs.map { [basis, $0] } ?? [basis])
-        // Indexed: the correction of the stored snapshot parts reads the run's spans of each touched subscription by
-        // index (migration 0061), and the view's stored side then asks whether that one subscription is touched.
+        // Indexed: a look-up of one subscription's spans through the view (the movements' "paid before") asks it.
         try database.execute("CREATE INDEX ON pg_temp.report_span_touched (subscription_id)")
         try database.execute("ANALYZE pg_temp.report_span_touched")
         // The touched ids bound as one array value, so the planner hashes it (a constant) when filtering subscriptions,

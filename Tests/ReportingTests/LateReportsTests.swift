@@ -26,20 +26,29 @@ import Testing
                               writeCSV: true, writeXLSX: false, rawIdentifiers: true)
     }
 
-    @Test func aLateFileReadsTheJobsSnapshotAndItsFilledMovementsOnAnotherBackend() throws {
-        let harness = try ReportingHarness("late_reports", subscriptions: 120, months: 4)
+    /// Begins the job's REPEATABLE READ transaction on `harness`' database (the caller rolls it back), starts the late
+    /// session for `reports` before the fill, as the job does (it imports the snapshot while the job fills), and fills
+    /// the run's shared tables.
+    static func startedAndFilled(_ reports: [(ReportDefinition, String)], harness: ReportingHarness) throws -> LateReports {
         let job = harness.database
         let configuration = job.configuration
         let settings = Self.settings(harness)
-        let late = ReportDefinition(name: "cohorts", sheet: "Probe", summary: "test: what the late session sees", required: true,
-                                    reuse: .monthEnd(column: "month"))
         try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
-        defer { _ = try? job.execute("ROLLBACK") }
-        // Started before the fill, as the job does: the session imports the snapshot while the job fills.
-        let session = try #require(try LateReports.start([(late, Self.probe)], settings: settings, database: job,
+        let session = try #require(try LateReports.start(reports, settings: settings, database: job,
                                                          connect: { try PostgresConnection(configuration: configuration) }))
         let all = ReportQuery.parameters(settings)
         try SharedReportTables.fill(parameters: [all[0], all[1], all[2], all[4]], database: job)
+        return session
+    }
+
+    @Test func aLateFileReadsTheJobsSnapshotAndItsFilledMovementsOnAnotherBackend() throws {
+        let harness = try ReportingHarness("late_reports", subscriptions: 120, months: 4)
+        let job = harness.database
+        let settings = Self.settings(harness)
+        let late = ReportDefinition(name: "cohorts", sheet: "Probe", summary: "test: what the late session sees", required: true,
+                                    reuse: .monthEnd(column: "month"))
+        defer { _ = try? job.execute("ROLLBACK") }
+        let session = try Self.startedAndFilled([(late, Self.probe)], harness: harness)
         try session.handOverSnapshots(from: job, stored: nil)
         try session.handOverMovements(from: job)
         #expect(try session.result("mrr") == nil, "a file the late session does not compute")
@@ -61,20 +70,14 @@ import Testing
     @Test func aFileThatReadsNoMovementsIsComputedOnceTheSnapshotsAreHandedOver() throws {
         let harness = try ReportingHarness("late_reports_snapshots", subscriptions: 120, months: 4)
         let job = harness.database
-        let configuration = job.configuration
-        let settings = Self.settings(harness)
         let probe = """
             SELECT (SELECT count(*) FROM pg_temp.report_snapshot_run)::text AS snapshots,
                    (SELECT count(*) FROM pg_temp.report_movement_run)::text AS movements,
                    $1::text AS as_of, $2::text AS first_month, $3::text AS last_month, $4::text AS currency, $5::text AS basis
             """
         let mix = ReportDefinition(name: "plan_change_mix", sheet: "Probe", summary: "test", required: true, reuse: .monthEnd(column: "month"))
-        try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         defer { _ = try? job.execute("ROLLBACK") }
-        let session = try #require(try LateReports.start([(mix, probe)], settings: settings, database: job,
-                                                         connect: { try PostgresConnection(configuration: configuration) }))
-        let all = ReportQuery.parameters(settings)
-        try SharedReportTables.fill(parameters: [all[0], all[1], all[2], all[4]], database: job)
+        let session = try Self.startedAndFilled([(mix, probe)], harness: harness)
         try session.handOverSnapshots(from: job, stored: nil)
         let seen = try #require(try session.result("plan_change_mix")).computed.table
         let cell = { (column: String) in seen.index(of: column).flatMap { seen.rows.first?[$0] } ?? nil }
@@ -90,7 +93,6 @@ import Testing
     @Test func theFileThatReadsOnlyTheTrialsIsComputedOnceTheTrialsAreHandedOver() throws {
         let harness = try ReportingHarness("late_reports_trials", subscriptions: 120, months: 4)
         let job = harness.database
-        let configuration = job.configuration
         let settings = Self.settings(harness)
         let probe = """
             SELECT (SELECT count(*) || ' ' || coalesce(sum(hashtext(t::text)), 0) FROM report_run_trial($1, $2, $3, $5) t) AS trials,
@@ -99,12 +101,8 @@ import Testing
             """
         let trials = ReportDefinition(name: "trial_conversion", sheet: "Probe", summary: "test", required: true)
         let mix = ReportDefinition(name: "plan_change_mix", sheet: "Probe", summary: "test", required: true, reuse: .monthEnd(column: "month"))
-        try job.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         defer { _ = try? job.execute("ROLLBACK") }
-        let session = try #require(try LateReports.start([(trials, probe), (mix, probe)], settings: settings, database: job,
-                                                         connect: { try PostgresConnection(configuration: configuration) }))
-        let all = ReportQuery.parameters(settings)
-        try SharedReportTables.fill(parameters: [all[0], all[1], all[2], all[4]], database: job)
+        let session = try Self.startedAndFilled([(trials, probe), (mix, probe)], harness: harness)
         try session.handOverTrials(from: job)
         let seen = try #require(try session.result("trial_conversion")).computed.table
         let own = try ReportQuery.run("probe", sql: probe, settings: settings, database: job)
