@@ -14,7 +14,7 @@ import Postgres
 /// computes (`handOverSnapshots`, before the job fills the movements), when it computes the files that read no
 /// movements (`plan_change_mix`); then the movements (`handOverMovements`), when it computes the others (`cohorts`).
 /// Before it is ready it fills the per-subscription facts its files read (`SubscriptionFacts`: the
-/// first charges of a night's `cohorts`), while the job still fills its spans. Their stored months are replayed, moved
+/// first charges of a night's `cohorts`, the plan changes of `plan_change_mix`), while the job still fills its spans. Their stored months are replayed, moved
 /// and recorded on this session (`StoredMonths.on`) into the run's one `MonthWriter`. Their rows are held whole until the job writes them, in print order: a few thousand rows
 /// (Reports/README.md, "Cost").
 final class LateReports: @unchecked Sendable {
@@ -23,8 +23,9 @@ final class LateReports: @unchecked Sendable {
     /// The filled relations each step's files read, in the order the job hands them over: a file is computed in the
     /// first step whose relations include all it reads (`reading`).
     static let stepsNeeding: [Set<String>] = [["trial"], ["snapshot"], ["snapshot", "movement"]]
-    /// The filled relations a file of `names` reads: the trials alone (`trial_conversion`), the snapshots and the
-    /// movements (`cohorts`), or the snapshots alone (the others).
+    /// The filled relations a file of `names` reads: the trials alone (`trial_conversion`, which stores no months: its
+    /// step comes before the run's stored months are bound to the session), the snapshots and the movements
+    /// (`cohorts`), or the snapshots alone (the others).
     static func reading(_ name: String) -> Set<String> {
         switch name {
         case "trial_conversion": ["trial"]
