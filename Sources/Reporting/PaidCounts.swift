@@ -18,10 +18,11 @@ enum PaidCounts {
         try connection.execute("CREATE TEMP TABLE report_paid_count_run (LIKE public.report_paid_count_run)")
     }
 
-    /// Fills the run's row part on `connection` (the second session, on the run's snapshot, after `prepare`) and
-    /// returns its rows as one jsonb array (text), for the store: from the store for the months before the first month
-    /// the `changes` reach, when there are changes to read and the basis's store is of this function; every month
-    /// computed otherwise.
+    /// Fills the run's paid counts on `connection` (the second session, on the run's snapshot, after `prepare`) and
+    /// returns the row part as one jsonb array (text), for the store: from the store for the months before the first
+    /// month the `changes` reach, when there are changes to read and the basis's store is of this function; every month
+    /// computed otherwise. The run's table then holds the excluded part too, negated (`report_run_paid_count` reads it
+    /// as it is).
     static func fill(_ connection: PostgresConnection, settings: ReportSettings, changes: StoreChanges?) throws -> String {
         let all = ReportQuery.parameters(settings)
         let (asOf, basis) = (all[0], all[4])
@@ -38,8 +39,15 @@ enum PaidCounts {
         try connection.execute("""
             INSERT INTO pg_temp.report_run_filled (relation, as_of, basis) VALUES ('paid_count', $1, $2)
             """, [asOf, basis])
-        return try connection.query("SELECT COALESCE(jsonb_agg(r), '[]')::text FROM pg_temp.report_paid_count_run r")
+        let rows = try connection.query("SELECT COALESCE(jsonb_agg(r), '[]')::text FROM pg_temp.report_paid_count_run r")
             .textRows().first?.first.flatMap { $0 } ?? "[]"
+        // Then the excluded part, negated, once for the run's readers (migration 0070): not stored, it reads the whole
+        // history of the subscriptions that do not count.
+        try connection.execute("""
+            INSERT INTO pg_temp.report_paid_count_run (month, provider, currency, paid_count)
+            SELECT e.month, e.provider, e.currency, -e.paid_count FROM report_paid_count_excluded($1, $2) e
+            """, [asOf, basis])
+        return rows
     }
 
     /// Replaces the basis's stored row part with `rows` (`fill`'s jsonb array), in `db`'s transaction that stores the
