@@ -20,21 +20,27 @@ import Postgres
 final class LateReports: @unchecked Sendable {
     /// The files computed here when the run has them.
     static let names: Set<String> = ["trial_conversion", "plan_change_mix", "cohorts"]
-    /// The filled relations each step's files read, in the order the job hands them over: a file is computed in the
-    /// first step whose relations include all it reads (`reading`).
-    static let stepsNeeding: [Set<String>] = [["trial"], ["snapshot"], ["snapshot", "movement"]]
-    /// The filled relations a file of `names` reads: the trials alone (`trial_conversion`, which stores no months: its
-    /// step comes before the run's stored months are bound to the session), the snapshots and the movements
-    /// (`cohorts`), or the snapshots alone (the others).
-    static func reading(_ name: String) -> Set<String> {
-        switch name {
-        case "trial_conversion": ["trial"]
-        case "cohorts": ["snapshot", "movement"]
-        default: ["snapshot"]
+    /// The filled relations copied from the job's session (`SharedReportTables.relations`), each `report_<r>_run`, in
+    /// the order the job hands them over (`handOverTrials`, `handOverSnapshots`, `handOverMovements`).
+    static let copied = ["trial", "snapshot", "movement"]
+
+    /// The handed-over relations a file reads: those of `copied` its SQL reads (`report_run_<r>`), and the snapshots
+    /// when it stores months (its stored months are bound to the session with them).
+    static func reading(_ definition: ReportDefinition, sql: String) -> Set<String> {
+        Set(copied.filter { sql.contains("report_run_\($0)") }).union(definition.reuse == nil ? [] : ["snapshot"])
+    }
+
+    /// `reports` in steps: each file in the first step by whose hand-over everything it reads is there (`copied`'s
+    /// order), each step with what its files read (empty steps left out).
+    static func steps(_ reports: [(ReportDefinition, String)]) -> [(needed: Set<String>, files: [(ReportDefinition, String)])] {
+        var left = reports
+        return copied.indices.compactMap { step in
+            let there = Set(copied[...step])
+            let files = left.filter { reading($0.0, sql: $0.1).isSubset(of: there) }
+            left.removeAll { file in files.contains { $0.0.name == file.0.name } }
+            return files.isEmpty ? nil : (files.reduce(into: Set<String>()) { $0.formUnion(reading($1.0, sql: $1.1)) }, files)
         }
     }
-    /// The filled relations copied from the job's session (`SharedReportTables.relations`), each `report_<r>_run`.
-    static let copied = ["trial", "snapshot", "movement"]
 
     /// One file's rows, the seconds its query took here and what it adds to the summary.
     struct Computed {
@@ -74,8 +80,7 @@ final class LateReports: @unchecked Sendable {
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection) {
         self.reports = reports
-        steps = Self.stepsNeeding.map { needed in (needed, reports.filter { Self.reading($0.0.name) == needed }) }
-            .filter { !$0.files.isEmpty }
+        steps = Self.steps(reports)
         self.settings = settings
         self.snapshot = snapshot
         self.connection = connection
