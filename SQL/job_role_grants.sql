@@ -48,6 +48,7 @@ BEGIN
             ('report_subscriber_state_run', 'SELECT'),
             ('report_span_run', 'SELECT'),
             ('report_span_recomputed', 'SELECT'),
+            ('report_span_difference', 'SELECT'),  -- the run's differing spans' placeholder (0071)
             ('report_trial_run', 'SELECT'),
             -- build-reports' stored spans: a cache it replaces per subscription (digest and spans together)
             ('report_stored_span_set', 'SELECT, INSERT, DELETE'),

@@ -6,8 +6,8 @@ import Postgres
 /// snapshot, the count and hash sum of the contribution rows and of the subscriber-state rows placed there. A run
 /// collects them in its temporary `report_snapshot_part_run` (n, at and the four numbers), which the month digest
 /// reads (`json`) and `StoredSpans.save` stores for the complete snapshots, with the spans they were placed from. A
-/// night that reads the stored spans takes a complete snapshot's parts from the store, corrected by the subscriptions
-/// whose spans it recomputed (their old spans' rows taken away, their new ones' added), instead of placing every span
+/// night that reads the stored spans takes a complete snapshot's parts from the store, corrected by the spans it
+/// recomputed that differ from the stored ones (`report_span_difference`: the old spans' rows taken away, the new ones' added), instead of placing every span
 /// there; only the snapshots after the stored ones are placed and hashed.
 enum SnapshotParts {
     /// Creates the run's `report_snapshot_part_run` with the corrected stored parts of the snapshots before the first
@@ -19,7 +19,7 @@ enum SnapshotParts {
             CREATE TEMP TABLE report_snapshot_part_run (n bigint, at timestamptz, contribution_count bigint,
                 contribution_hash_sum numeric, state_count bigint, state_hash_sum numeric)
             """)
-        guard let touched = spans.touched else { return 1 }
+        guard spans.touched != nil else { return 1 }
         let row = try database.query("""
             SELECT COALESCE((SELECT min(s.n) FROM pg_temp.report_snapshot_run s
                              WHERE NOT EXISTS (SELECT 1 FROM report_stored_snapshot_part p
@@ -36,9 +36,9 @@ enum SnapshotParts {
                    p.contribution_hash_sum + COALESCE(c.contribution_hash_sum, 0),
                    p.state_count + COALESCE(c.state_count, 0), p.state_hash_sum + COALESCE(c.state_hash_sum, 0)
             FROM report_stored_snapshot_part p
-            LEFT JOIN report_snapshot_part_change($1, $2, $3, $4, $5::uuid[], $6) c ON c.n = p.n
-            WHERE p.basis = $4 AND p.n < $6
-            """, [all[0], all[1], all[2], all[4], touched, firstUnstored])
+            LEFT JOIN report_snapshot_part_difference($1, $2, $3, $4, $5) c ON c.n = p.n
+            WHERE p.basis = $4 AND p.n < $5
+            """, [all[0], all[1], all[2], all[4], firstUnstored])
         return firstUnstored
     }
 

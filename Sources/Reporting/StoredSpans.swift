@@ -11,17 +11,19 @@ import Postgres
 /// subscription's trial (`report_trial`, migration 0051), which reads nothing the digest does not cover, is stored,
 /// recomputed and reused with its spans (Reports/README.md, "Stored trials").
 final class StoredSpans {
-    private let settings: ReportSettings
-    private let database: PostgresConnection
+    let settings: ReportSettings
+    let database: PostgresConnection
     /// Every span was computed (nothing read back): `report_span_run` is a table of them (otherwise a view: `fill`).
     private(set) var recomputedAll = true
     /// The digest of the span functions (their SQL as installed) and of `SpanBuilder.rules`.
-    private var definition = ""
+    private(set) var definition = ""
     /// The touched subscriptions' ids as one array value (PostgreSQL's text of a `uuid[]`), when not all were recomputed.
-    private var touchedIDs = "{}"
+    private(set) var touchedIDs = "{}"
+    /// The subscriptions with a span in `report_span_difference` (one array value), when not all were recomputed.
+    private(set) var differingIDs = "{}"
     /// The store's `generation` of the basis when the run read it (migration 0052): the stored snapshot parts are the
     /// store's while it is unchanged (`SnapshotParts`).
-    private var generation: Int64 = 0
+    private(set) var generation: Int64 = 0
 
     /// The touched subscriptions' ids (`touchedIDs`) when the others' spans were read from the store; nil when every
     /// span was recomputed.
@@ -36,14 +38,14 @@ final class StoredSpans {
     var trialsElsewhere: (() throws -> SpillFile?)?
     /// The run's snapshot (`pg_current_snapshot()` of its transaction), stored with what it stores: a later night's
     /// changes are those of the transactions it did not see (migration 0053).
-    private var snapshot = ""
+    private(set) var snapshot = ""
     /// The candidates since the store (`StoreChanges`) when only they were digested; nil when every subscription was.
     private var candidateIDs: String?
     /// The stored set's `open_after` (migration 0063: `report_stored_span_open` holds the stored spans open after it),
     /// as this session's text of the instant; nil when none are kept.
     private var openAfter: String?
     /// The instant the run keeps the open spans after when it stores (`OpenSpans.wantedInstant`).
-    private var openAfterWanted: String?
+    private(set) var openAfterWanted: String?
     /// Opens another connection to the database (the history's reader: `SpanBuilder`).
     private let connect: () throws -> PostgresConnection
 
@@ -158,6 +160,14 @@ final class StoredSpans {
         // Indexed like the store: a night's movements look up the spans of a few accounts' subscriptions (0052).
         try database.execute("CREATE INDEX ON pg_temp.report_span_recomputed (subscription_id)")
         try database.execute("ANALYZE pg_temp.report_span_recomputed")
+        // What differs between the touched subscriptions' recomputed and stored spans, counted once (migration 0071):
+        // the correction of the stored snapshot parts places it (`SnapshotParts`) and storing writes only it (`save`).
+        try database.execute("""
+            CREATE TEMP TABLE report_span_difference AS SELECT * FROM report_span_difference($1, $2::uuid[])
+            """, [basis, touchedIDs])
+        differingIDs = try database.query("""
+            SELECT COALESCE(array_agg(DISTINCT subscription_id), '{}')::text FROM pg_temp.report_span_difference
+            """).textRows().first?.first.flatMap { $0 } ?? "{}"
         // With the open spans kept (migration 0063), the store's side is the open spans and the stored ones that end
         // at or before their instant: the same spans, and a placement from that instant on reads the first part alone
         // (the planner drops the second, whose end contradicts the placement's: `constraint_exclusion`). After the
@@ -251,150 +261,11 @@ final class StoredSpans {
         return (Int(row?[0] ?? "") ?? 0, Int(row?[1] ?? "") ?? 0)
     }
 
-    /// After the run's snapshot committed: stores what it recomputed, in a transaction of its own, and drops the run's
-    /// tables; with `keep` false only drops them. A run that recomputed every span replaces the basis whole when the
-    /// store holds spans of other span functions (or none), and otherwise only the subscriptions whose digest or span
-    /// hash differs from the stored ones (migration 0047: equal spans are left as they are); an incremental run
-    /// replaces its touched subscriptions, and stores nothing when the store was meanwhile rebuilt with other span
-    /// functions. The run's snapshot parts (`SnapshotParts`) are stored with the spans under the next `generation` when
-    /// they describe the store as this transaction leaves it: always after a run that recomputed every span (the store
-    /// is then its spans), after an incremental one only when no other run stored spans since this one read them;
-    /// otherwise the basis's parts are deleted (a later night places every snapshot once). `beside` stores what the
-    /// run reads beside the spans from the changes since (the month history's row part, the failure episodes) in the
-    /// same transaction, told whether the set's as-of instant and snapshot are this run's.
-    func save(keep: Bool, beside: (PostgresConnection, Bool) throws -> Void = { _, _ in }) throws {
-        let basis = settings.basis.rawValue
-        try StoredMonths.failing("storing spans") {
-            if keep {
-                try database.transaction { db in
-                    _ = try db.execute("LOCK TABLE report_stored_span_set IN SHARE ROW EXCLUSIVE MODE")
-                    let set = try db.query("SELECT definition, generation FROM report_stored_span_set WHERE basis = $1", [basis])
-                        .textRows().first
-                    let current = set?[0] ?? nil, currentGeneration = Int64((set?[1] ?? nil) ?? "") ?? 0
-                    guard recomputedAll || current == definition else { return }
-                    let changed: (ids: String, spans: String)?
-                    if recomputedAll && current != definition {
-                        try replaceWhole(db, basis: basis)
-                        changed = nil
-                    } else {
-                        changed = try replaceChanged(db, basis: basis)
-                    }
-                    let openAfter = try OpenSpans.keep(db, basis: basis, wanted: openAfterWanted, changed: changed,
-                                                       columns: Self.columns)
-                    let next = currentGeneration + 1
-                    // The store is this run's unless another run stored since this one read it: then its parts are not
-                    // kept, and its as-of instant and snapshot are unknown (the next run digests every subscription).
-                    let known = recomputedAll || currentGeneration == generation
-                    try SnapshotParts.save(db, basis: basis, generation: next, asOf: PostgresTimestamp.format(settings.asOf),
-                                           keep: known)
-                    _ = try db.execute("DELETE FROM report_stored_span_set WHERE basis = $1", [basis])
-                    _ = try db.execute("""
-                        INSERT INTO report_stored_span_set (basis, definition, generation, as_of, snapshot, open_after)
-                        VALUES ($1, $2, $3, $4, $5::pg_snapshot, $6::timestamptz)
-                        """, [basis, definition, next, known ? PostgresTimestamp.format(settings.asOf) : String?.none,
-                               known ? snapshot : String?.none, openAfter])
-                    try beside(db, known)
-                    // What every stored snapshot saw is no change to any later run.
-                    _ = try db.execute("""
-                        DELETE FROM report_history_change
-                        WHERE xid < (SELECT min(pg_snapshot_xmin(s.snapshot)) FROM report_stored_span_set s WHERE s.snapshot IS NOT NULL)
-                        """)
-                }
-            }
-            // The views first (an incremental run's `report_span_run` and `report_trial_run`: `fill`): they depend on
-            // the tables.
-            try database.execute("DROP \(recomputedAll ? "TABLE" : "VIEW") IF EXISTS pg_temp.report_span_run, pg_temp.report_trial_run")
-            try database.execute("""
-                DROP TABLE IF EXISTS pg_temp.report_span_input_new, pg_temp.report_span_touched,
-                    pg_temp.report_span_recomputed, pg_temp.report_span_hash_new, pg_temp.report_span_changed,
-                    pg_temp.report_trial_recomputed, pg_temp.report_snapshot_part_run
-                """)
-        }
-    }
-
+    /// The stored spans' columns (those of the run's `report_span_run`).
     static let columns = "subscription_id, provider, billing_account_id, state, from_at, to_at, currency, country, "
         + "product_id, plan_id, billing_period, twelfths"
 
-    /// The new digests with the span hashes, as the store holds them.
-    private static let newDigests = """
-        SELECT n.subscription_id, n.row_count, n.hash_sum, h.span_hash
-        FROM pg_temp.report_span_input_new n LEFT JOIN pg_temp.report_span_hash_new h USING (subscription_id)
-        """
-
-    /// Replaces the basis's partitions whole (migration 0037): emptied and their index dropped by the owner's function
-    /// (0039: the job role owns no table), filled without the index, which is built after; the digests in subscription
-    /// order, so their primary key is appended to.
-    private func replaceWhole(_ db: PostgresConnection, basis: String) throws {
-        _ = try db.execute("SELECT report_stored_span_empty($1)", [basis])
-        _ = try db.execute("INSERT INTO report_stored_span (basis, \(Self.columns)) SELECT $1, \(Self.columns) FROM pg_temp.report_span_run", [basis])
-        _ = try db.execute("SELECT report_stored_span_index($1)", [basis])
-        _ = try db.execute("""
-            INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum, span_hash)
-            SELECT $1, d.* FROM (\(Self.newDigests)) d ORDER BY d.subscription_id
-            """, [basis])
-        _ = try db.execute("DELETE FROM report_stored_trial WHERE basis = $1", [basis])
-        _ = try db.execute("""
-            INSERT INTO report_stored_trial (basis, \(Self.trialColumns))
-            SELECT $1, \(Self.trialColumns) FROM pg_temp.report_trial_run t ORDER BY t.subscription_id
-            """, [basis])
-    }
-
-    private static let trialColumns = "subscription_id, provider, trial_at, trial_product, trial_country, converted_at, "
+    /// The stored trials' columns.
+    static let trialColumns = "subscription_id, provider, trial_at, trial_product, trial_country, converted_at, "
         + "failed_at, ended_at, off_at, on_at"
-
-    /// Replaces the stored rows of the subscriptions whose spans changed: after a full computation, those whose
-    /// digest or span hash differs from the stored one (new and gone ones too), found by comparing the digests; after
-    /// an incremental one, the touched ones (whose spans were computed, kept apart). Found by the stored spans' index.
-    /// Returns their ids (one array value) and the run's table holding their spans; nil when it replaced the basis
-    /// whole instead.
-    private func replaceChanged(_ db: PostgresConnection, basis: String) throws -> (ids: String, spans: String)? {
-        let spans: String, trials: String
-        if recomputedAll {
-            _ = try db.execute("""
-                CREATE TEMP TABLE report_span_changed AS
-                SELECT COALESCE(n.subscription_id, o.subscription_id) AS subscription_id
-                FROM (\(Self.newDigests)) n
-                FULL JOIN (SELECT * FROM report_stored_span_input WHERE basis = $1) o USING (subscription_id)
-                WHERE n.row_count IS DISTINCT FROM o.row_count OR n.hash_sum IS DISTINCT FROM o.hash_sum
-                   OR n.span_hash IS DISTINCT FROM o.span_hash
-                """, [basis])
-            (spans, trials) = ("report_span_run", "report_trial_run")
-        } else {
-            _ = try db.execute("CREATE TEMP TABLE report_span_changed AS SELECT subscription_id FROM pg_temp.report_span_touched")
-            (spans, trials) = ("report_span_recomputed", "report_trial_recomputed")
-        }
-        _ = try db.execute("ANALYZE pg_temp.report_span_changed")
-        // Most subscriptions changed (the first run after the span hashes were added, a restated history): rewriting
-        // the basis whole is cheaper than finding each one's rows.
-        if recomputedAll, let counts = try db.query("""
-            SELECT (SELECT count(*) FROM pg_temp.report_span_changed), (SELECT count(*) FROM pg_temp.report_span_input_new)
-            """).textRows().first, let changedCount = Int(counts[0] ?? ""), let all = Int(counts[1] ?? ""), changedCount * 10 > all {
-            try replaceWhole(db, basis: basis)
-            return nil
-        }
-        let changed = try db.query("SELECT COALESCE(array_agg(subscription_id), '{}')::text FROM pg_temp.report_span_changed")
-            .textRows().first?.first.flatMap { $0 } ?? "{}"
-        // The ids bound as one array value: the planner then finds their stored rows by index (joined to the table, it
-        // guessed half the store and scanned all of it, 2.9 s of 12M spans at 1M subscriptions).
-        let key: [any PostgresEncodable] = [basis, changed]
-        _ = try db.execute("DELETE FROM report_stored_span WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])", key)
-        _ = try db.execute("DELETE FROM report_stored_span_input WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])", key)
-        _ = try db.execute("DELETE FROM report_stored_trial WHERE basis = $1 AND subscription_id = ANY ($2::uuid[])", key)
-        _ = try db.execute("""
-            INSERT INTO report_stored_trial (basis, \(Self.trialColumns))
-            SELECT $1, \(Self.trialColumns) FROM pg_temp.\(trials) t
-            WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_changed c WHERE c.subscription_id = t.subscription_id)
-            """, [basis])
-        _ = try db.execute("""
-            INSERT INTO report_stored_span (basis, \(Self.columns))
-            SELECT $1, \(Self.columns) FROM pg_temp.\(spans) s
-            WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_changed c WHERE c.subscription_id = s.subscription_id)
-            """, [basis])
-        _ = try db.execute("""
-            INSERT INTO report_stored_span_input (basis, subscription_id, row_count, hash_sum, span_hash)
-            SELECT $1, d.* FROM (\(Self.newDigests)) d
-            WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_changed c WHERE c.subscription_id = d.subscription_id)
-            """, [basis])
-        return (changed, spans)
-    }
 }

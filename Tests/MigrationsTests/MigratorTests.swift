@@ -27,7 +27,7 @@ import Testing
             // build-reports' stored complete months (0027).
             "report_stored_month", "report_stored_row",
             // build-reports' per-subscription spans: the run's placeholder and the store (0031).
-            "report_span_run", "report_span_recomputed", "report_stored_span_set", "report_stored_span_input", "report_stored_span",
+            "report_span_run", "report_span_recomputed", "report_span_difference", "report_stored_span_set", "report_stored_span_input", "report_stored_span",
             // … partitioned by basis (0037).
             "report_stored_span_input_corrected", "report_stored_span_input_known", "report_stored_span_corrected", "report_stored_span_known",
             // … and each subscription's trial beside its spans: the run's placeholder and the store (0051).
