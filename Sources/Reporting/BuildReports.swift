@@ -78,7 +78,7 @@ public enum BuildReports {
             let filling = Date()
             let firstPlaced = try SharedReportTables.fill(settings: settings, database: database, spans: spans) {
                 // The late session's trial_conversion starts now, beside the rest of the fill.
-                try late?.handOverTrials(from: database)
+                try late?.handOverTrials(from: database, touched: spans.touched)
             }
             noteSeconds("shared_tables", since: filling, context: context)
             let digesting = Date()

@@ -103,7 +103,7 @@ import Testing
         let mix = ReportDefinition(name: "plan_change_mix", sheet: "Probe", summary: "test", required: true, reuse: .monthEnd(column: "month"))
         defer { _ = try? job.execute("ROLLBACK") }
         let session = try Self.startedAndFilled([(trials, probe), (mix, probe)], harness: harness)
-        try session.handOverTrials(from: job)
+        try session.handOverTrials(from: job, touched: nil)
         let seen = try #require(try session.result("trial_conversion")).computed.table
         let own = try ReportQuery.run("probe", sql: probe, settings: settings, database: job)
         let cell = { (table: ReportTable, column: String) in table.index(of: column).flatMap { table.rows.first?[$0] } ?? nil }
