@@ -59,6 +59,7 @@ public enum BuildReports {
         var history: HistoryReports?
         var late: LateReports?
         var stored: StoredMonths?
+        var storer: SpanStorer?
         do {
             try configureSnapshot(database)
             // The second session also computes the history part of the month digest (it reads none of the filled
@@ -120,6 +121,11 @@ public enum BuildReports {
                 context.setCount("reports", present.count)
             } else {
                 try late?.handOverMovements(from: database)
+                // A night's spans are stored on a connection of their own while the files are written (`SpanStorer`).
+                if spans.storesBeside {
+                    storer = try SpanStorer.start(spans.store, from: database, connect: context.connect,
+                                                  beside: storedBeside(basis: settings.basis.rawValue, history: history, late: late))
+                }
                 // The other sessions' files are waited for where the print order first needs one, so the job's files
                 // before it are written meanwhile.
                 try write(present, settings: settings, stored: stored,
@@ -157,6 +163,8 @@ public enum BuildReports {
             _ = try? history?.wait()
             // Before the month writer ends: the late session may still be sending it rows.
             late?.stop()
+            storer?.end(keep: false)
+            _ = try? storer?.wait()
             stored?.writer?.end(keep: false)
             _ = try? stored?.writer?.wait()
             throw error
@@ -165,18 +173,13 @@ public enum BuildReports {
         // The months are stored on their own connection while this one stores the spans.
         stored?.writer?.end(keep: !context.dryRun)
         do {
-            // Beside the spans, in their transaction: the stores read from the changes since (their rows are this run's
-            // only when the span set's as-of instant and snapshot are: `known`).
-            let (monthHistory, facts) = (try history?.monthHistory(), (try history?.subscriptionFacts() ?? []) + (late?.computedFacts ?? []))
-            let paidCounts = try history?.paidCounts()
-            let priceChangeFacts = try history?.priceChangeFacts()
-            try spans.save(keep: !context.dryRun) { db, known in
-                try MonthHistory.save(db, basis: settings.basis.rawValue, rows: known ? monthHistory : nil)
-                for kind in SubscriptionFacts.all {
-                    try kind.save(db, basis: settings.basis.rawValue, computed: known ? facts.first { $0.facts.name == kind.name } : nil)
-                }
-                try PaidCounts.save(db, basis: settings.basis.rawValue, rows: known ? paidCounts : nil)
-                try PriceChangeFacts.save(db, basis: settings.basis.rawValue, computed: known ? priceChangeFacts : nil)
+            if let storer {
+                storer.end(keep: true)
+                try storer.wait()
+                context.note("seconds_storing_spans_beside", String(format: "%.2f", storer.seconds))
+                try spans.dropTables()
+            } else {
+                try spans.save(keep: !context.dryRun, beside: storedBeside(basis: settings.basis.rawValue, history: history, late: late))
             }
         } catch {
             _ = try? stored?.writer?.wait()
@@ -189,6 +192,21 @@ public enum BuildReports {
             try StoredMonths.save(database, keep: !context.dryRun)
         }
         noteSeconds("storing_months", since: storing, context: context)
+    }
+
+    /// What the run stores beside its spans, in their transaction (`SpanStore.write`): the stores read from the changes
+    /// since — the month history's row part, the per-subscription facts, refunds' paid counts and the price-change
+    /// facts — as the second and late sessions computed them (each waited for).
+    static func storedBeside(basis: String, history: HistoryReports?, late: LateReports?) -> @Sendable (PostgresConnection) throws -> Void {
+        { db in
+            let facts = (try history?.subscriptionFacts() ?? []) + (late?.facts() ?? [])
+            try MonthHistory.save(db, basis: basis, rows: try history?.monthHistory())
+            for kind in SubscriptionFacts.all {
+                try kind.save(db, basis: basis, computed: facts.first { $0.facts.name == kind.name })
+            }
+            try PaidCounts.save(db, basis: basis, rows: try history?.paidCounts())
+            try PriceChangeFacts.save(db, basis: basis, computed: try history?.priceChangeFacts())
+        }
     }
 
     /// Sets the run's planner settings in `database`'s open transaction (the job's session and the second one alike).

@@ -78,7 +78,7 @@ final class LateReports: @unchecked Sendable {
     /// fills before it is ready; none in a `--full` run.
     private let filledFacts: [SubscriptionFacts]
     /// What the session computed of them, for the store, and the seconds each took (once it ended).
-    private(set) var computedFacts: [SubscriptionFacts.Computed] = []
+    private var computedFacts: [SubscriptionFacts.Computed] = []
     private(set) var factsSeconds: [(String, TimeInterval)] = []
 
     private init(reports: [(ReportDefinition, String)], settings: ReportSettings, snapshot: String, connection: PostgresConnection) {
@@ -163,6 +163,15 @@ final class LateReports: @unchecked Sendable {
         handedOver.insert(relation)
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// What the session computed of its facts, for the store (`SubscriptionFacts`), once it has (before it is ready);
+    /// none if it failed.
+    func facts() -> [SubscriptionFacts.Computed] {
+        condition.lock()
+        defer { condition.unlock() }
+        while !ready { condition.wait() }
+        return computedFacts
     }
 
     /// Ends the session without computing any further file (the run failed) and waits for it.

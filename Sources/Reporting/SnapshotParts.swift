@@ -10,15 +10,16 @@ import Postgres
 /// recomputed that differ from the stored ones (`report_span_difference`: the old spans' rows taken away, the new ones' added), instead of placing every span
 /// there; only the snapshots after the stored ones are placed and hashed.
 enum SnapshotParts {
+    /// The columns of the run's `report_snapshot_part_run`.
+    static let columns = "n bigint, at timestamptz, contribution_count bigint, contribution_hash_sum numeric, state_count bigint, "
+        + "state_hash_sum numeric"
+
     /// Creates the run's `report_snapshot_part_run` with the corrected stored parts of the snapshots before the first
     /// one the run must place, and returns that one: the first snapshot (from n = 1) without a stored part of this
     /// basis written with the store's current spans (their `generation`) at the same instant; 1 when every span was
     /// recomputed (the parts are then placed afresh).
     static func prepare(settings: ReportSettings, spans: StoredSpans, database: PostgresConnection) throws -> Int {
-        try database.execute("""
-            CREATE TEMP TABLE report_snapshot_part_run (n bigint, at timestamptz, contribution_count bigint,
-                contribution_hash_sum numeric, state_count bigint, state_hash_sum numeric)
-            """)
+        try database.execute("CREATE TEMP TABLE report_snapshot_part_run (\(columns))")
         guard spans.touched != nil else { return 1 }
         let row = try database.query("""
             SELECT COALESCE((SELECT min(s.n) FROM pg_temp.report_snapshot_run s

@@ -1,0 +1,103 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// A night's store of its spans (`SpanStore`) written on a connection of its own, on a thread of its own, while the
+/// job's session writes the files, and committed once they are written (rolled back if the run fails): storing after
+/// the last file took a 1M-subscription night about 2 s on one core (Reports/README.md, "Storing beside the files").
+/// The connection gets copies of the few run tables a night's store reads (`SpanStore.nightTables`: its touched
+/// subscriptions, their digests, span hashes, differing spans and trials, and the snapshot parts: tens of thousands of
+/// rows), so it reads nothing of the run's snapshot; what it writes is what the job's session would have written.
+final class SpanStorer: @unchecked Sendable {
+    private let connection: PostgresConnection
+    private let store: SpanStore
+    private let beside: @Sendable (PostgresConnection) throws -> Void
+    private let condition = NSCondition()
+    /// nil until the run's end; then whether to commit what was written (false: the run failed).
+    private var keep: Bool?
+    private var finished = false
+    private var failure: (any Error)?
+    /// The seconds the storing transaction's statements took, once done.
+    private(set) var seconds: TimeInterval = 0
+
+    private init(connection: PostgresConnection, store: SpanStore, beside: @escaping @Sendable (PostgresConnection) throws -> Void) {
+        self.connection = connection
+        self.store = store
+        self.beside = beside
+    }
+
+    /// Opens the connection (`connect`), copies the run's tables of `store` from `database` (the job's session, its
+    /// spans filled) into it and starts writing on its thread; `beside` adds what the run stores beside the spans
+    /// (waiting, on that thread, for the sessions that computed it).
+    static func start(_ store: SpanStore, from database: PostgresConnection, connect: () throws -> PostgresConnection,
+                      beside: @escaping @Sendable (PostgresConnection) throws -> Void) throws -> SpanStorer {
+        let connection = try SnapshotSession.connect(connect, for: "storing spans")
+        do {
+            try StoredMonths.failing("storing spans: copying the run's tables") {
+                for table in SpanStore.nightTables {
+                    try connection.execute("CREATE TEMP TABLE \(table.name) (\(table.columns))")
+                    _ = try connection.copyIn("COPY pg_temp.\(table.name) FROM STDIN (FORMAT binary)") { copy in
+                        _ = try database.copyOutMessages("COPY pg_temp.\(table.name) TO STDOUT (FORMAT binary)") { try copy.writeRaw($0) }
+                    }
+                    try connection.execute("ANALYZE pg_temp.\(table.name)")
+                }
+            }
+        } catch {
+            connection.close()
+            throw error
+        }
+        let storer = SpanStorer(connection: connection, store: store, beside: beside)
+        let thread = Thread { storer.run() }
+        thread.name = "span-storer"
+        thread.start()
+        return storer
+    }
+
+    /// Ends the run: what was written is committed when `keep` (the files are written), otherwise rolled back. `wait`
+    /// waits for it.
+    func end(keep: Bool) {
+        condition.lock()
+        self.keep = keep
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for the connection to end (`end` first) and throws its error, if any.
+    func wait() throws {
+        condition.lock()
+        while !finished { condition.wait() }
+        let failure = self.failure
+        condition.unlock()
+        if let failure { throw failure }
+    }
+
+    /// Thrown inside the transaction when the run did not keep it: rolls it back.
+    private struct NotKept: Error {}
+
+    private func run() {
+        var failure: (any Error)?
+        do {
+            try StoredMonths.failing("storing spans") {
+                try connection.transaction { db in
+                    let began = Date()
+                    try store.write(db, beside: beside)
+                    seconds = Date().timeIntervalSince(began)
+                    condition.lock()
+                    while keep == nil { condition.wait() }
+                    let kept = keep == true
+                    condition.unlock()
+                    if !kept { throw NotKept() }
+                }
+            }
+        } catch is NotKept {
+        } catch {
+            failure = error
+        }
+        connection.close()
+        condition.lock()
+        self.failure = failure
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
