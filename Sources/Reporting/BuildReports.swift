@@ -123,7 +123,7 @@ public enum BuildReports {
                 try late?.handOverMovements(from: database)
                 // A night's spans are stored on a connection of their own while the files are written (`SpanStorer`).
                 if spans.storesBeside {
-                    storer = try SpanStorer.start(spans.store, from: database, connect: context.connect,
+                    storer = try SpanStorer.start(spans.store, countsQuery: spans.countsQuery, from: database, connect: context.connect,
                                                   beside: storedBeside(basis: settings.basis.rawValue, history: history, late: late))
                 }
                 // The other sessions' files are waited for where the print order first needs one, so the job's files
@@ -153,9 +153,11 @@ public enum BuildReports {
                 guard let rows = try history?.spanDigests() else { throw JobError.failed("report span digests: the second session computed none") }
                 try spans.loadDigests(rows)
             }
-            let (recomputed, reused) = try spans.counts()
-            context.setCount("spans_recomputed", recomputed)
-            context.setCount("spans_reused", reused)
+            if storer == nil {
+                let (recomputed, reused) = try spans.counts()
+                context.setCount("spans_recomputed", recomputed)
+                context.setCount("spans_reused", reused)
+            }
         } catch {
             _ = try? database.execute("ROLLBACK")
             // The second session ends on its own (its snapshot imported, or failing to import it); waited for, so no
@@ -175,7 +177,9 @@ public enum BuildReports {
         do {
             if let storer {
                 storer.end(keep: true)
-                try storer.wait()
+                let (recomputed, reused) = try storer.wait()
+                context.setCount("spans_recomputed", recomputed)
+                context.setCount("spans_reused", reused)
                 context.note("seconds_storing_spans_beside", String(format: "%.2f", storer.seconds))
                 try spans.dropTables()
             } else {

@@ -19,17 +19,24 @@ final class SpanStorer: @unchecked Sendable {
     private var failure: (any Error)?
     /// The seconds the storing transaction's statements took, once done.
     private(set) var seconds: TimeInterval = 0
+    /// The query of the run's span counts (`StoredSpans.countsQuery`), run here before storing, and its result.
+    private let countsQuery: (sql: String, parameters: [String])
+    private var counted: (recomputed: Int, reused: Int)?
 
-    private init(connection: PostgresConnection, store: SpanStore, beside: @escaping @Sendable (PostgresConnection) throws -> Void) {
+    private init(connection: PostgresConnection, store: SpanStore, countsQuery: (sql: String, parameters: [String]),
+                 beside: @escaping @Sendable (PostgresConnection) throws -> Void) {
         self.connection = connection
         self.store = store
+        self.countsQuery = countsQuery
         self.beside = beside
     }
 
     /// Opens the connection (`connect`), copies the run's tables of `store` from `database` (the job's session, its
-    /// spans filled) into it and starts writing on its thread; `beside` adds what the run stores beside the spans
+    /// spans filled) into it and starts writing on its thread, after counting the spans recomputed and reused
+    /// (`countsQuery`, on the copies); `beside` adds what the run stores beside the spans
     /// (waiting, on that thread, for the sessions that computed it).
-    static func start(_ store: SpanStore, from database: PostgresConnection, connect: () throws -> PostgresConnection,
+    static func start(_ store: SpanStore, countsQuery: (sql: String, parameters: [String]), from database: PostgresConnection,
+                      connect: () throws -> PostgresConnection,
                       beside: @escaping @Sendable (PostgresConnection) throws -> Void) throws -> SpanStorer {
         let connection = try SnapshotSession.connect(connect, for: "storing spans")
         do {
@@ -46,7 +53,7 @@ final class SpanStorer: @unchecked Sendable {
             connection.close()
             throw error
         }
-        let storer = SpanStorer(connection: connection, store: store, beside: beside)
+        let storer = SpanStorer(connection: connection, store: store, countsQuery: countsQuery, beside: beside)
         let thread = Thread { storer.run() }
         thread.name = "span-storer"
         thread.start()
@@ -62,13 +69,15 @@ final class SpanStorer: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits for the connection to end (`end` first) and throws its error, if any.
-    func wait() throws {
+    /// Waits for the connection to end (`end` first) and throws its error, if any; returns the span counts.
+    @discardableResult
+    func wait() throws -> (recomputed: Int, reused: Int) {
         condition.lock()
         while !finished { condition.wait() }
-        let failure = self.failure
+        let (failure, counted) = (self.failure, self.counted)
         condition.unlock()
         if let failure { throw failure }
+        return counted ?? (0, 0)
     }
 
     /// Thrown inside the transaction when the run did not keep it: rolls it back.
@@ -78,6 +87,10 @@ final class SpanStorer: @unchecked Sendable {
         var failure: (any Error)?
         do {
             try StoredMonths.failing("storing spans") {
+                let counts = try StoredSpans.counts(countsQuery, on: connection)
+                condition.lock()
+                counted = counts
+                condition.unlock()
                 try connection.transaction { db in
                     let began = Date()
                     try store.write(db, beside: beside)

@@ -246,18 +246,29 @@ final class StoredSpans {
     }
 
     /// The subscriptions whose spans the run computed, and those it read back from the store (when only the
-    /// candidates were digested, the stored digests of the others count as read back).
+    /// candidates were digested, the stored digests of the others count as read back), read on the job's connection.
     func counts() throws -> (recomputed: Int, reused: Int) {
+        try Self.counts(countsQuery, on: database)
+    }
+
+    /// The query of `counts` and its parameters, which read the run's digests and touched subscriptions and the store:
+    /// a night's storing connection (`SpanStorer`) runs it on its copies of those tables, beside the files.
+    var countsQuery: (sql: String, parameters: [String]) {
         let others = candidateIDs == nil ? "0" : """
             (SELECT count(*) FROM report_stored_span_input s
              WHERE s.basis = $1 AND NOT s.subscription_id = ANY ($2::uuid[]))
             """
-        let row = try StoredMonths.failing("stored spans") { try database.query("""
+        return ("""
             SELECT (SELECT count(*) FROM pg_temp.report_span_touched),
                    (SELECT count(*) FROM pg_temp.report_span_input_new) - (SELECT count(*) FROM pg_temp.report_span_input_new n
                        WHERE EXISTS (SELECT 1 FROM pg_temp.report_span_touched t WHERE t.subscription_id = n.subscription_id))
                    + \(others)
-            """, candidateIDs.map { [settings.basis.rawValue, $0] } ?? []).textRows().first }
+            """, candidateIDs.map { [settings.basis.rawValue, $0] } ?? [])
+    }
+
+    /// Runs `query` (`countsQuery`) on `db`: the subscriptions recomputed and reused.
+    static func counts(_ query: (sql: String, parameters: [String]), on db: PostgresConnection) throws -> (recomputed: Int, reused: Int) {
+        let row = try StoredMonths.failing("stored spans") { try db.query(query.sql, query.parameters).textRows().first }
         return (Int(row?[0] ?? "") ?? 0, Int(row?[1] ?? "") ?? 0)
     }
 
