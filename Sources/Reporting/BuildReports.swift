@@ -124,7 +124,7 @@ public enum BuildReports {
                 // A night's spans are stored on a connection of their own while the files are written (`SpanStorer`).
                 if spans.storesBeside {
                     storer = try SpanStorer.start(spans.store, countsQuery: spans.countsQuery, from: database, connect: context.connect,
-                                                  beside: storedBeside(basis: settings.basis.rawValue, history: history, late: late))
+                                                  beside: SpanStore.beside(basis: settings.basis.rawValue, history: history, late: late))
                 }
                 // The other sessions' files are waited for where the print order first needs one, so the job's files
                 // before it are written meanwhile.
@@ -183,7 +183,7 @@ public enum BuildReports {
                 context.note("seconds_storing_spans_beside", String(format: "%.2f", storer.seconds))
                 try spans.dropTables()
             } else {
-                try spans.save(keep: !context.dryRun, beside: storedBeside(basis: settings.basis.rawValue, history: history, late: late))
+                try spans.save(keep: !context.dryRun, beside: SpanStore.beside(basis: settings.basis.rawValue, history: history, late: late))
             }
         } catch {
             _ = try? stored?.writer?.wait()
@@ -196,21 +196,6 @@ public enum BuildReports {
             try StoredMonths.save(database, keep: !context.dryRun)
         }
         noteSeconds("storing_months", since: storing, context: context)
-    }
-
-    /// What the run stores beside its spans, in their transaction (`SpanStore.write`): the stores read from the changes
-    /// since — the month history's row part, the per-subscription facts, refunds' paid counts and the price-change
-    /// facts — as the second and late sessions computed them (each waited for).
-    static func storedBeside(basis: String, history: HistoryReports?, late: LateReports?) -> @Sendable (PostgresConnection) throws -> Void {
-        { db in
-            let facts = (try history?.subscriptionFacts() ?? []) + (late?.facts() ?? [])
-            try MonthHistory.save(db, basis: basis, rows: try history?.monthHistory())
-            for kind in SubscriptionFacts.all {
-                try kind.save(db, basis: basis, computed: facts.first { $0.facts.name == kind.name })
-            }
-            try PaidCounts.save(db, basis: basis, rows: try history?.paidCounts())
-            try PriceChangeFacts.save(db, basis: basis, computed: try history?.priceChangeFacts())
-        }
     }
 
     /// Sets the run's planner settings in `database`'s open transaction (the job's session and the second one alike).
