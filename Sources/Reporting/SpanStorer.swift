@@ -4,7 +4,7 @@ import Postgres
 
 /// A night's store of its spans (`SpanStore`) written on a connection of its own, on a thread of its own, while the
 /// job's session writes the files, and committed once they are written (rolled back if the run fails): storing after
-/// the last file took a 1M-subscription night about 2 s on one core (Reports/README.md, "Storing beside the files").
+/// the last file took a 1M-subscription night about 2 s on one core (Reports/README.md, "Storing only the spans that differ, beside the files").
 /// The connection gets copies of the few run tables a night's store reads (`SpanStore.nightTables`: its touched
 /// subscriptions, their digests, span hashes, differing spans and trials, and the snapshot parts: tens of thousands of
 /// rows), so it reads nothing of the run's snapshot; what it writes is what the job's session would have written.

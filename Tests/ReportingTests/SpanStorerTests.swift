@@ -6,8 +6,9 @@ import TestSupport
 import Testing
 
 /// A night stores its spans on a connection of its own while the files are written (`SpanStorer`; Reports/README.md,
-/// "Storing beside the files"): it commits only once every file is written, and it stores nothing when another run
-/// stored spans after this one read the store (that run's store stays whole; the next night recomputes the change).
+/// "Storing only the spans that differ, beside the files"): it commits only once every file is written, and it stores
+/// nothing when another run stored spans after this one read the store (that run's store stays whole; the next night
+/// recomputes the change).
 @Suite(.serialized) struct SpanStorerTests {
     /// A late renewal retry of one subscription, a minute after its latest paid renewal: the change a night stores.
     static let lateRetry = """
