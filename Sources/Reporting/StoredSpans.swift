@@ -109,7 +109,7 @@ final class StoredSpans {
         snapshot = try database.query("SELECT pg_current_snapshot()::text").textRows().first?.first.flatMap { $0 } ?? ""
         recomputedAll = settings.recomputeAll || digestsElsewhere || stored != definition
         if digestsElsewhere {
-            try database.execute("CREATE TEMP TABLE report_span_input_new (subscription_id uuid, row_count bigint, hash_sum numeric)")
+            try database.execute("CREATE TEMP TABLE report_span_input_new (\(SpanStore.columns(of: "report_span_input_new")))")
         } else if !recomputedAll, let sinceAsOf = set?[2] ?? nil, let since = set?[3] ?? nil,
                   let ids = try StoreChanges.since(database, basis: basis, asOf: asOf, sinceAsOf: sinceAsOf, since: since)?.ids {
             candidateIDs = ids
@@ -121,7 +121,7 @@ final class StoredSpans {
                 CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2)
                 """, [asOf, basis])
         }
-        try database.execute("CREATE TEMP TABLE report_span_hash_new (subscription_id uuid, span_hash bigint)")
+        try database.execute("CREATE TEMP TABLE report_span_hash_new (\(SpanStore.columns(of: "report_span_hash_new")))")
         if recomputedAll {
             try database.execute("CREATE TEMP TABLE \(name) (LIKE public.\(name))")
             try withSnapshotReader { reader in

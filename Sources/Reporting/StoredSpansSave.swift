@@ -31,6 +31,11 @@ struct SpanStore: Sendable {
         ("report_snapshot_part_run", SnapshotParts.columns),
     ]
 
+    /// The columns of `table`, one of `nightTables` (the job's session creates the same tables with them).
+    static func columns(of table: String) -> String {
+        nightTables.first { $0.name == table }?.columns ?? ""
+    }
+
     /// The statements of the storing transaction, on `db` inside it. A run that recomputed every span replaces the
     /// basis whole when the store holds spans of other span functions (or none), and otherwise only the subscriptions
     /// whose digest or span hash differs from the stored ones (migration 0047: equal spans are left as they are). A
