@@ -19,8 +19,6 @@ final class StoredSpans {
     private(set) var definition = ""
     /// The touched subscriptions' ids as one array value (PostgreSQL's text of a `uuid[]`), when not all were recomputed.
     private(set) var touchedIDs = "{}"
-    /// The subscriptions with a span in `report_span_difference` (one array value), when not all were recomputed.
-    private(set) var differingIDs = "{}"
     /// The store's `generation` of the basis when the run read it (migration 0052): the stored snapshot parts are the
     /// store's while it is unchanged (`SnapshotParts`).
     private(set) var generation: Int64 = 0
@@ -165,9 +163,6 @@ final class StoredSpans {
         try database.execute("""
             CREATE TEMP TABLE report_span_difference AS SELECT * FROM report_span_difference($1, $2::uuid[])
             """, [basis, touchedIDs])
-        differingIDs = try database.query("""
-            SELECT COALESCE(array_agg(DISTINCT subscription_id), '{}')::text FROM pg_temp.report_span_difference
-            """).textRows().first?.first.flatMap { $0 } ?? "{}"
         // With the open spans kept (migration 0063), the store's side is the open spans and the stored ones that end
         // at or before their instant: the same spans, and a placement from that instant on reads the first part alone
         // (the planner drops the second, whose end contradicts the placement's: `constraint_exclusion`). After the

@@ -14,8 +14,8 @@ struct SpanStore: Sendable {
     let generation: Int64
     /// Every span was computed (`report_span_run` is a table of them); otherwise a night's touched subscriptions' were.
     let recomputedAll: Bool
-    /// A night's touched subscriptions, and those of them with a span in `report_span_difference` (array values).
-    let touchedIDs: String, differingIDs: String
+    /// A night's touched subscriptions (one array value).
+    let touchedIDs: String
     /// The instant the run keeps the open spans after (`OpenSpans.wantedInstant`).
     let openAfterWanted: String?
     /// The run's as-of instant and snapshot (`pg_current_snapshot()`), stored with the set.
@@ -107,7 +107,10 @@ struct SpanStore: Sendable {
     /// recomputed ones inserted). Returns that change, for the open spans.
     private func storeDifference(_ db: PostgresConnection) throws -> OpenSpans.Change {
         try replaceDigestsAndTrials(db, ids: touchedIDs, of: "report_span_touched", trials: "report_trial_recomputed")
-        let change = OpenSpans.Change.differing(ids: differingIDs)
+        // (the subscriptions with a differing span, bound as one array value: `OpenSpans.Change.apply`)
+        let ids = try db.query("SELECT COALESCE(array_agg(DISTINCT subscription_id), '{}')::text FROM pg_temp.report_span_difference")
+            .textRows().first?.first.flatMap { $0 } ?? "{}"
+        let change = OpenSpans.Change.differing(ids: ids)
         try change.apply(db, to: "report_stored_span", basis: basis, columns: StoredSpans.columns)
         return change
     }
@@ -166,7 +169,7 @@ extension StoredSpans {
     /// What the run stores of its spans, from what it read and computed.
     var store: SpanStore {
         SpanStore(basis: settings.basis.rawValue, definition: definition, generation: generation, recomputedAll: recomputedAll,
-                  touchedIDs: touchedIDs, differingIDs: differingIDs, openAfterWanted: openAfterWanted,
+                  touchedIDs: touchedIDs, openAfterWanted: openAfterWanted,
                   asOf: PostgresTimestamp.format(settings.asOf), snapshot: snapshot)
     }
 
