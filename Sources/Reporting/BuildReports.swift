@@ -124,7 +124,7 @@ public enum BuildReports {
                 // A night's spans are stored on a connection of their own while the files are written (`SpanStorer`).
                 if spans.storesBeside {
                     storer = try SpanStorer.start(spans.store, countsQuery: spans.countsQuery, from: database, connect: context.connect,
-                                                  beside: SpanStore.beside(basis: settings.basis.rawValue, history: history, late: late))
+                                                  beside: SpanStore.beside(settings: settings, history: history, late: late))
                 }
                 // The other sessions' files are waited for where the print order first needs one, so the job's files
                 // before it are written meanwhile.
@@ -183,7 +183,7 @@ public enum BuildReports {
                 context.note("seconds_storing_spans_beside", String(format: "%.2f", storer.seconds))
                 try spans.dropTables()
             } else {
-                try spans.save(keep: !context.dryRun, beside: SpanStore.beside(basis: settings.basis.rawValue, history: history, late: late))
+                try spans.save(keep: !context.dryRun, beside: SpanStore.beside(settings: settings, history: history, late: late))
             }
         } catch {
             _ = try? stored?.writer?.wait()

@@ -208,10 +208,11 @@ extension SpanStore {
     /// What the run stores beside its spans, in their transaction (`SpanStore.write`): the stores read from the changes
     /// since — the month history's row part, the per-subscription facts, refunds' paid counts and the price-change
     /// facts — as the second and late sessions computed them (each waited for).
-    static func beside(basis: String, history: HistoryReports?, late: LateReports?) -> @Sendable (PostgresConnection) throws -> Void {
-        { db in
+    static func beside(settings: ReportSettings, history: HistoryReports?, late: LateReports?) -> @Sendable (PostgresConnection) throws -> Void {
+        let basis = settings.basis.rawValue, asOfMonth = MonthHistory.asOfMonth(settings)
+        return { db in
             let facts = (try history?.subscriptionFacts() ?? []) + (late?.facts() ?? [])
-            try MonthHistory.save(db, basis: basis, rows: try history?.monthHistory())
+            try MonthHistory.save(db, basis: basis, before: asOfMonth, rows: try history?.monthHistory())
             for kind in SubscriptionFacts.all {
                 try kind.save(db, basis: basis, computed: facts.first { $0.facts.name == kind.name })
             }

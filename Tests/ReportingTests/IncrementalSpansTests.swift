@@ -245,8 +245,8 @@ import Testing
         #expect(try db.query(versions, [victim, month, harness.asOf]).textRows().first ?? [] == settled)
     }
 
-    /// The month history's row part a night stored (computed from the month of its earliest change on, the months
-    /// before taken from the store: migration 0054), its failure episodes, refund facts and first charges (the changed
+    /// The month history's row part a night stored (of the complete months: computed from the month of its earliest
+    /// change or the store's as-of month on, the months before taken from the store: migrations 0054, 0072), its failure episodes, refund facts and first charges (the changed
     /// subscriptions' computed, the others' from the store: 0055, 0064, 0065), refunds' paid counts' row part (as the
     /// month history: 0056) and price_change_churn's facts (0059) equal the whole computation's as of `asOf`.
     static func expectStoredHistoryWhole(_ harness: ReportingHarness, asOf: String, name: String) throws {
@@ -254,7 +254,11 @@ import Testing
         // rows, and none on one side only.
         let stores: [(what: String, stored: String, whole: String)] = [
             ("month history", "SELECT month, row_count, hash_sum FROM report_stored_month_history WHERE basis = 'corrected'",
-             "SELECT month, row_count, hash_sum FROM report_month_history($1::timestamptz, 'corrected')"),
+             // (complete months only: the as-of month's row part is never stored, migration 0072)
+             """
+             SELECT month, row_count, hash_sum FROM report_month_history($1::timestamptz, 'corrected')
+             WHERE month < (date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC'))::date
+             """),
             ("failure episodes", """
                 SELECT subscription_id, failed_at, provider, country_code, entered_grace, entered_hold, close_kind, closed_at,
                        plan_id, currency, recovered_twelfths FROM report_stored_grace_episode WHERE basis = 'corrected'
