@@ -44,7 +44,9 @@ enum SnapshotParts {
     }
 
     /// Adds the parts of the snapshots from `firstUnstored` on, from the run's placed rows (zeros for a snapshot where
-    /// none is placed, so a complete one is stored as known to be empty).
+    /// none is placed, so a complete one is stored as known to be empty). The as-of instant's snapshot gets zeros
+    /// without its rows being hashed (migration 0073): its parts reach only the as-of month's digest, which no run
+    /// reads (the open month is always computed, never stored), and `save` never stores them.
     static func addPlaced(from firstUnstored: Int, settings: ReportSettings, database: PostgresConnection) throws {
         let all = ReportQuery.parameters(settings)
         try database.execute("""
@@ -52,7 +54,8 @@ enum SnapshotParts {
             SELECT s.n, s.at, COALESCE(p.contribution_count, 0), COALESCE(p.contribution_hash_sum, 0),
                    COALESCE(p.state_count, 0), COALESCE(p.state_hash_sum, 0)
             FROM pg_temp.report_snapshot_run s
-            LEFT JOIN report_snapshot_part($1, $2, $3, $4, $5) p ON p.n = s.n
+            LEFT JOIN report_snapshot_part($1, $2, $3, $4, $5,
+                                           (SELECT min(a.n) FROM pg_temp.report_snapshot_run a WHERE a.at >= $1)) p ON p.n = s.n
             WHERE s.n >= $5
             """, [all[0], all[1], all[2], all[4], firstUnstored])
     }
