@@ -246,9 +246,10 @@ import Testing
     }
 
     /// The month history's row part a night stored (of the complete months: computed from the month of its earliest
-    /// change or the store's as-of month on, the months before taken from the store: migrations 0054, 0072), its failure episodes, refund facts and first charges (the changed
-    /// subscriptions' computed, the others' from the store: 0055, 0064, 0065), refunds' paid counts' row part (as the
-    /// month history: 0056) and price_change_churn's facts (0059) equal the whole computation's as of `asOf`.
+    /// change or the store's as-of month on, the months before taken from the store: migrations 0054, 0072), its
+    /// failure episodes, refund facts and first charges (the changed subscriptions' computed, the others' from the
+    /// store: 0055, 0064, 0065), refunds' paid counts' row part (as the month history: 0056) and price_change_churn's
+    /// facts (0059) equal the whole computation's as of `asOf`.
     static func expectStoredHistoryWhole(_ harness: ReportingHarness, asOf: String, name: String) throws {
         // Each store's basis rows (`stored`, a SELECT of its columns) against the whole computation (`whole`): some
         // rows, and none on one side only.
