@@ -37,16 +37,16 @@ enum MonthHistory {
                     FROM report_month_history($1, $2, $3::date, $4::date) c
                     FULL JOIN (SELECT h.month, h.row_count, h.hash_sum FROM report_stored_month_history h
                                WHERE h.basis = $2 AND h.month < $3::date) s ON s.month = c.month) h
-                """, [asOf, basis, from, asOfMonth(settings)]).textRows().first?.first.flatMap { $0 } ?? "[]"
+                """, [asOf, basis, from, settings.asOfMonth.firstDayText]).textRows().first?.first.flatMap { $0 } ?? "[]"
         }
         return try connection.query("SELECT COALESCE(jsonb_agg(h), '[]')::text FROM report_month_history($1, $2) h",
                                     [asOf, basis]).textRows().first?.first.flatMap { $0 } ?? "[]"
     }
 
     /// Replaces the basis's stored row part with that of `rows` (`rows`' jsonb array) of the complete months (before
-    /// `asOfMonth`, the storing run's: `asOfMonth(_:)`), in `db`'s transaction that stores the span set with this
-    /// run's as-of instant and snapshot; with `rows` nil (the set's are unknown, or the run computed no month history)
-    /// only deletes the basis's.
+    /// `asOfMonth`, the first day of the storing run's as-of month), in `db`'s transaction that stores the span set
+    /// with this run's as-of instant and snapshot; with `rows` nil (the set's are unknown, or the run computed no
+    /// month history) only deletes the basis's.
     static func save(_ db: PostgresConnection, basis: String, before asOfMonth: String, rows: String?) throws {
         _ = try db.execute("DELETE FROM report_stored_month_history WHERE basis = $1", [basis])
         guard let rows else { return }
@@ -56,10 +56,5 @@ enum MonthHistory {
             FROM jsonb_to_recordset($2::jsonb) AS x(month date, row_count bigint, hash_sum numeric)
             WHERE x.month < $3::date
             """, [basis, rows, asOfMonth])
-    }
-
-    /// The first day of the run's as-of month (UTC), as a date's text.
-    static func asOfMonth(_ settings: ReportSettings) -> String {
-        String(settings.asOfMonth.startText.prefix(10))
     }
 }

@@ -43,5 +43,8 @@ public struct ReportMonth: Comparable, Hashable, Sendable, CustomStringConvertib
     /// The first instant of the month as PostgreSQL timestamptz text (`YYYY-MM-01 00:00:00+00`).
     public var startText: String { description + "-01 00:00:00+00" }
 
+    /// The first day of the month as PostgreSQL date text (`YYYY-MM-01`).
+    public var firstDayText: String { description + "-01" }
+
     public static func < (lhs: ReportMonth, rhs: ReportMonth) -> Bool { lhs.index < rhs.index }
 }

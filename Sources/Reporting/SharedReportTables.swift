@@ -72,7 +72,7 @@ public enum SharedReportTables {
         if month > settings.firstMonth {
             let row = try StoredMonths.failing("placing earlier snapshots") { try database.query("""
                 SELECT \(movementsFrom("$1")) - 1 FROM pg_temp.report_snapshot_run s
-                """, [String(month.startText.prefix(10))]).textRows().first }
+                """, [month.firstDayText]).textRows().first }
             from = max(1, Int(row?.first.flatMap { $0 } ?? "") ?? 1)
         } else {
             from = 1
@@ -107,7 +107,7 @@ public enum SharedReportTables {
     /// Reports/README.md, "Movements in a night"). After `fill`, in the same open transaction.
     static func fillMovements(settings: ReportSettings, from month: ReportMonth, database: PostgresConnection) throws {
         try fillMovements(parameters: fillParameters(settings), database: database,
-                          from: month > settings.firstMonth ? String(month.startText.prefix(10)) : nil)
+                          from: month > settings.firstMonth ? month.firstDayText : nil)
     }
 
     /// Indexes the run's spans by subscription when they are a table (a run that recomputed every span; otherwise a view

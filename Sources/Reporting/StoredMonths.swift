@@ -121,7 +121,7 @@ final class StoredMonths {
         var moved = settings
         moved.firstMonth = month
         try Self.failing("stored months") {
-            _ = try database.execute("UPDATE pg_temp.report_snapshot_run SET reported = month_start >= $1::date", [month.startText.prefix(10).description])
+            _ = try database.execute("UPDATE pg_temp.report_snapshot_run SET reported = month_start >= $1::date", [month.firstDayText])
             _ = try database.execute("UPDATE pg_temp.report_run_filled SET first_month = $1", [ReportQuery.parameters(moved)[1]])
         }
     }
@@ -130,7 +130,7 @@ final class StoredMonths {
     /// computes), leaving the run's first month as it is; `month` = the run's first month restores them.
     func markReported(from month: ReportMonth) throws {
         try Self.failing("stored months") {
-            _ = try database.execute("UPDATE pg_temp.report_snapshot_run SET reported = month_start >= $1::date", [month.startText.prefix(10).description])
+            _ = try database.execute("UPDATE pg_temp.report_snapshot_run SET reported = month_start >= $1::date", [month.firstDayText])
         }
     }
 

@@ -209,7 +209,7 @@ extension SpanStore {
     /// since — the month history's row part, the per-subscription facts, refunds' paid counts and the price-change
     /// facts — as the second and late sessions computed them (each waited for).
     static func beside(settings: ReportSettings, history: HistoryReports?, late: LateReports?) -> @Sendable (PostgresConnection) throws -> Void {
-        let basis = settings.basis.rawValue, asOfMonth = MonthHistory.asOfMonth(settings)
+        let basis = settings.basis.rawValue, asOfMonth = settings.asOfMonth.firstDayText
         return { db in
             let facts = (try history?.subscriptionFacts() ?? []) + (late?.facts() ?? [])
             try MonthHistory.save(db, basis: basis, before: asOfMonth, rows: try history?.monthHistory())

@@ -27,7 +27,7 @@ import Testing
         #expect(stored == .succeeded, "\(storedSummary)")
         let open = try db.query("""
             SELECT count(*) FILTER (WHERE month >= $1::date), count(*) FROM report_stored_month_history WHERE basis = 'corrected'
-            """, [String(month.advanced(by: -1).startText.prefix(10))]).textRows().first ?? []
+            """, [month.advanced(by: -1).firstDayText]).textRows().first ?? []
         #expect(open.count == 2 && open[0] == "0" && open[1] != "0", "the store holds complete months only: \(open)")
 
         let (night, summary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder("night").path])
