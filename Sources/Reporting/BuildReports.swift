@@ -91,6 +91,14 @@ public enum BuildReports {
             // The late session's files that read no movements start now, beside the movements' fill (a dry run has
             // no late session).
             try late?.handOverSnapshots(from: database, stored: stored)
+            // A night's spans are stored on a connection of their own (`SpanStorer`), once the second session ends: its
+            // tables are filled now, and that session ends while this one fills the movements, freeing a core
+            // (Benchmarks/results.md, "The spans stored while the movements are filled").
+            if !context.dryRun && spans.storesBeside {
+                storer = try SpanStorer.start(spans.store, countsQuery: spans.countsQuery, from: database, connect: context.connect,
+                                              after: { [history] in _ = try history?.wait() },
+                                              beside: SpanStore.beside(settings: settings, history: history, late: late))
+            }
             // The snapshots before the first placed one that the computed months read (a night placed only those after
             // its stored parts).
             let placing = Date()
@@ -121,11 +129,6 @@ public enum BuildReports {
                 context.setCount("reports", present.count)
             } else {
                 try late?.handOverMovements(from: database)
-                // A night's spans are stored on a connection of their own while the files are written (`SpanStorer`).
-                if spans.storesBeside {
-                    storer = try SpanStorer.start(spans.store, countsQuery: spans.countsQuery, from: database, connect: context.connect,
-                                                  beside: SpanStore.beside(settings: settings, history: history, late: late))
-                }
                 // The other sessions' files are waited for where the print order first needs one, so the job's files
                 // before it are written meanwhile.
                 try write(present, settings: settings, stored: stored,

@@ -12,6 +12,8 @@ final class SpanStorer: @unchecked Sendable {
     private let connection: PostgresConnection
     private let store: SpanStore
     private let beside: @Sendable (PostgresConnection) throws -> Void
+    /// Waited for on the storer's thread before it writes anything (the second session's end).
+    private let after: @Sendable () throws -> Void
     private let condition = NSCondition()
     /// nil until the run's end; then whether to commit what was written (false: the run failed).
     private var keep: Bool?
@@ -24,19 +26,21 @@ final class SpanStorer: @unchecked Sendable {
     private var counted: (recomputed: Int, reused: Int)?
 
     private init(connection: PostgresConnection, store: SpanStore, countsQuery: (sql: String, parameters: [String]),
-                 beside: @escaping @Sendable (PostgresConnection) throws -> Void) {
+                 after: @escaping @Sendable () throws -> Void, beside: @escaping @Sendable (PostgresConnection) throws -> Void) {
         self.connection = connection
         self.store = store
         self.countsQuery = countsQuery
+        self.after = after
         self.beside = beside
     }
 
     /// Opens the connection (`connect`), copies the run's tables of `store` from `database` (the job's session, its
-    /// spans filled) into it and starts writing on its thread, after counting the spans recomputed and reused
-    /// (`countsQuery`, on the copies); `beside` adds what the run stores beside the spans
+    /// spans filled) into it and starts its thread, which waits for `after` (the second session's end: it writes on
+    /// the core that session frees, not beside it and the job's fill) and then writes, after counting the spans
+    /// recomputed and reused (`countsQuery`, on the copies); `beside` adds what the run stores beside the spans
     /// (waiting, on that thread, for the sessions that computed it).
     static func start(_ store: SpanStore, countsQuery: (sql: String, parameters: [String]), from database: PostgresConnection,
-                      connect: () throws -> PostgresConnection,
+                      connect: () throws -> PostgresConnection, after: @escaping @Sendable () throws -> Void = {},
                       beside: @escaping @Sendable (PostgresConnection) throws -> Void) throws -> SpanStorer {
         let connection = try SnapshotSession.connect(connect, for: "storing spans")
         do {
@@ -53,7 +57,7 @@ final class SpanStorer: @unchecked Sendable {
             connection.close()
             throw error
         }
-        let storer = SpanStorer(connection: connection, store: store, countsQuery: countsQuery, beside: beside)
+        let storer = SpanStorer(connection: connection, store: store, countsQuery: countsQuery, after: after, beside: beside)
         let thread = Thread { storer.run() }
         thread.name = "span-storer"
         thread.start()
@@ -86,6 +90,7 @@ final class SpanStorer: @unchecked Sendable {
     private func run() {
         var failure: (any Error)?
         do {
+            try after()
             try StoredMonths.failing("storing spans") {
                 let counts = try StoredSpans.counts(countsQuery, on: connection)
                 condition.lock()
