@@ -28,8 +28,10 @@ snapshot AS (
 --   * a night (a run that computes the last month alone and reuses the cells of the months before it, handed to the
 --     query in report_reused_cell_run) adds the last month to the month before's cells: each cohort's size and
 --     cumulative net revenue there, and its paying customers, whom only the starts, restarts and stops at the last
---     month's snapshot change; the last month's charges and refunds are read by index, and the start month of each
---     customer they or those movements touch is taken from the run's first charges of its account's subscriptions.
+--     month's snapshot change. Each customer's start month, and its net revenue in the last month when that is the
+--     as-of month (every nightly run), come from one grouping of the run's first charges, which hold each
+--     subscription's net revenue in the as-of month too ("The as-of month's net revenue beside the first charges");
+--     a night whose last month is before the as-of month reads that month's charges and refunds by index.
 -- The month before's cells of each cohort, with its start month's net revenue (empty but in a night).
 previous AS MATERIALIZED (
     SELECT (c.cells->>'cohort_month' || '-01')::timestamp AS start, c.cells->>'provider' AS provider,
@@ -120,8 +122,8 @@ running AS (
     LEFT JOIN paying_change t ON t.start = c.start AND t.provider = c.provider AND t.currency = c.currency AND t.month = g.month
     WINDOW w AS (PARTITION BY c.start, c.provider, c.currency ORDER BY g.month)
 ),
--- A night: the last month's charges and refunds (by index: provider, event type, instant) of the subscriptions that
--- count, by customer; and the movements at its snapshot.
+-- A night whose last month is not the as-of month: the last month's charges and refunds (by index: provider, event
+-- type, instant) of the subscriptions that count, by customer. Every night: the movements at the last month's snapshot.
 month_activity AS MATERIALIZED (
     SELECT s.provider::text AS provider, COALESCE(s.billing_account_id, s.id) AS account, b.currency_code AS currency,
            b.amount_micros AS net
@@ -135,7 +137,7 @@ month_activity AS MATERIALIZED (
            OR (b.event_type = 'REFUNDED' AND b.refund_kind IN ('REFUND', 'CHARGEBACK') AND b.amount_micros IS NOT NULL))
       AND NOT s.is_test_purchase AND NOT s.is_sandbox
       AND NOT EXISTS (SELECT 1 FROM billing_transaction t WHERE t.subscription_id = s.id AND t.is_test)
-      AND EXISTS (SELECT 1 FROM previous)
+      AND EXISTS (SELECT 1 FROM previous) AND p.last_month <> date_trunc('month', p.as_of AT TIME ZONE 'UTC')
 ),
 last_movement AS MATERIALIZED (
     SELECT m.provider, m.billing_account_id AS account, m.currency, m.v, m.movement
@@ -146,16 +148,28 @@ last_movement AS MATERIALIZED (
 ),
 -- The customers a night touches, those with charges or refunds in the last month (with their net revenue there) and
 -- those who start, restart or stop paying at its snapshot, each with its start month: the month of its earliest paid
--- charge over its account's subscriptions that count, from the run's first charges (`report_run_first_charge`: per
--- subscription and currency, the stored ones of the subscriptions unchanged since the last store; Reports/README.md,
--- "Cohorts in a night").
+-- charge over its account's subscriptions that count (NULL: none, and the customer is no cohort's). When the last month
+-- is the as-of month (every nightly run), one grouping of the run's first charges (`report_run_first_charge`: per
+-- subscription and currency, with its net revenue in the as-of month, NULL when it has no charge or refund there; the
+-- stored ones of the subscriptions unchanged since the last store) gives both; otherwise the month's rows read above
+-- are joined to them (Reports/README.md, "Cohorts in a night").
 touched AS MATERIALIZED (
+    SELECT f.provider, f.account, f.currency, sum(f.month_net) AS net, date_trunc('month', min(f.first_at) AT TIME ZONE 'UTC') AS start
+    FROM params p CROSS JOIN report_run_first_charge($1, $5) f
+    WHERE EXISTS (SELECT 1 FROM previous) AND p.last_month = date_trunc('month', p.as_of AT TIME ZONE 'UTC')
+    GROUP BY 1, 2, 3
+    HAVING bool_or(f.month_net IS NOT NULL)
+        OR (f.provider, f.account, f.currency) IN (SELECT m.provider, m.account, m.currency FROM last_movement m
+                                                   WHERE m.movement IN ('new', 'reactivation', 'churn'))
+    UNION ALL
     SELECT t.provider, t.account, t.currency, t.net, date_trunc('month', min(f.first_at) AT TIME ZONE 'UTC') AS start
     FROM (SELECT c.provider, c.account, c.currency, sum(c.net) AS net
           FROM (SELECT a.provider, a.account, a.currency, a.net FROM month_activity a
                 UNION ALL
                 SELECT m.provider, m.account, m.currency, NULL FROM last_movement m
                 WHERE m.movement IN ('new', 'reactivation', 'churn')) c
+          CROSS JOIN params p
+          WHERE p.last_month <> date_trunc('month', p.as_of AT TIME ZONE 'UTC')
           GROUP BY 1, 2, 3) t
     LEFT JOIN report_run_first_charge($1, $5) f ON f.account = t.account AND f.provider = t.provider AND f.currency = t.currency
     GROUP BY t.provider, t.account, t.currency, t.net

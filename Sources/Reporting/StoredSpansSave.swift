@@ -214,7 +214,7 @@ extension SpanStore {
             let facts = (try history?.subscriptionFacts() ?? []) + (late?.facts() ?? [])
             try MonthHistory.save(db, basis: basis, before: asOfMonth, rows: try history?.monthHistory())
             for kind in SubscriptionFacts.all {
-                try kind.save(db, basis: basis, computed: facts.first { $0.facts.name == kind.name })
+                try kind.save(db, basis: basis, asOfMonth: asOfMonth, computed: facts.first { $0.facts.name == kind.name })
             }
             try PaidCounts.save(db, basis: basis, rows: try history?.paidCounts())
             try PriceChangeFacts.save(db, basis: basis, computed: try history?.priceChangeFacts())

@@ -16,6 +16,9 @@ struct SubscriptionFacts: Sendable {
     let name: String
     /// The function's columns, in order.
     let columns: String
+    /// Whether the facts hold something of the as-of month (the first charges' `month_net`): stored facts are then read
+    /// only by a run of the same as-of month (`definition(asOfMonth:)`).
+    var asOfMonthBound = false
 
     /// The failure episodes of `grace_hold_recovery`.
     static let graceEpisodes = SubscriptionFacts(
@@ -27,8 +30,10 @@ struct SubscriptionFacts: Sendable {
         name: "refund_fact",
         columns: "subscription_id, provider, refund_kind, store_reason, micros, refund_currency, charge_currency, "
             + "fallback_currency, refunded_key, refund_at, charge_at, other_charge_key")
-    /// The earliest paid charge per currency of each subscription, for `cohorts`' start months in a night.
-    static let firstCharges = SubscriptionFacts(name: "first_charge", columns: "subscription_id, provider, account, currency, first_at")
+    /// The earliest paid charge per currency of each subscription and its net revenue in the as-of month, for
+    /// `cohorts`' start months and last month in a night (migrations 0065, 0074).
+    static let firstCharges = SubscriptionFacts(name: "first_charge", columns: "subscription_id, provider, account, currency, first_at, month_net",
+                                                asOfMonthBound: true)
     /// The plan changes of `plan_change_mix` (a charge whose product or billing period differs from the previous one).
     static let planChanges = SubscriptionFacts(
         name: "plan_change",
@@ -59,8 +64,13 @@ struct SubscriptionFacts: Sendable {
     var relation: String { "report_run_\(name)" }
     /// The store of the kind's facts, per basis.
     private var store: String { "report_stored_\(name)" }
-    /// The digest of the function's SQL as installed: stored facts of another function are not read.
-    private var definition: String { StoreChanges.definition(of: "report_\(name)") }
+    /// The query of the stored facts' definition for a run of as-of month `asOfMonth` (its first day): the digest of
+    /// the function's SQL as installed (stored facts of another function are not read), and the month for a kind
+    /// bound to it (the first night of a month computes every subscription's again).
+    private func definition(asOfMonth: String) -> String {
+        let digest = StoreChanges.definition(of: "report_\(name)")
+        return asOfMonthBound ? "SELECT (\(digest)) || ' as of month ' || \(SQLLiteral.quoted(asOfMonth))" : digest
+    }
 
     /// What a run computed of one kind: the facts as a binary COPY stream, and whose they are (the changed
     /// subscriptions' ids as a `uuid[]` text; nil: every subscription's).
@@ -93,7 +103,8 @@ struct SubscriptionFacts: Sendable {
     func fill(_ connection: PostgresConnection, settings: ReportSettings, changes: StoreChanges?) throws -> Computed {
         let all = ReportQuery.parameters(settings)
         let (asOf, basis) = (all[0], all[4])
-        let subscriptions = try changes?.readable(from: store, basis: basis, definition: definition, on: connection)?.ids
+        let subscriptions = try changes?.readable(from: store, basis: basis, definition: definition(asOfMonth: settings.asOfMonth.firstDayText),
+                                                  on: connection)?.ids
         try connection.execute("""
             INSERT INTO pg_temp.report_\(name)_computed SELECT * FROM report_\(name)($1, $2, $3::uuid[])
             """, [asOf, basis, subscriptions])
@@ -115,9 +126,10 @@ struct SubscriptionFacts: Sendable {
     }
 
     /// Stores `computed` as the basis's facts of this kind in `db`'s transaction that stores the span set with this
-    /// run's as-of instant and snapshot: the computed subscriptions' replaced, or every one when it computed all; with
-    /// `computed` nil (the set's are unknown, or the run computed none of this kind) only deletes the basis's.
-    func save(_ db: PostgresConnection, basis: String, computed: Computed?) throws {
+    /// run's as-of instant and snapshot (of as-of month `asOfMonth`, its first day): the computed subscriptions'
+    /// replaced, or every one when it computed all; with `computed` nil (the set's are unknown, or the run computed
+    /// none of this kind) only deletes the basis's.
+    func save(_ db: PostgresConnection, basis: String, asOfMonth: String, computed: Computed?) throws {
         guard let computed else {
             _ = try db.execute("DELETE FROM \(store) WHERE basis = $1", [basis])
             return
@@ -133,7 +145,7 @@ struct SubscriptionFacts: Sendable {
         }
         _ = try db.execute("""
             INSERT INTO \(store) (basis, \(columns), definition)
-            SELECT $1, \(columns), (\(definition)) FROM pg_temp.report_\(name)_saved
+            SELECT $1, \(columns), (\(definition(asOfMonth: asOfMonth))) FROM pg_temp.report_\(name)_saved
             """, [basis])
     }
 }

@@ -126,4 +126,37 @@ import Testing
             previous = change.name + "-full"
         }
     }
+
+    /// The first charges' net revenue in the as-of month (migration 0074) is read from the store only by a run of the
+    /// store's as-of month: a run as of the next month stores every subscription's (none charged in that month, the
+    /// world ending at its as-of instant), and the night as of the world's instant after it, which sees no change
+    /// since (no row lies between the two instants), computes every one again; its file equals `--full`'s (with the
+    /// stored facts read across months, the as-of month's net revenue is the next month's, nothing, and it does not).
+    @Test func aNightOfAnotherAsOfMonthThanTheStoreComputesTheMonthsNetRevenue() throws {
+        let harness = try ReportingHarness("cohorts_night_month", seed: 47, subscriptions: 400, months: 8)
+        let sql = try harness.sqlFolder("sql")
+        let months = try #require(harness.database.query("""
+            SELECT to_char($1::timestamptz - interval '5 months', 'YYYY-MM'), to_char($1::timestamptz, 'YYYY-MM'),
+                   to_char(date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC') + interval '1 month 1 day', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            """, [harness.asOf]).textRows().first)
+        let (from, asOfMonth, nextMonthInstant) = (months[0] ?? "", months[1] ?? "", months[2] ?? "")
+        let reusedThrough = try #require(ReportMonth(text: asOfMonth)?.advanced(by: -1).description)
+        // (the next month's rates: the as-of month's again, for the run as of the next month)
+        try harness.database.execute("""
+            INSERT INTO fx_rate (month, from_currency, to_currency, rate, source)
+            SELECT (month + interval '1 month')::date, from_currency, to_currency, rate, source FROM fx_rate
+            WHERE month = date_trunc('month', $1::timestamptz AT TIME ZONE 'UTC')::date
+            """, [harness.asOf])
+        let (next, nextSummary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--as-of", nextMonthInstant,
+                                                   "--out", harness.folder("next-month").path])
+        #expect(next == .succeeded, "\(nextSummary)")
+        let (night, summary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--out", harness.folder("night").path])
+        #expect(night == .succeeded, "\(summary)")
+        #expect((summary["reused_cohorts"] as? String)?.hasSuffix(".." + reusedThrough) == true, "\(summary)")
+        let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--out", harness.folder("full").path, "--full"])
+        #expect(full == .succeeded, "\(fullSummary)")
+        let nightFile = try ReportingHarness.files(harness.folder("night"))["cohorts.csv"]
+        let fullFile = try ReportingHarness.files(harness.folder("full"))["cohorts.csv"]
+        #expect(nightFile != nil && nightFile == fullFile, "the night's cohorts equal --full's")
+    }
 }

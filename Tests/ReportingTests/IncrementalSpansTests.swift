@@ -270,7 +270,7 @@ import Testing
                 FROM report_stored_refund_fact WHERE basis = 'corrected'
                 """, "SELECT * FROM report_refund_fact($1::timestamptz, 'corrected', NULL)"),
             ("first charges", """
-                SELECT subscription_id, provider, account, currency, first_at FROM report_stored_first_charge WHERE basis = 'corrected'
+                SELECT subscription_id, provider, account, currency, first_at, month_net FROM report_stored_first_charge WHERE basis = 'corrected'
                 """, "SELECT * FROM report_first_charge($1::timestamptz, 'corrected', NULL)"),
             ("paid counts", "SELECT month, provider, currency, paid_count FROM report_stored_paid_count WHERE basis = 'corrected'",
              "SELECT * FROM report_paid_count($1::timestamptz, 'corrected', NULL)"),
