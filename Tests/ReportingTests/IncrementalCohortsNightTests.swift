@@ -159,4 +159,36 @@ import Testing
         let fullFile = try ReportingHarness.files(harness.folder("full"))["cohorts.csv"]
         #expect(nightFile != nil && nightFile == fullFile, "the night's cohorts equal --full's")
     }
+
+    /// A night whose last month is before the as-of month (`--to` the month before) does not read the first charges'
+    /// net revenue, which is the as-of month's: it reads its last month's charges and refunds by index. After a late
+    /// renewal in that month (in a currency the account never paid in: a new customer of that month's cohort), the
+    /// night computes that month alone on the month before's cells, and its file equals `--full`'s.
+    @Test func aNightWhoseLastMonthIsBeforeTheAsOfMonthReadsThatMonthsRows() throws {
+        let harness = try ReportingHarness("cohorts_night_earlier", seed: 53, subscriptions: 400, months: 8)
+        let sql = try harness.sqlFolder("sql")
+        let database = harness.database
+        let months = try #require(database.query("""
+            SELECT to_char($1::timestamptz - interval '6 months', 'YYYY-MM'), to_char($1::timestamptz - interval '1 month', 'YYYY-MM')
+            """, [harness.asOf]).textRows().first)
+        let (from, to) = (months[0] ?? "", months[1] ?? "")
+        let reusedThrough = try #require(ReportMonth(text: to)?.advanced(by: -1).description)
+        let (first, firstSummary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--to", to, "--out", harness.folder("first").path])
+        #expect(first == .succeeded, "\(firstSummary)")
+        let lateRenewal = Self.newCurrency.sql
+            .replacingOccurrences(of: "$1::timestamptz - interval '1 day'", with: "\(Self.monthStart) - interval '10 days'")
+            .replacingOccurrences(of: "cohort-night:new-currency", with: "cohort-night:earlier-month")
+        #expect(try database.execute(lateRenewal, [harness.asOf]) == 1, "the late renewal found its rows")
+        let (night, summary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--to", to, "--out", harness.folder("night").path])
+        #expect(night == .succeeded, "\(summary)")
+        #expect((summary["reused_cohorts"] as? String)?.hasSuffix(".." + reusedThrough) == true, "\(summary)")
+        let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--to", to, "--out", harness.folder("full").path,
+                                                   "--full"])
+        #expect(full == .succeeded, "\(fullSummary)")
+        let nightFile = try ReportingHarness.files(harness.folder("night"))["cohorts.csv"]
+        let fullFile = try ReportingHarness.files(harness.folder("full"))["cohorts.csv"]
+        let before = try ReportingHarness.files(harness.folder("first"))["cohorts.csv"]
+        #expect(nightFile != nil && nightFile == fullFile, "the night's cohorts equal --full's")
+        #expect(fullFile != before, "the late renewal moves cohorts")
+    }
 }
