@@ -93,7 +93,7 @@ public enum BuildReports {
             try late?.handOverSnapshots(from: database, stored: stored)
             // A night's spans are stored on a connection of their own (`SpanStorer`), once the second session ends: its
             // tables are filled now, and that session ends while this one fills the movements, freeing a core
-            // (Benchmarks/results.md, "The spans stored while the movements are filled").
+            // (Reports/README.md, "Storing only the spans that differ, beside the files").
             if !context.dryRun && spans.storesBeside {
                 storer = try SpanStorer.start(spans.store, countsQuery: spans.countsQuery, from: database, connect: context.connect,
                                               after: { [history] in _ = try history?.wait() },

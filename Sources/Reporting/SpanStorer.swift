@@ -2,9 +2,10 @@ import Foundation
 import JobKit
 import Postgres
 
-/// A night's store of its spans (`SpanStore`) written on a connection of its own, on a thread of its own, while the
-/// job's session writes the files, and committed once they are written (rolled back if the run fails): storing after
-/// the last file took a 1M-subscription night about 2 s on one core (Reports/README.md, "Storing only the spans that differ, beside the files").
+/// A night's store of its spans (`SpanStore`) written on a connection of its own, on a thread of its own, from the end
+/// of the second session on (while the job's session fills the movements and writes the files), and committed once the
+/// files are written (rolled back if the run fails): storing after the last file took a 1M-subscription night about 2 s
+/// on one core (Reports/README.md, "Storing only the spans that differ, beside the files").
 /// The connection gets copies of the few run tables a night's store reads (`SpanStore.nightTables`: its touched
 /// subscriptions, their digests, span hashes, differing spans and trials, and the snapshot parts: tens of thousands of
 /// rows), so it reads nothing of the run's snapshot; what it writes is what the job's session would have written.
@@ -40,7 +41,7 @@ final class SpanStorer: @unchecked Sendable {
     /// recomputed and reused (`countsQuery`, on the copies); `beside` adds what the run stores beside the spans
     /// (waiting, on that thread, for the sessions that computed it).
     static func start(_ store: SpanStore, countsQuery: (sql: String, parameters: [String]), from database: PostgresConnection,
-                      connect: () throws -> PostgresConnection, after: @escaping @Sendable () throws -> Void = {},
+                      connect: () throws -> PostgresConnection, after: @escaping @Sendable () throws -> Void,
                       beside: @escaping @Sendable (PostgresConnection) throws -> Void) throws -> SpanStorer {
         let connection = try SnapshotSession.connect(connect, for: "storing spans")
         do {
