@@ -96,6 +96,19 @@ import Testing
             """
     }
 
+    /// Runs a night (`arguments`, into folder `label`) and then `--full` (into `label-full`), expecting both to succeed
+    /// and the night to have reused every month through `reusedThrough`; the night's summary and both `cohorts.csv`.
+    static func nightAndFull(_ harness: ReportingHarness, _ arguments: [String], label: String,
+                             reusedThrough: String) throws -> (summary: [String: Any], night: [UInt8]?, full: [UInt8]?) {
+        let (night, summary) = try harness.run(arguments + ["--out", harness.folder(label).path])
+        #expect(night == .succeeded, "\(summary)")
+        #expect((summary["reused_cohorts"] as? String)?.hasSuffix(".." + reusedThrough) == true, "\(label): \(summary)")
+        let (full, fullSummary) = try harness.run(arguments + ["--out", harness.folder(label + "-full").path, "--full"])
+        #expect(full == .succeeded, "\(fullSummary)")
+        return (summary, try ReportingHarness.files(harness.folder(label))["cohorts.csv"],
+                try ReportingHarness.files(harness.folder(label + "-full"))["cohorts.csv"])
+    }
+
     @Test func aNightAddsTheAsOfMonthToTheReusedCellsAndEqualsAFullRun() throws {
         let harness = try ReportingHarness("cohorts_night", seed: 43, subscriptions: 400, months: 8)
         let sql = try harness.sqlFolder("sql")
@@ -110,16 +123,11 @@ import Testing
         var previous = "first"
         for change in [Self.newCurrency, Self.sibling("sandbox"), Self.sibling("test-row")] {
             #expect(try database.execute(change.sql, [harness.asOf]) == 1, "\(change.name): the change found its rows")
-            let (night, summary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(change.name).path])
-            #expect(night == .succeeded, "\(summary)")
             // The night reused every month before the as-of month and handed their cells to the query.
-            #expect((summary["reused_cohorts"] as? String)?.hasSuffix(".." + reusedThrough) == true, "\(change.name): \(summary)")
+            let (summary, nightFile, fullFile) = try Self.nightAndFull(harness, ["--sql-dir", sql.path], label: change.name,
+                                                                       reusedThrough: reusedThrough)
             let handed = (summary["counts"] as? [String: Any])?["cells_handed"] as? Int ?? 0
             #expect(handed > 0, "\(change.name): \(summary)")
-            let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--out", harness.folder(change.name + "-full").path, "--full"])
-            #expect(full == .succeeded, "\(fullSummary)")
-            let nightFile = try ReportingHarness.files(harness.folder(change.name))["cohorts.csv"]
-            let fullFile = try ReportingHarness.files(harness.folder(change.name + "-full"))["cohorts.csv"]
             let earlier = try ReportingHarness.files(harness.folder(previous))["cohorts.csv"]
             #expect(nightFile != nil && nightFile == fullFile, "\(change.name): the night's cohorts equal --full's")
             #expect(fullFile != earlier, "\(change.name): the change moves cohorts")
@@ -150,13 +158,8 @@ import Testing
         let (next, nextSummary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--as-of", nextMonthInstant,
                                                    "--out", harness.folder("next-month").path])
         #expect(next == .succeeded, "\(nextSummary)")
-        let (night, summary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--out", harness.folder("night").path])
-        #expect(night == .succeeded, "\(summary)")
-        #expect((summary["reused_cohorts"] as? String)?.hasSuffix(".." + reusedThrough) == true, "\(summary)")
-        let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--out", harness.folder("full").path, "--full"])
-        #expect(full == .succeeded, "\(fullSummary)")
-        let nightFile = try ReportingHarness.files(harness.folder("night"))["cohorts.csv"]
-        let fullFile = try ReportingHarness.files(harness.folder("full"))["cohorts.csv"]
+        let (_, nightFile, fullFile) = try Self.nightAndFull(harness, ["--sql-dir", sql.path, "--from", from], label: "night",
+                                                             reusedThrough: reusedThrough)
         #expect(nightFile != nil && nightFile == fullFile, "the night's cohorts equal --full's")
     }
 
@@ -179,14 +182,8 @@ import Testing
             .replacingOccurrences(of: "$1::timestamptz - interval '1 day'", with: "\(Self.monthStart) - interval '10 days'")
             .replacingOccurrences(of: "cohort-night:new-currency", with: "cohort-night:earlier-month")
         #expect(try database.execute(lateRenewal, [harness.asOf]) == 1, "the late renewal found its rows")
-        let (night, summary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--to", to, "--out", harness.folder("night").path])
-        #expect(night == .succeeded, "\(summary)")
-        #expect((summary["reused_cohorts"] as? String)?.hasSuffix(".." + reusedThrough) == true, "\(summary)")
-        let (full, fullSummary) = try harness.run(["--sql-dir", sql.path, "--from", from, "--to", to, "--out", harness.folder("full").path,
-                                                   "--full"])
-        #expect(full == .succeeded, "\(fullSummary)")
-        let nightFile = try ReportingHarness.files(harness.folder("night"))["cohorts.csv"]
-        let fullFile = try ReportingHarness.files(harness.folder("full"))["cohorts.csv"]
+        let (_, nightFile, fullFile) = try Self.nightAndFull(harness, ["--sql-dir", sql.path, "--from", from, "--to", to], label: "night",
+                                                             reusedThrough: reusedThrough)
         let before = try ReportingHarness.files(harness.folder("first"))["cohorts.csv"]
         #expect(nightFile != nil && nightFile == fullFile, "the night's cohorts equal --full's")
         #expect(fullFile != before, "the late renewal moves cohorts")
