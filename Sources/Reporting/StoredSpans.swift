@@ -112,7 +112,7 @@ final class StoredSpans {
                   let ids = try StoreChanges.since(database, basis: basis, asOf: asOf, sinceAsOf: sinceAsOf, since: since)?.ids {
             candidateIDs = ids
             try database.execute("""
-                CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2) WHERE subscription_id = ANY ($3::uuid[])
+                CREATE TEMP TABLE report_span_input_new AS SELECT * FROM report_span_input($1, $2, $3::uuid[])
                 """, [asOf, basis, ids])
         } else {
             try database.execute("""
