@@ -60,8 +60,6 @@ public enum BuildReports {
         var late: LateReports?
         var stored: StoredMonths?
         var storer: SpanStorer?
-        var staged: StagedFiles?
-        var storedLines: StoredLinesWriter?
         do {
             try configureSnapshot(database)
             // The second session also computes the history part of the month digest (it reads none of the filled
@@ -90,15 +88,6 @@ public enum BuildReports {
                                               connect: context.dryRun ? nil : context.connect,
                                               parts: try SnapshotParts.json(database)) { try history?.monthHistory() }
             noteSeconds("month_inputs", since: digesting, context: context)
-            // The stored lines of the job's files that are their CSV alone are written on a session of their own while
-            // this one fills the movements (`StoredLinesWriter`).
-            if !context.dryRun && settings.writeCSV {
-                let files = try StagedFiles(folder: settings.outputFolder)
-                staged = files
-                storedLines = try StoredLinesWriter.start(
-                    present.filter { !HistoryReports.readsOnlyHistory($0.0, sql: $0.1) && !LateReports.names.contains($0.0.name) }.map(\.0),
-                    settings: settings, stored: stored, staged: files, database: database, connect: context.connect)
-            }
             // The late session's files that read no movements start now, beside the movements' fill (a dry run has
             // no late session).
             try late?.handOverSnapshots(from: database, stored: stored)
@@ -142,7 +131,7 @@ public enum BuildReports {
                 try late?.handOverMovements(from: database)
                 // The other sessions' files are waited for where the print order first needs one, so the job's files
                 // before it are written meanwhile.
-                try write(present, settings: settings, stored: stored, staged: staged, storedLines: storedLines,
+                try write(present, settings: settings, stored: stored,
                           computed: { name in
                               if let computed = try history?.result(name) { return computed }
                               guard let computed = try late?.result(name) else { return nil }
@@ -177,8 +166,6 @@ public enum BuildReports {
             // The second session ends on its own (its snapshot imported, or failing to import it); waited for, so no
             // query of this run outlives it. Its own error, if any, is this one's consequence.
             _ = try? history?.wait()
-            storedLines?.end()
-            staged?.discard()
             // Before the month writer ends: the late session may still be sending it rows.
             late?.stop()
             storer?.end(keep: false)
@@ -261,28 +248,11 @@ public enum BuildReports {
             + " Apple payments summary / Google earnings report, which carry their rates")
     }
 
-    /// Whether a report is kept whole in a run (charts, the cover, the cohort triangle, the month-end pack or the HTML
-    /// page read it) rather than streamed through a cursor.
-    static func keptWhole(_ definition: ReportDefinition, settings: ReportSettings) -> Bool {
-        !definition.charts.isEmpty || CoverHeadline.reports.contains(definition.name)
-            || definition.name == CohortTriangle.report || MonthEndPack.reports.contains(definition.name)
-            || (settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name })
-    }
-
-    /// Whether the job writes a report's reused months as their stored CSV lines, as they are: a streamed report whose
-    /// file is its CSV alone (no sheet: no workbook, or a detail report without `--detail-sheets`).
-    static func writesStoredLines(_ definition: ReportDefinition, settings: ReportSettings) -> Bool {
-        settings.writeCSV && !keptWhole(definition, settings: settings)
-            && (!settings.writeXLSX || (definition.detail && !settings.detailSheets))
-    }
-
-    /// Writes every report into `staged` (a new `StagedFiles` of the output folder when nil); those `computed` returns
-    /// rows for (the second session's, `HistoryReports`) from their rows, the others from their SQL in the job's
-    /// session, each of those whose reused months' stored lines `storedLines` wrote going on from them.
+    /// Writes every report; those `computed` returns rows for (the second session's, `HistoryReports`) from their rows,
+    /// the others from their SQL in the job's session.
     static func write(_ present: [(ReportDefinition, String)], settings: ReportSettings, stored: StoredMonths?,
-                      staged: StagedFiles? = nil, storedLines: StoredLinesWriter? = nil,
                       computed: (String) throws -> HistoryReports.Computed? = { _ in nil }, context: JobContext) throws {
-        let files = try staged ?? StagedFiles(folder: settings.outputFolder)
+        let files = try StagedFiles(folder: settings.outputFolder)
         do {
             var book: ReportWorkbook?
             if settings.writeXLSX {
@@ -297,15 +267,11 @@ public enum BuildReports {
             for (definition, sql) in ReportCatalogue.printOrder(present, name: { $0.0.name }) {
                 // A report of the second session counts its query's seconds there too.
                 var started = Date()
-                // (its header and reused months written already, if `storedLines` wrote them)
-                let replayed = try storedLines?.take(definition.name)
-                let csv = settings.writeCSV ? try replayed?.csv
-                    ?? CSVFileWriter(url: storedLines?.url(of: definition.name) ?? files.stage(definition.name + ".csv")) : nil
+                let csv = settings.writeCSV ? try CSVFileWriter(url: files.stage(definition.name + ".csv")) : nil
                 var sheet: Worksheet?
                 var formatter: ReportFormatter?
                 var kept = ReportTable(columns: [], rows: [])
-                var count = replayed?.rows ?? 0
-                if replayed != nil { context.count("files_lines_written_beside") }
+                var count = 0
                 // A report with charts or cover headline numbers is kept whole (they read it); any other one is streamed
                 // through a cursor.
                 let consume = { (columns: [String], rows: [[String?]]) throws in
@@ -313,7 +279,7 @@ public enum BuildReports {
                         let made = ReportFormatter(report: definition.name, columns: columns, rawIdentifiers: settings.rawIdentifiers)
                         formatter = made
                         kept.columns = columns
-                        if replayed == nil { try csv?.append(made.columns.map(\.name)) }
+                        try csv?.append(made.columns.map(\.name))
                         if !definition.detail || settings.detailSheets, definition.name != CohortTriangle.report {
                             sheet = try book?.addReportSheet(definition.sheet, columns: made.columns)
                         }
@@ -326,7 +292,9 @@ public enum BuildReports {
                         if let sheet, count <= ReportWorkbook.maxDataRows { try sheet.writeRow(cells.map(\.cell), row: count) }
                     }
                 }
-                let whole = keptWhole(definition, settings: settings)
+                let whole = !definition.charts.isEmpty || CoverHeadline.reports.contains(definition.name)
+                    || definition.name == CohortTriangle.report || MonthEndPack.reports.contains(definition.name)
+                    || (settings.writeHTML && HTMLReport.tables.contains { $0.report == definition.name })
                 if let done = try computed(definition.name) {
                     // (from now: a wait for the second session is not the report's)
                     started = Date().addingTimeInterval(-done.seconds)
@@ -339,15 +307,14 @@ public enum BuildReports {
                     // A streamed report whose file is its CSV alone (no sheet) takes its reused months' stored lines as
                     // they are.
                     var lines: ((UnsafeRawBufferPointer, Int) throws -> Void)?
-                    if let csv, writesStoredLines(definition, settings: settings) {
+                    if let csv, !whole, book == nil || (definition.detail && !settings.detailSheets) {
                         lines = { bytes, rows in
                             try csv.appendEncoded(bytes)
                             count += rows
                         }
                     }
                     if let table = try ReportRows.read(definition, sql: sql, settings: settings, stored: stored, database: context.database,
-                                                       tally: tally, whole: whole, lines: lines,
-                                                       replayed: replayed.map { ($0.columns, $0.rows) }, consume) {
+                                                       tally: tally, whole: whole, lines: lines, consume) {
                         kept = table
                     }
                 }

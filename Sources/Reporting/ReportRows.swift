@@ -11,12 +11,10 @@ enum ReportRows {
     /// session with `stored` bound to it: `LateReports`); what the summary gains goes to `tally`. A streamed (not
     /// `whole`) report whose file is its CSV alone passes `lines`, which appends CSV lines as they are: its reused months' stored lines
     /// are handed there when every one has them (`StoredMonths.replayCSV`; after `consume` got the columns and no
-    /// row), and its recorded months' lines are stored. With `replayed` (the stored columns and rows of the lines
-    /// already written: `StoredLinesWriter`) `consume` gets those columns and no row, and nothing is replayed.
+    /// row), and its recorded months' lines are stored.
     static func read(_ definition: ReportDefinition, sql: String, settings: ReportSettings, stored: StoredMonths?,
                      database: PostgresConnection, tally: ReportTally, whole: Bool,
                      lines: ((_ bytes: UnsafeRawBufferPointer, _ rows: Int) throws -> Void)? = nil,
-                     replayed: (columns: [String], rows: Int)? = nil,
                      _ consume: (_ columns: [String], _ rows: [[String?]]) throws -> Void) throws -> ReportTable? {
         let plan = stored?.plan(for: definition)
         if let groups = definition.reuse?.groups, let stored, let plan {
@@ -34,11 +32,7 @@ enum ReportRows {
         let computes = computing.firstMonth <= settings.lastMonth
         var table = ReportTable(columns: [], rows: [])
         var replayedLines: Int?
-        if let replayed {
-            table.columns = replayed.columns
-            try consume(replayed.columns, [])
-            replayedLines = replayed.rows
-        } else if let lines, let stored {
+        if let lines, let stored {
             replayedLines = try stored.replayCSV(definition, header: { columns in
                 table.columns = columns
                 try consume(columns, [])

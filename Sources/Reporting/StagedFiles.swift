@@ -6,13 +6,10 @@ import JobKit
 final class StagedFiles {
     private(set) var staged: [(temporary: URL, final: URL)] = []
     let folder: URL
-    /// Whether `init` created the folder (`discard` removes it again when it is empty).
-    private let createdFolder: Bool
 
     /// Files staged in `folder` (created if needed).
     init(folder: URL) throws {
         self.folder = folder
-        createdFolder = !FileManager.default.fileExists(atPath: folder.path)
         try FileSystemError.perform("create the folder", folder.path) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
@@ -41,13 +38,9 @@ final class StagedFiles {
         staged.removeAll()
     }
 
-    /// Removes every staged file not yet committed, and the folder when `init` created it and it is empty again: a
-    /// failed run leaves no trace of its own.
+    /// Removes every staged file not yet committed.
     func discard() {
         for (temporary, _) in staged { try? FileManager.default.removeItem(at: temporary) }
         staged.removeAll()
-        if createdFolder, (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
-            try? FileManager.default.removeItem(at: folder)
-        }
     }
 }
