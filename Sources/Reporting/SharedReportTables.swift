@@ -131,13 +131,25 @@ public enum SharedReportTables {
 
     /// Fills the movements for `parameters`: at every snapshot, or, given `from` (a month's first day), at the
     /// snapshots of that month and later (their window starts at the snapshot before them); past the last snapshot
-    /// when no month is that late.
+    /// when no month is that late. When that is the last snapshot alone (a night's open month), its movements are
+    /// its account values against the snapshot before's, hashed rather than windowed (`report_movement_at`,
+    /// migration 0078: the same rows).
     private static func fillMovements(parameters: [any PostgresEncodable], database: PostgresConnection, from: String?) throws {
         guard let from else {
             return try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
                                     database: database, spans: nil)
         }
         try indexSpans(database)
+        let row = try StoredMonths.failing("report_movement") {
+            try database.query("SELECT \(movementsFrom("$1")), max(s.n) FROM pg_temp.report_snapshot_run s", [from])
+                .textRows().first
+        }
+        let firstN = row?.first.flatMap { $0 }.flatMap { Int($0) }
+        let lastN = row?.last.flatMap { $0 }.flatMap { Int($0) }
+        if let firstN, firstN == lastN {
+            return try fillRelation("movement", source: "report_movement_at($1, $2, $3, $4, $5::bigint)", parameters: parameters,
+                                    extra: [String(firstN)], database: database, spans: nil)
+        }
         let source = "report_movement($1, $2, $3, $4, (SELECT \(movementsFrom("$5")) FROM pg_temp.report_snapshot_run s))"
         try fillRelation("movement", source: source, parameters: parameters, extra: [from], database: database, spans: nil)
     }

@@ -34,7 +34,7 @@ import Testing
     /// A night fills the movements from one snapshot on (migration 0049): at every snapshot from there they are the
     /// rows of the whole window, and none before; `new` and `reactivation` need the accounts that paid before the
     /// window, which their spans show (0052; the earlier contributions, 0049). Checked from every snapshot of a world with
-    /// reactivations.
+    /// reactivations, and so is one snapshot's movements computed alone (0078).
     @Test func theMovementsFromASnapshotAreTheWholeWindowsRowsFromThere() throws {
         let harness = try ReportingHarness("movement_from", subscriptions: 400, months: 8)
         let db = harness.database
@@ -50,6 +50,7 @@ import Testing
             SELECT count(*)::int AS n FROM pg_temp.report_movement_run WHERE movement = 'reactivation'
             """).first?.decode(Int.self, "n") ?? 0
         #expect(reactivations > 0, "the world has reactivations for the earlier accounts to decide")
+        var computedAlone = 0
         for from in 1...(last + 1) {
             let sql = """
                 SELECT count(*)::int AS n, (SELECT count(*)::int FROM report_movement($1, $2, $3, $4, $5::bigint) WHERE n < $5::bigint) AS early
@@ -63,7 +64,21 @@ import Testing
             let row = try db.query(sql, parameters + [String(from)]).first
             #expect(try row?.decode(Int.self, "n") == 0, "from snapshot \(from): rows differ from the whole window's")
             #expect(try row?.decode(Int.self, "early") == 0, "from snapshot \(from): rows before it")
+            // One snapshot's movements alone (0078, a night's): the whole window's rows there, none past the last.
+            let at = try db.query("""
+                SELECT count(*)::int AS n, (SELECT count(*)::int FROM report_movement_at($1, $2, $3, $4, $5::bigint)) AS rows
+                FROM (
+                  (SELECT * FROM report_movement_at($1, $2, $3, $4, $5::bigint)
+                   EXCEPT ALL SELECT * FROM pg_temp.report_movement_run WHERE n = $5::bigint)
+                  UNION ALL
+                  (SELECT * FROM pg_temp.report_movement_run WHERE n = $5::bigint
+                   EXCEPT ALL SELECT * FROM report_movement_at($1, $2, $3, $4, $5::bigint))) d
+                """, parameters + [String(from)]).first
+            #expect(try at?.decode(Int.self, "n") == 0, "at snapshot \(from): rows differ from the whole window's there")
+            let rows = try at?.decode(Int.self, "rows") ?? -1
+            if from > last { #expect(rows == 0, "past the last snapshot: \(rows) rows") } else { computedAlone += rows }
         }
+        #expect(computedAlone > 100, "\(computedAlone) rows computed one snapshot at a time")
     }
 
     /// A placement over a range of snapshot instants (migration 0052: a night places only the snapshots its computed
