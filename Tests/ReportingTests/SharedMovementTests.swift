@@ -117,6 +117,54 @@ import Testing
         }
     }
 
+    /// A span covers a snapshot at or after its start and before its end (0052): one starting exactly at a snapshot's
+    /// instant is placed there and one ending there is not, over a range of two snapshots (a night's) and of four
+    /// alike. A generated world hardly has such spans (its snapshots are a month's last millisecond), so they are added
+    /// to the run's: a paying one and a non-paying one starting there, and one of each ending there.
+    @Test func aSpanStartingOrEndingAtASnapshotIsPlacedAlikeOverANarrowAndAWideRange() throws {
+        let harness = try ReportingHarness("placement_edges", subscriptions: 120, months: 6)
+        let db = harness.database
+        let first = try #require(db.query("""
+            SELECT to_char(date_trunc('month', min(effective_at) AT TIME ZONE 'UTC'), 'YYYY-MM-DD') FROM billing_transaction
+            """).textRows().first?.first ?? nil)
+        let parameters: [any PostgresEncodable] = [harness.asOf, first, harness.asOf, "corrected"]
+        try db.execute("BEGIN")
+        defer { _ = try? db.execute("ROLLBACK") }
+        try SharedReportTables.fill(parameters: parameters, database: db)
+        let last = try db.query("SELECT max(n)::int AS n FROM pg_temp.report_snapshot_run").first?.decode(Int.self, "n") ?? 0
+        #expect(last >= 5, "\(last) snapshots")
+        let n = last - 2
+        try db.execute("""
+            INSERT INTO pg_temp.report_span_run
+            SELECT gen_random_uuid(), sp.provider, gen_random_uuid(), sp.state, e.from_at, e.to_at, sp.currency, sp.country,
+                   sp.product_id, sp.plan_id, sp.billing_period, sp.twelfths
+            FROM (SELECT DISTINCT ON (r.state IS NULL) r.* FROM pg_temp.report_span_run r ORDER BY r.state IS NULL, r.from_at) sp
+            CROSS JOIN (SELECT at FROM pg_temp.report_snapshot_run WHERE n = $1::int) s
+            CROSS JOIN LATERAL (VALUES (s.at, NULL::timestamptz), (s.at - interval '10 days', s.at)) AS e(from_at, to_at)
+            """, [String(n)])
+        for relation in ["contribution", "subscriber_state"] {
+            // Rows at snapshot n placed over [n - 1, n + 1) and over [n - 2, n + 2).
+            let sql = """
+                WITH at AS (SELECT (SELECT at FROM pg_temp.report_snapshot_run WHERE n = $5::int - 1) AS a2,
+                                   (SELECT at FROM pg_temp.report_snapshot_run WHERE n = $5::int + 1) AS b2,
+                                   (SELECT at FROM pg_temp.report_snapshot_run WHERE n = $5::int - 2) AS a4,
+                                   (SELECT at FROM pg_temp.report_snapshot_run WHERE n = $5::int + 2) AS b4),
+                narrow AS (SELECT r.* FROM at, report_\(relation)($1, $2, $3, $4, at.a2, at.b2) r WHERE r.n = $5::int),
+                wide AS (SELECT r.* FROM at, report_\(relation)($1, $2, $3, $4, at.a4, at.b4) r WHERE r.n = $5::int)
+                SELECT (SELECT count(*)::int FROM ((SELECT * FROM narrow EXCEPT ALL SELECT * FROM wide)
+                                                   UNION ALL (SELECT * FROM wide EXCEPT ALL SELECT * FROM narrow)) d) AS differ,
+                       (SELECT count(*)::int FROM narrow c JOIN pg_temp.report_span_run sp USING (subscription_id)
+                        WHERE sp.from_at = (SELECT at FROM pg_temp.report_snapshot_run WHERE n = $5::int)) AS starting,
+                       (SELECT count(*)::int FROM narrow c JOIN pg_temp.report_span_run sp USING (subscription_id)
+                        WHERE sp.to_at = (SELECT at FROM pg_temp.report_snapshot_run WHERE n = $5::int)) AS ending
+                """
+            let row = try db.query(sql, parameters + [String(n)]).first
+            #expect(try row?.decode(Int.self, "differ") == 0, "\(relation): the narrow and the wide range's rows differ at snapshot \(n)")
+            #expect(try row?.decode(Int.self, "starting") == 1, "\(relation): the span starting at the snapshot is placed there")
+            #expect(try row?.decode(Int.self, "ending") == 0, "\(relation): the span ending at the snapshot is not")
+        }
+    }
+
     /// Rows in one function's result and not the other's, both ways, counted with their multiplicity.
     static func difference(_ db: PostgresConnection, _ a: String, _ b: String, _ parameters: [any PostgresEncodable]) throws -> Int {
         let sql = """
