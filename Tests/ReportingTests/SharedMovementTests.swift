@@ -86,16 +86,9 @@ import Testing
     /// a world's snapshots from its first month with history (the range's end past the last one: unbounded),
     /// contributions and subscriber states alike.
     @Test func thePlacementsOfARangeAreTheWholePlacementsRowsThere() throws {
-        let harness = try ReportingHarness("placement_range", subscriptions: 200, months: 6)
+        let (harness, parameters, last) = try Self.filledFromTheFirstMonth("placement_range", subscriptions: 200)
         let db = harness.database
-        let first = try #require(db.query("""
-            SELECT to_char(date_trunc('month', min(effective_at) AT TIME ZONE 'UTC'), 'YYYY-MM-DD') FROM billing_transaction
-            """).textRows().first?.first ?? nil)
-        let parameters: [any PostgresEncodable] = [harness.asOf, first, harness.asOf, "corrected"]
-        try db.execute("BEGIN")
         defer { _ = try? db.execute("ROLLBACK") }
-        try SharedReportTables.fill(parameters: parameters, database: db)
-        let last = try db.query("SELECT max(n)::int AS n FROM pg_temp.report_snapshot_run").first?.decode(Int.self, "n") ?? 0
         #expect((6...12).contains(last), "\(last) snapshots")
         for relation in ["contribution", "subscriber_state"] {
             for from in 1...last {
@@ -122,16 +115,9 @@ import Testing
     /// alike. A generated world hardly has such spans (its snapshots are a month's last millisecond), so they are added
     /// to the run's: a paying one and a non-paying one starting there, and one of each ending there.
     @Test func aSpanStartingOrEndingAtASnapshotIsPlacedAlikeOverANarrowAndAWideRange() throws {
-        let harness = try ReportingHarness("placement_edges", subscriptions: 120, months: 6)
+        let (harness, parameters, last) = try Self.filledFromTheFirstMonth("placement_edges", subscriptions: 120)
         let db = harness.database
-        let first = try #require(db.query("""
-            SELECT to_char(date_trunc('month', min(effective_at) AT TIME ZONE 'UTC'), 'YYYY-MM-DD') FROM billing_transaction
-            """).textRows().first?.first ?? nil)
-        let parameters: [any PostgresEncodable] = [harness.asOf, first, harness.asOf, "corrected"]
-        try db.execute("BEGIN")
         defer { _ = try? db.execute("ROLLBACK") }
-        try SharedReportTables.fill(parameters: parameters, database: db)
-        let last = try db.query("SELECT max(n)::int AS n FROM pg_temp.report_snapshot_run").first?.decode(Int.self, "n") ?? 0
         #expect(last >= 5, "\(last) snapshots")
         let n = last - 2
         try db.execute("""
@@ -163,6 +149,22 @@ import Testing
             #expect(try row?.decode(Int.self, "starting") == 1, "\(relation): the span starting at the snapshot is placed there")
             #expect(try row?.decode(Int.self, "ending") == 0, "\(relation): the span ending at the snapshot is not")
         }
+    }
+
+    /// A world of `subscriptions` over six months with the run's tables filled from its first month with history, in a
+    /// transaction left open for the caller to roll back: the harness, the run's parameters and its last snapshot.
+    static func filledFromTheFirstMonth(_ name: String, subscriptions: Int)
+        throws -> (harness: ReportingHarness, parameters: [any PostgresEncodable], last: Int) {
+        let harness = try ReportingHarness(name, subscriptions: subscriptions, months: 6)
+        let db = harness.database
+        let first = try #require(db.query("""
+            SELECT to_char(date_trunc('month', min(effective_at) AT TIME ZONE 'UTC'), 'YYYY-MM-DD') FROM billing_transaction
+            """).textRows().first?.first ?? nil)
+        let parameters: [any PostgresEncodable] = [harness.asOf, first, harness.asOf, "corrected"]
+        try db.execute("BEGIN")
+        try SharedReportTables.fill(parameters: parameters, database: db)
+        let last = try db.query("SELECT max(n)::int AS n FROM pg_temp.report_snapshot_run").first?.decode(Int.self, "n") ?? 0
+        return (harness, parameters, last)
     }
 
     /// Rows in one function's result and not the other's, both ways, counted with their multiplicity.
