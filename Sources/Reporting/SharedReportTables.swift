@@ -146,12 +146,9 @@ public enum SharedReportTables {
         }
         let firstN = row?.first.flatMap { $0 }.flatMap { Int($0) }
         let lastN = row?.last.flatMap { $0 }.flatMap { Int($0) }
-        if let firstN, firstN == lastN {
-            return try fillRelation("movement", source: "report_movement_at($1, $2, $3, $4, $5::bigint)", parameters: parameters,
-                                    extra: [String(firstN)], database: database, spans: nil)
-        }
-        let source = "report_movement($1, $2, $3, $4, (SELECT \(movementsFrom("$5")) FROM pg_temp.report_snapshot_run s))"
-        try fillRelation("movement", source: source, parameters: parameters, extra: [from], database: database, spans: nil)
+        let function = firstN != nil && firstN == lastN ? "report_movement_at" : "report_movement"
+        try fillRelation("movement", source: "\(function)($1, $2, $3, $4, $5::bigint)", parameters: parameters,
+                         extra: [firstN.map { String($0) }], database: database, spans: nil)
     }
 
     /// Fills the run's tables for `parameters` (as-of, first month, last month, basis: the report contract's $1, $2,
