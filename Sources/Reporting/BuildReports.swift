@@ -66,14 +66,12 @@ public enum BuildReports {
             // tables), first, so it is ready when the fill ends.
             // A --full run needs the span digests only to store them: the second session computes them last, on its
             // snapshot, while this one writes its files (Reports/README.md, "The spans in the client").
-            // It computes every trial first, too, which this one's fill waits for after the spans (`StoredSpans`).
             spans.digestsElsewhere = settings.recomputeAll && !context.dryRun
             history = try HistoryReports.start(context.dryRun ? [] : present.filter { HistoryReports.readsOnlyHistory($0.0, sql: $0.1) },
                                                monthHistory: !context.dryRun && present.contains { $0.0.reuse != nil },
                                                spanDigests: spans.digestsElsewhere,
                                                money: !context.dryRun && present.contains { $0.0.name == "kpis" },
                                                settings: settings, database: database, connect: context.connect)
-            if spans.digestsElsewhere { spans.trialsElsewhere = { [history] in try history?.trials() } }
             // The last files in print order get a session of their own too, ready when the fill ends (`LateReports`).
             late = try LateReports.start(context.dryRun ? [] : present, settings: settings, database: database, connect: context.connect)
             let filling = Date()

@@ -32,15 +32,11 @@ final class HistoryReports: @unchecked Sendable {
     private(set) var seconds: TimeInterval = 0
     /// The seconds the month history took in the second session (nil until it is computed, or when it is not).
     private(set) var monthHistorySeconds: TimeInterval?
-    /// Whether the second session also computes what a run that recomputes every span stores: every trial
-    /// (`report_trial`), first of all, and the span digests (`report_span_input`), after its files.
+    /// Whether the second session also computes what a run that recomputes every span stores beside the spans and
+    /// trials: the span digests (`report_span_input`), after its files.
     private let digestsSpans: Bool
     /// `report_span_input`'s rows as a binary COPY stream in a file, once computed.
     private var spanDigestRows: SpillFile?
-    /// Set once the trials are computed (or the session failed before them).
-    private var trialsDone = false
-    /// `report_trial`'s rows as a binary COPY stream in a file, once computed.
-    private var trialRows: SpillFile?
     /// The per-subscription facts a report of the second session reads (`SubscriptionFacts`), which it then fills.
     private var filledFacts: [SubscriptionFacts] { SubscriptionFacts.read(by: reports) }
     /// The per-subscription facts the second session computed (`SubscriptionFacts.fill`), once it ended.
@@ -98,8 +94,7 @@ final class HistoryReports: @unchecked Sendable {
     /// Exports the snapshot of `database`'s open REPEATABLE READ transaction and starts computing `reports` on a new
     /// connection (`connect`) that imports it, first the history part of the month digest when `monthHistory` (the run
     /// stores months: `monthHistory()` hands it over), and, when `spanDigests` (a run that recomputes every span),
-    /// every trial before anything (`trials()`) and last the span digests, which it needs only to store them
-    /// (`spanDigests()`), and, when `money`, kpis' money rows once it filled refunds' paid counts and facts
+    /// last the span digests, which it needs only to store them (`spanDigests()`), and, when `money`, kpis' money rows once it filled refunds' paid counts and facts
     /// (`kpiMoney()`); nil, and nothing started, when there is nothing to compute.
     static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, spanDigests: Bool = false, money: Bool = false,
                       settings: ReportSettings, database: PostgresConnection,
@@ -201,14 +196,6 @@ final class HistoryReports: @unchecked Sendable {
                              [all[0], all[4]])
     }
 
-    /// Waits for the trials (`report_trial` of the run's as-of and basis, every subscription, as a binary COPY stream,
-    /// for `StoredSpans.trialsElsewhere`); nil when this session does not compute them. The second session's error,
-    /// if it failed before them.
-    func trials() throws -> SpillFile? {
-        guard digestsSpans else { return nil }
-        return try waitFor({ trialsDone }, then: { trialRows })
-    }
-
     /// Waits, under the lock, until `done` holds, and returns `value`; the second session's error, if it failed.
     private func waitFor<T>(_ done: () -> Bool, then value: () -> T) throws -> T {
         condition.lock()
@@ -250,15 +237,6 @@ final class HistoryReports: @unchecked Sendable {
             // What changed since the stores it reads beside the span set, once for them all.
             let changes = digestsHistory || !filledFacts.isEmpty || fillsPaidCounts || fillsPriceChangeFacts
                 ? try StoredMonths.failing("stored months") { try StoreChanges.read(connection, settings: settings) } : nil
-            if digestsSpans {
-                // First of all: the job's fill waits for them after its spans.
-                let rows = try SpanStreams.trials(connection, settings: settings)
-                condition.lock()
-                trialRows = rows
-                trialsDone = true
-                condition.broadcast()
-                condition.unlock()
-            }
             if digestsHistory {
                 let began = Date()
                 let history = try StoredMonths.failing("stored months") {
@@ -325,7 +303,6 @@ final class HistoryReports: @unchecked Sendable {
         seconds = Date().timeIntervalSince(started)
         finished = true
         historyDone = true
-        trialsDone = true
         moneyDone = true
         condition.broadcast()
         condition.unlock()

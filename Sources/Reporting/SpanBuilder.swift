@@ -5,7 +5,9 @@ import Postgres
 
 /// Computes the spans of `report_span` (migrations 0035, 0046) in the client, from one binary COPY of the history
 /// `report_span_history` reads, sorted here per subscription in reading order, and loads them into the run's
-/// `report_span_run` over binary COPY (Reports/README.md, "The spans in the client").
+/// `report_span_run` over binary COPY (Reports/README.md, "The spans in the client"); from the same rows, on request,
+/// each subscription's free trial as `report_trial` (migration 0051) gives it (Reports/README.md, "Trials from the
+/// spans' stream").
 ///
 /// Why (decision, measured in Benchmarks/results.md, "Spans in the client"): `report_span`'s window functions build,
 /// per history row, whole-partition arrays of composite values and subscript them; at 200k subscriptions that was
@@ -37,7 +39,7 @@ struct SpanBuilder {
 
     /// The version of the rules coded here, part of the stored spans' definition digest (`StoredSpans`): change it
     /// with any change to what a span is, so every store is recomputed once.
-    static let rules = "SpanBuilder 1 (migration 0046)"
+    static let rules = "SpanBuilder 2 (migrations 0046, 0051: spans and trials)"
 
     /// Why the stream cannot be turned into spans.
     struct Failure: Error, CustomStringConvertible {
@@ -60,28 +62,35 @@ struct SpanBuilder {
     /// subscriptions) while the spans load, and loaded after them.
     private let hashFile: SpillFile
     private var hashTuple = BinaryCopyTuples(capacity: 64)
+    /// When asked for: per subscription with a free trial, its `report_trial` row as a binary COPY tuple (`recordTrial`),
+    /// gathered in this file, which the caller loads.
+    private let trialFile: SpillFile?
+    private var trialTuple = BinaryCopyTuples(capacity: 256)
     private(set) var spans = 0
 
     /// Bytes of span tuples handed over at a time.
     private static let batchBytes = 1 << 20
 
-    private init(batches: BoundedHandOff<BinaryCopyTuples>, hashFile: SpillFile) {
+    private init(batches: BoundedHandOff<BinaryCopyTuples>, hashFile: SpillFile, trialFile: SpillFile?) {
         self.batches = batches
         self.hashFile = hashFile
+        self.trialFile = trialFile
         out = BinaryCopyTuples(capacity: Self.batchBytes + (1 << 16))
     }
 
     /// Fills `table` (created, empty) with the spans of every counted subscription as of `asOf` under `basis`, or of
     /// `subscriptions` (a `uuid[]` value's text) only; returns the number of spans. With `hashTable` (created, empty:
     /// subscription_id uuid, span_hash bigint), also the hash of each subscription's spans (`spanHash`), which
-    /// `StoredSpans` compares with the stored one.
+    /// `StoredSpans` compares with the stored one. With `trials` (an empty file), also the same subscriptions' trials,
+    /// the rows `report_trial(asOf, basis, subscriptions)` returns, as a binary COPY stream of `report_trial_run`'s
+    /// columns written there (`recordTrial`).
     ///
     /// The history is read on `reader` (a connection of its own that sees what `database` sees: in a run, one that
     /// imported the run's snapshot) by a thread that computes the spans, while this one loads them into `table` on
     /// `database`: the two backends, the sort and the load, work at once, and memory holds a few 1 MiB batches.
     @discardableResult
-    static func fill(_ table: String, hashTable: String? = nil, database: PostgresConnection, reader: PostgresConnection,
-                     asOf: String, basis: String, subscriptions: String?) throws -> Int {
+    static func fill(_ table: String, hashTable: String? = nil, trials: SpillFile? = nil, database: PostgresConnection,
+                     reader: PostgresConnection, asOf: String, basis: String, subscriptions: String?) throws -> Int {
         let ids = subscriptions.map { SQLLiteral.quoted($0) + "::uuid[]" } ?? "NULL::uuid[]"
         let sql = """
             COPY (SELECT \(columns.joined(separator: ", "))
@@ -89,7 +98,8 @@ struct SpanBuilder {
             TO STDOUT (FORMAT binary)
             """
         let batches = BoundedHandOff<BinaryCopyTuples>(depth: 4, spares: 4)
-        let stream = SpanStream(builder: SpanBuilder(batches: batches, hashFile: try SpillFile(purpose: "report span hashes")),
+        let stream = SpanStream(builder: SpanBuilder(batches: batches, hashFile: try SpillFile(purpose: "report span hashes"),
+                                                     trialFile: trials),
                                 reader: reader, sql: sql)
         let thread = Thread { stream.run() }
         thread.name = "report-spans"
@@ -149,6 +159,7 @@ struct SpanBuilder {
             guard copy.ended else { throw Failure(description: "report spans: the history stream ended without its trailer") }
             builder.out.fileHeader()
             try builder.appendToHashes { $0.fileHeader() }
+            try builder.appendToTrials { $0.fileHeader() }
             var tuples = BinaryCopyReader.afterHeader()
             try sorter.finish { tuple in
                 if try tuples.read(tuple) { try builder.add(tuple, tuples.fields) }
@@ -156,6 +167,7 @@ struct SpanBuilder {
             try builder.flushSubscription()
             builder.out.append(Int16(-1))
             try builder.appendToHashes { $0.append(Int16(-1)) }
+            try builder.appendToTrials { $0.append(Int16(-1)) }
             try builder.handOver()
         }
     }
@@ -248,6 +260,44 @@ struct SpanBuilder {
             }
         }
         try recordHash(from: start)
+        try recordTrial()
+    }
+
+    /// Records the held subscription's free trial and what became of it, as `report_trial` (migration 0051) derives
+    /// them from the same rows: when its first charge (rank 0, in reading order) is one of 0, that charge is the trial
+    /// (its instant, product and country; its period end bounds the renewal switch), with the first paid charge
+    /// (rank 0, amount > 0), the first billing failure (rank 1, or on hold), the first ending (rank 3), and the last
+    /// CANCELED and the last RESTARTED without a charge (rank 4) by the trial's end. Nothing unless trials are asked for.
+    private mutating func recordTrial() throws {
+        guard trialFile != nil, let first = charges.first, rows[first].amount == 0 else { return }
+        let trial = rows[first]
+        var converted: Int64?, failed: Int64?, ended: Int64?, off: Int64?, on: Int64?
+        for row in rows {
+            if converted == nil, row.rank == 0, let amount = row.amount, amount > 0 { converted = row.effective }
+            if failed == nil, row.rank == 1 || row.kind == .hold { failed = row.effective }
+            if ended == nil, row.rank == 3 { ended = row.effective }
+            // (rows in reading order: the last assignment is the latest; every row read is by the as-of instant)
+            if row.rank == 4, trial.periodEnd.map({ row.effective <= $0 }) ?? true {
+                if row.kind == .off { off = row.effective } else { on = row.effective }
+            }
+        }
+        let identity = self.identity, bytes = self.bytes
+        try appendToTrials { tuple in
+            func text(_ range: Range<Int>?) {
+                guard let range else { return tuple.null() }
+                bytes.withUnsafeBytes { tuple.text(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            }
+            func instant(_ value: Int64?) {
+                if let value { tuple.int64(value) } else { tuple.null() }
+            }
+            tuple.beginRow(fields: 10)
+            text(identity.subscription)
+            text(identity.provider)
+            tuple.int64(trial.effective)
+            text(trial.product)
+            text(trial.country)
+            for value in [converted, failed, ended, off, on] { instant(value) }
+        }
     }
 
     /// `amount × factor` of a charge, failing as the server's bigint product would.
@@ -375,5 +425,13 @@ struct SpanBuilder {
         hashTuple.removeAll()
         body(&hashTuple)
         try hashTuple.withBytes { try hashFile.append($0) }
+    }
+
+    /// Encodes with `body` and appends the bytes to the trials' file, when there is one.
+    private mutating func appendToTrials(_ body: (inout BinaryCopyTuples) -> Void) throws {
+        guard let trialFile else { return }
+        trialTuple.removeAll()
+        body(&trialTuple)
+        try trialTuple.withBytes { try trialFile.append($0) }
     }
 }

@@ -2,23 +2,17 @@ import Foundation
 import Postgres
 
 /// What a `--full` run's second session computes for the job's stored spans (`StoredSpans`, `HistoryReports`): the
-/// span digests and every trial of the run's as-of instant and basis, each as a binary COPY stream kept in a file until
-/// the job's session loads it.
+/// span digests of the run's as-of instant and basis, as a binary COPY stream kept in a file until the job's session
+/// loads it.
 enum SpanStreams {
     /// The span digests (`report_span_input` of the run's as-of and basis), computed on `connection` (the second
     /// session, on the run's snapshot), for `StoredSpans.loadDigests`.
     static func digests(_ connection: PostgresConnection, settings: ReportSettings) throws -> SpillFile {
-        try rows(connection, settings: settings, function: "report_span_input", extra: "", purpose: "span digests")
+        try rows(connection, settings: settings, function: "report_span_input", purpose: "span digests")
     }
 
-    /// Every trial (`report_trial` of the run's as-of and basis, all subscriptions), computed on `connection`, for
-    /// `StoredSpans.trialsElsewhere`.
-    static func trials(_ connection: PostgresConnection, settings: ReportSettings) throws -> SpillFile {
-        try rows(connection, settings: settings, function: "report_trial", extra: ", NULL", purpose: "trials")
-    }
-
-    /// The rows of `function(as-of, basis<extra>)` as a binary COPY stream in a file.
-    private static func rows(_ connection: PostgresConnection, settings: ReportSettings, function: String, extra: String,
+    /// The rows of `function(as-of, basis)` as a binary COPY stream in a file.
+    private static func rows(_ connection: PostgresConnection, settings: ReportSettings, function: String,
                              purpose: String) throws -> SpillFile {
         // COPY takes no parameters: the as-of instant and the basis as constants. Kept in a file until the job loads
         // them (45 MB of span digests at a million subscriptions).
@@ -26,7 +20,7 @@ enum SpanStreams {
         let file = try SpillFile(purpose: "report " + purpose)
         try StoredMonths.failing(purpose) {
             _ = try connection.copyOutMessages("""
-                COPY (SELECT * FROM \(function)(\(asOf)::timestamptz, \(basis)\(extra))) TO STDOUT (FORMAT binary)
+                COPY (SELECT * FROM \(function)(\(asOf)::timestamptz, \(basis))) TO STDOUT (FORMAT binary)
                 """) { try file.append($0) }
         }
         return file

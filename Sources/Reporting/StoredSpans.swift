@@ -9,7 +9,8 @@ import Postgres
 /// all of them under `--full`, with an empty store, or after the span functions changed) and reads the others' back;
 /// after its snapshot commits it stores what it recomputed, each subscription's digest and spans together. Each
 /// subscription's trial (`report_trial`, migration 0051), which reads nothing the digest does not cover, is stored,
-/// recomputed and reused with its spans (Reports/README.md, "Stored trials").
+/// recomputed and reused with its spans (Reports/README.md, "Stored trials"), computed by `SpanBuilder` from the
+/// rows it reads for the spans (Reports/README.md, "Trials from the spans' stream").
 final class StoredSpans {
     let settings: ReportSettings
     let database: PostgresConnection
@@ -30,10 +31,9 @@ final class StoredSpans {
     /// Whether the span digests come from elsewhere (`loadDigests`) after the fill: set by a `--full` run whose second
     /// session computes them, which it needs only to store them. Then every span is recomputed.
     var digestsElsewhere = false
-    /// Every trial (`report_trial` of the run's as-of instant and basis, all subscriptions) as a binary COPY stream
-    /// computed elsewhere, waited for when the trials are filled: a `--full` run's second session computes them first
-    /// (`HistoryReports`), beside this session's spans. Nil: this session computes what it needs.
-    var trialsElsewhere: (() throws -> SpillFile?)?
+    /// The trials of the subscriptions whose spans the run computed, as `SpanBuilder` wrote them beside the spans (a
+    /// binary COPY stream of `report_trial_run`'s columns), until `fillTrials` loads them; nil before the spans.
+    private var builtTrials: SpillFile?
     /// The run's snapshot (`pg_current_snapshot()` of its transaction), stored with what it stores: a later night's
     /// changes are those of the transactions it did not see (migration 0053).
     private(set) var snapshot = ""
@@ -120,12 +120,14 @@ final class StoredSpans {
                 """, [asOf, basis])
         }
         try database.execute("CREATE TEMP TABLE report_span_hash_new (\(SpanStore.columns(of: "report_span_hash_new")))")
+        let trials = try SpillFile(purpose: "report trials")
         if recomputedAll {
             try database.execute("CREATE TEMP TABLE \(name) (LIKE public.\(name))")
             try withSnapshotReader { reader in
-                try SpanBuilder.fill(table, hashTable: "pg_temp.report_span_hash_new", database: database, reader: reader,
-                                     asOf: asOf, basis: basis, subscriptions: nil)
+                try SpanBuilder.fill(table, hashTable: "pg_temp.report_span_hash_new", trials: trials, database: database,
+                                     reader: reader, asOf: asOf, basis: basis, subscriptions: nil)
             }
+            builtTrials = trials
             try database.execute("ANALYZE \(table)")
             if !digestsElsewhere { try markAllTouched() }
             return
@@ -152,9 +154,10 @@ final class StoredSpans {
         // the stored snapshot parts reads them (it shadows the schema's placeholder of that name: migration 0068).
         try database.execute("CREATE TEMP TABLE report_span_recomputed (LIKE public.report_span_run)")
         try withSnapshotReader { reader in
-            try SpanBuilder.fill("pg_temp.report_span_recomputed", hashTable: "pg_temp.report_span_hash_new", database: database,
-                                 reader: reader, asOf: asOf, basis: basis, subscriptions: touchedIDs)
+            try SpanBuilder.fill("pg_temp.report_span_recomputed", hashTable: "pg_temp.report_span_hash_new", trials: trials,
+                                 database: database, reader: reader, asOf: asOf, basis: basis, subscriptions: touchedIDs)
         }
+        builtTrials = trials
         // Indexed like the store: a night's movements look up the spans of a few accounts' subscriptions (0052).
         try database.execute("CREATE INDEX ON pg_temp.report_span_recomputed (subscription_id)")
         try database.execute("ANALYZE pg_temp.report_span_recomputed")
@@ -198,28 +201,25 @@ final class StoredSpans {
                              + (stored + ["SELECT * FROM pg_temp.\(recomputed)"]).joined(separator: "\nUNION ALL\n"))
     }
 
-    /// Creates the run's temporary `name` (`report_trial_run`) after the spans: every trial computed when every span
-    /// was; otherwise a view of the stored trials less the touched subscriptions' and of the touched ones' recomputed
-    /// (`report_trial` given their ids: a few thousand subscriptions' rows by index, not the history's sort).
+    /// Creates the run's temporary `name` (`report_trial_run`) after the spans, from the trials `SpanBuilder` computed
+    /// with them: every trial when every span was computed; otherwise a view of the stored trials less the touched
+    /// subscriptions' and of the touched ones' (`report_trial_recomputed`).
     private func fillTrials(_ name: String) throws {
-        let asOf = PostgresTimestamp.format(settings.asOf), basis = settings.basis.rawValue
-        if recomputedAll {
-            if let rows = try trialsElsewhere?() {
-                try database.execute("CREATE TEMP TABLE \(name) (LIKE public.\(name))")
-                try StoredMonths.failing("report trials") {
-                    _ = try database.copyIn("COPY pg_temp.\(name) FROM STDIN (FORMAT binary)") { copy in
-                        try rows.readAll { try copy.writeRaw($0) }
-                    }
-                }
-            } else {
-                try database.execute("CREATE TEMP TABLE \(name) AS SELECT * FROM report_trial($1, $2, NULL)", [asOf, basis])
+        guard let trials = builtTrials else {
+            throw JobError.failed("report trials: asked for before the spans were filled")
+        }
+        builtTrials = nil
+        let table = recomputedAll ? name : "report_trial_recomputed"
+        try database.execute("CREATE TEMP TABLE \(table) (LIKE public.report_trial_run)")
+        try StoredMonths.failing("report trials") {
+            _ = try database.copyIn("COPY pg_temp.\(table) FROM STDIN (FORMAT binary)") { copy in
+                try trials.readAll { try copy.writeRaw($0) }
             }
+        }
+        if recomputedAll {
             try database.execute("ANALYZE pg_temp.\(name)")
             return
         }
-        try database.execute("""
-            CREATE TEMP TABLE report_trial_recomputed AS SELECT * FROM report_trial($1, $2, $3::uuid[])
-            """, [asOf, basis, touchedIDs])
         try createStoreView(name, stores: [("report_stored_trial", "")], columns: Self.trialColumns,
                             recomputed: "report_trial_recomputed")
     }

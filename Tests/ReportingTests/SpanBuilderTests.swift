@@ -4,11 +4,12 @@ import Postgres
 import TestSupport
 import Testing
 
-/// build-reports computes the spans in the client (`SpanBuilder`, migration 0046); `report_span` stays their
-/// definition. The two must return the same rows, as multisets (EXCEPT ALL both ways), on generated worlds at three
-/// seeds, both bases, three as-of instants, for every subscription and for a chosen few (the nightly's touched ones),
-/// and on hand-made histories that exercise each rule the world may not (rows at one instant, a grace priced each way,
-/// the renewal switch, a test row).
+/// build-reports computes the spans in the client (`SpanBuilder`, migration 0046), and from the same rows the trials;
+/// `report_span` and `report_trial` (migration 0051) stay their definitions. Each pair must return the same rows, as
+/// multisets (EXCEPT ALL both ways), on generated worlds at three seeds, both bases, three as-of instants, for every
+/// subscription and for a chosen few (the nightly's touched ones), and on hand-made histories that exercise each rule
+/// the world may not (rows at one instant, a grace priced each way, the renewal switch, a test row, a trial's
+/// outcomes).
 @Suite(.serialized) struct SpanBuilderTests {
     /// Rows of `left` not in `right`, plus rows of `right` not in `left` (multisets).
     static func differences(_ db: PostgresConnection, _ left: String, _ right: String) throws -> Int {
@@ -23,16 +24,25 @@ import Testing
         try PostgresConnection(configuration: try TestDatabase.serverConfiguration().withDatabase(harness.databaseName))
     }
 
-    /// The client's spans in a temporary table `name`, against report_span's for the same arguments.
+    /// The client's spans and trials in temporary tables `name` and `name_trial`, against report_span's and
+    /// report_trial's for the same arguments.
     static func compare(_ db: PostgresConnection, reader: PostgresConnection, asOf: String, basis: String, subscriptions: String?,
-                        name: String = "built") throws -> (differences: Int, spans: Int) {
-        try db.execute("DROP TABLE IF EXISTS pg_temp.\(name)")
+                        name: String = "built") throws -> (differences: Int, spans: Int, trialDifferences: Int, trials: Int) {
+        try db.execute("DROP TABLE IF EXISTS pg_temp.\(name), pg_temp.\(name)_trial")
         try db.execute("CREATE TEMP TABLE \(name) (LIKE public.report_span_run)")
-        let spans = try SpanBuilder.fill("pg_temp." + name, database: db, reader: reader, asOf: asOf, basis: basis,
-                                         subscriptions: subscriptions)
+        try db.execute("CREATE TEMP TABLE \(name)_trial (LIKE public.report_trial_run)")
+        let trials = try SpillFile(purpose: "test trials")
+        let spans = try SpanBuilder.fill("pg_temp." + name, trials: trials, database: db, reader: reader, asOf: asOf,
+                                         basis: basis, subscriptions: subscriptions)
+        _ = try db.copyIn("COPY pg_temp.\(name)_trial FROM STDIN (FORMAT binary)") { copy in
+            try trials.readAll { try copy.writeRaw($0) }
+        }
         let ids = subscriptions.map { "'\($0)'::uuid[]" } ?? "NULL::uuid[]"
-        let definition = "SELECT * FROM report_span('\(asOf)'::timestamptz, '\(basis)', \(ids))"
-        return (try differences(db, "SELECT * FROM pg_temp.\(name)", definition), spans)
+        let arguments = "('\(asOf)'::timestamptz, '\(basis)', \(ids))"
+        let trialCount = try db.query("SELECT count(*) FROM pg_temp.\(name)_trial").textRows().first?.first.flatMap { $0 }
+        return (try differences(db, "SELECT * FROM pg_temp.\(name)", "SELECT * FROM report_span\(arguments)"), spans,
+                try differences(db, "SELECT * FROM pg_temp.\(name)_trial", "SELECT * FROM report_trial\(arguments)"),
+                Int(trialCount ?? "") ?? -1)
     }
 
     @Test(arguments: [15, 23, 71] as [UInt64])
@@ -59,6 +69,8 @@ import Testing
                 let all = try Self.compare(db, reader: reader, asOf: instant, basis: basis, subscriptions: nil)
                 #expect(all.differences == 0, "every subscription, \(instant) \(basis)")
                 #expect(all.spans > 500, "spans \(instant) \(basis)")
+                #expect(all.trialDifferences == 0, "every trial, \(instant) \(basis)")
+                #expect(all.trials > 20, "trials \(instant) \(basis)")
             }
         }
         // A few subscriptions (as a nightly recomputes the touched ones), one of them unknown.
@@ -69,12 +81,13 @@ import Testing
         let few = try Self.compare(db, reader: reader, asOf: harness.asOf, basis: "corrected", subscriptions: ids)
         #expect(few.differences == 0)
         #expect(few.spans > 17)
+        #expect(few.trialDifferences == 0)
         // The comparison can fail: the definition at another instant differs.
-        try db.execute("DROP TABLE IF EXISTS pg_temp.earlier")
-        try db.execute("CREATE TEMP TABLE earlier (LIKE public.report_span_run)")
-        try SpanBuilder.fill("pg_temp.earlier", database: db, reader: reader, asOf: instants[1], basis: "corrected", subscriptions: nil)
+        _ = try Self.compare(db, reader: reader, asOf: instants[1], basis: "corrected", subscriptions: nil, name: "earlier")
         #expect(try Self.differences(db, "SELECT * FROM pg_temp.earlier",
                                      "SELECT * FROM report_span('\(harness.asOf)'::timestamptz, 'corrected', NULL)") > 0)
+        #expect(try Self.differences(db, "SELECT * FROM pg_temp.earlier_trial",
+                                     "SELECT * FROM report_trial('\(harness.asOf)'::timestamptz, 'corrected', NULL)") > 0)
     }
 
     /// Histories written by hand, one subscription each, for the rules a world may leave out.
@@ -120,6 +133,19 @@ import Testing
             // 7: a row the as-of instant does not read yet.
             (7, [("PURCHASED", "f1", "2026-01-03Z", 4_990_000, "2026-02-03Z", nil),
                  ("RENEWED", "f2", "2027-06-03Z", 4_990_000, "2027-07-03Z", nil)]),
+            // 8: a trial's outcomes: switched off, on and off again within it (the last counts), on after its end (does
+            // not), on hold before the paid charge that recovers it, ended later.
+            (8, [("PURCHASED", "p1", "2026-01-05Z", 0, "2026-01-19Z", nil),
+                 ("CANCELED", "p2", "2026-01-07Z", nil, nil, nil),
+                 ("RESTARTED", "p3", "2026-01-09Z", nil, nil, nil),
+                 ("CANCELED", "p4", "2026-01-12Z", nil, nil, nil),
+                 ("RESTARTED", "p5", "2026-01-25Z", nil, nil, nil),
+                 ("ENTERED_ON_HOLD", "p6", "2026-01-19Z", nil, nil, nil),
+                 ("RECOVERED", "p7", "2026-01-28Z", 9_990_000, "2026-02-28Z", nil),
+                 ("EXPIRED", "p8", "2026-02-28Z", nil, nil, nil)]),
+            // 9: a first charge that is paid, then one of 0: no trial.
+            (9, [("PURCHASED", "q1", "2026-01-05Z", 4_990_000, "2026-02-05Z", nil),
+                 ("RENEWED", "q2", "2026-02-05Z", 0, "2026-03-05Z", nil)]),
         ]
         var ids: [Int: String] = [:]
         for (number, rows) in histories {
@@ -142,14 +168,27 @@ import Testing
                     """, [id, event, "\(number)-\(key)", at, amount, periodEnd, expires, number == 4 && key == "t2"])
             }
         }
-        for asOf in ["2026-02-09T00:00:00Z", "2026-12-31T00:00:00Z", "2027-12-31T00:00:00Z"] {
+        for asOf in ["2026-01-10T00:00:00Z", "2026-02-09T00:00:00Z", "2026-12-31T00:00:00Z", "2027-12-31T00:00:00Z"] {
             let result = try Self.compare(db, reader: reader, asOf: asOf, basis: "corrected", subscriptions: nil)
             #expect(result.differences == 0, "as of \(asOf)")
+            #expect(result.trialDifferences == 0, "trials as of \(asOf)")
         }
+        // The trial of subscription 8 as of the last instant, as report_trial defines it.
+        let eight = try db.query("""
+            SELECT trial_at::date::text, converted_at::date::text, failed_at::date::text, ended_at::date::text,
+                   off_at::date::text, on_at::date::text
+            FROM pg_temp.built_trial WHERE subscription_id = $1::uuid
+            """, [ids[8] ?? ""]).textRows()
+        #expect(eight.map { $0.map { $0 ?? "-" } } == [["2026-01-05", "2026-01-28", "2026-01-19", "2026-02-28", "2026-01-12", "2026-01-09"]])
+        let nine = try db.query("SELECT count(*) FROM pg_temp.built_trial WHERE subscription_id = $1::uuid", [ids[9] ?? ""])
+            .textRows().first?.first.flatMap { $0 }
+        #expect(nine == "0", "a first charge that is paid is no trial")
         let hand = "{" + ids.values.sorted().joined(separator: ",") + "}"
         let late = try Self.compare(db, reader: reader, asOf: "2027-12-31T00:00:00Z", basis: "corrected", subscriptions: hand)
         #expect(late.differences == 0)
         #expect(late.spans >= 20)
+        #expect(late.trialDifferences == 0)
+        #expect(late.trials >= 3)
         let tested = try db.query("SELECT count(*) FROM report_span('2027-12-31Z', 'corrected', NULL) WHERE subscription_id = $1::uuid",
                                   [ids[4] ?? ""]).textRows().first?.first.flatMap { $0 }
         #expect(tested == "0", "a subscription with a test row has no spans")
