@@ -131,23 +131,10 @@ final class LateReports: @unchecked Sendable {
     }
 
     /// Copies the run's movements from `database` (the job's session, its movements filled) into this session and lets
-    /// it compute the files that read them. After `handOverSnapshots`. The session's error, if it failed. When
-    /// `cohorts` is the only file here that reads them, only the rows it can read are copied (`cohortMovements`).
+    /// it compute the files that read them. After `handOverSnapshots`. The session's error, if it failed.
     func handOverMovements(from database: PostgresConnection) throws {
-        let readers = reports.filter { Self.reading($0.0, sql: $0.1).contains("movement") }.map(\.0.name)
-        try handOver("movement", from: database, rows: readers == ["cohorts"] ? Self.cohortMovements : nil) {}
+        try handOver("movement", from: database) {}
     }
-
-    /// The movement rows `cohorts` reads (Reports/cohorts.sql: `paying_change`, `last_movement`): every row at the first
-    /// reported snapshot and at the last one, and the starts, restarts and stops at the others. The other rows — an
-    /// account paying on at a snapshot between — count 0 there; a `--full` run's are most of them (Reports/README.md,
-    /// "The movements the cohorts read").
-    static let cohortMovements = """
-        SELECT m.* FROM pg_temp.report_movement_run m
-        WHERE m.movement IN ('new', 'reactivation', 'churn')
-           OR m.n IN ((SELECT min(s.n) FROM pg_temp.report_snapshot_run s WHERE s.reported),
-                      (SELECT max(s.n) FROM pg_temp.report_snapshot_run s WHERE s.reported))
-        """
 
     /// Copies `relation`'s filled table (or the `rows` of it a query gives) and its `report_run_filled` row from
     /// `database` once the session is ready and idle (not running a step's files on its connection), then, under the lock, runs `bind` and marks the relation
