@@ -94,8 +94,9 @@ final class HistoryReports: @unchecked Sendable {
     /// Exports the snapshot of `database`'s open REPEATABLE READ transaction and starts computing `reports` on a new
     /// connection (`connect`) that imports it, first the history part of the month digest when `monthHistory` (the run
     /// stores months: `monthHistory()` hands it over), and, when `spanDigests` (a run that recomputes every span),
-    /// last the span digests, which it needs only to store them (`spanDigests()`), and, when `money`, kpis' money rows once it filled refunds' paid counts and facts
-    /// (`kpiMoney()`); nil, and nothing started, when there is nothing to compute.
+    /// last the span digests, which it needs only to store them (`spanDigests()`), and, when `money`, kpis' money rows
+    /// once it filled refunds' paid counts and facts (`kpiMoney()`); nil, and nothing started, when there is nothing
+    /// to compute.
     static func start(_ reports: [(ReportDefinition, String)], monthHistory: Bool = false, spanDigests: Bool = false, money: Bool = false,
                       settings: ReportSettings, database: PostgresConnection,
                       connect: () throws -> PostgresConnection) throws -> HistoryReports? {

@@ -8,19 +8,13 @@ enum SpanStreams {
     /// The span digests (`report_span_input` of the run's as-of and basis), computed on `connection` (the second
     /// session, on the run's snapshot), for `StoredSpans.loadDigests`.
     static func digests(_ connection: PostgresConnection, settings: ReportSettings) throws -> SpillFile {
-        try rows(connection, settings: settings, function: "report_span_input", purpose: "span digests")
-    }
-
-    /// The rows of `function(as-of, basis)` as a binary COPY stream in a file.
-    private static func rows(_ connection: PostgresConnection, settings: ReportSettings, function: String,
-                             purpose: String) throws -> SpillFile {
         // COPY takes no parameters: the as-of instant and the basis as constants. Kept in a file until the job loads
         // them (45 MB of span digests at a million subscriptions).
         let asOf = SQLLiteral.quoted(PostgresTimestamp.format(settings.asOf)), basis = SQLLiteral.quoted(settings.basis.rawValue)
-        let file = try SpillFile(purpose: "report " + purpose)
-        try StoredMonths.failing(purpose) {
+        let file = try SpillFile(purpose: "report span digests")
+        try StoredMonths.failing("span digests") {
             _ = try connection.copyOutMessages("""
-                COPY (SELECT * FROM \(function)(\(asOf)::timestamptz, \(basis))) TO STDOUT (FORMAT binary)
+                COPY (SELECT * FROM report_span_input(\(asOf)::timestamptz, \(basis))) TO STDOUT (FORMAT binary)
                 """) { try file.append($0) }
         }
         return file
