@@ -62,10 +62,8 @@ struct SpanBuilder {
     /// subscriptions) while the spans load, and loaded after them.
     private let hashFile: SpillFile
     private var hashTuple = BinaryCopyTuples(capacity: 64)
-    /// When asked for: per subscription with a free trial, its `report_trial` row as a binary COPY tuple (`recordTrial`),
-    /// gathered in this file, which the caller loads.
-    private let trialFile: SpillFile?
-    private var trialTuple = BinaryCopyTuples(capacity: 256)
+    /// When asked for: the subscriptions' trials, written beside the spans (`SpanTrials`).
+    private var trials: SpanTrials?
     private(set) var spans = 0
 
     /// Bytes of span tuples handed over at a time.
@@ -74,7 +72,7 @@ struct SpanBuilder {
     private init(batches: BoundedHandOff<BinaryCopyTuples>, hashFile: SpillFile, trialFile: SpillFile?) {
         self.batches = batches
         self.hashFile = hashFile
-        self.trialFile = trialFile
+        trials = trialFile.map { SpanTrials(file: $0) }
         out = BinaryCopyTuples(capacity: Self.batchBytes + (1 << 16))
     }
 
@@ -83,7 +81,7 @@ struct SpanBuilder {
     /// subscription_id uuid, span_hash bigint), also the hash of each subscription's spans (`spanHash`), which
     /// `StoredSpans` compares with the stored one. With `trials` (an empty file), also the same subscriptions' trials,
     /// the rows `report_trial(asOf, basis, subscriptions)` returns, as a binary COPY stream of `report_trial_run`'s
-    /// columns written there (`recordTrial`).
+    /// columns written there (`SpanTrials`).
     ///
     /// The history is read on `reader` (a connection of its own that sees what `database` sees: in a run, one that
     /// imported the run's snapshot) by a thread that computes the spans, while this one loads them into `table` on
@@ -159,7 +157,7 @@ struct SpanBuilder {
             guard copy.ended else { throw Failure(description: "report spans: the history stream ended without its trailer") }
             builder.out.fileHeader()
             try builder.appendToHashes { $0.fileHeader() }
-            try builder.appendToTrials { $0.fileHeader() }
+            try builder.trials?.begin()
             var tuples = BinaryCopyReader.afterHeader()
             try sorter.finish { tuple in
                 if try tuples.read(tuple) { try builder.add(tuple, tuples.fields) }
@@ -167,7 +165,7 @@ struct SpanBuilder {
             try builder.flushSubscription()
             builder.out.append(Int16(-1))
             try builder.appendToHashes { $0.append(Int16(-1)) }
-            try builder.appendToTrials { $0.append(Int16(-1)) }
+            try builder.trials?.end()
             try builder.handOver()
         }
     }
@@ -260,44 +258,8 @@ struct SpanBuilder {
             }
         }
         try recordHash(from: start)
-        try recordTrial()
-    }
-
-    /// Records the held subscription's free trial and what became of it, as `report_trial` (migration 0051) derives
-    /// them from the same rows: when its first charge (rank 0, in reading order) is one of 0, that charge is the trial
-    /// (its instant, product and country; its period end bounds the renewal switch), with the first paid charge
-    /// (rank 0, amount > 0), the first billing failure (rank 1, or on hold), the first ending (rank 3), and the last
-    /// CANCELED and the last RESTARTED without a charge (rank 4) by the trial's end. Nothing unless trials are asked for.
-    private mutating func recordTrial() throws {
-        guard trialFile != nil, let first = charges.first, rows[first].amount == 0 else { return }
-        let trial = rows[first]
-        var converted: Int64?, failed: Int64?, ended: Int64?, off: Int64?, on: Int64?
-        for row in rows {
-            if converted == nil, row.rank == 0, let amount = row.amount, amount > 0 { converted = row.effective }
-            if failed == nil, row.rank == 1 || row.kind == .hold { failed = row.effective }
-            if ended == nil, row.rank == 3 { ended = row.effective }
-            // (rows in reading order: the last assignment is the latest; every row read is by the as-of instant)
-            if row.rank == 4, trial.periodEnd.map({ row.effective <= $0 }) ?? true {
-                if row.kind == .off { off = row.effective } else { on = row.effective }
-            }
-        }
-        let identity = self.identity, bytes = self.bytes
-        try appendToTrials { tuple in
-            func text(_ range: Range<Int>?) {
-                guard let range else { return tuple.null() }
-                bytes.withUnsafeBytes { tuple.text(UnsafeRawBufferPointer(rebasing: $0[range])) }
-            }
-            func instant(_ value: Int64?) {
-                if let value { tuple.int64(value) } else { tuple.null() }
-            }
-            tuple.beginRow(fields: 10)
-            text(identity.subscription)
-            text(identity.provider)
-            tuple.int64(trial.effective)
-            text(trial.product)
-            text(trial.country)
-            for value in [converted, failed, ended, off, on] { instant(value) }
-        }
+        try trials?.record(rows, firstCharge: charges.first, subscription: identity.subscription, provider: identity.provider,
+                           bytes: bytes)
     }
 
     /// `amount × factor` of a charge, failing as the server's bigint product would.
@@ -425,13 +387,5 @@ struct SpanBuilder {
         hashTuple.removeAll()
         body(&hashTuple)
         try hashTuple.withBytes { try hashFile.append($0) }
-    }
-
-    /// Encodes with `body` and appends the bytes to the trials' file, when there is one.
-    private mutating func appendToTrials(_ body: (inout BinaryCopyTuples) -> Void) throws {
-        guard let trialFile else { return }
-        trialTuple.removeAll()
-        body(&trialTuple)
-        try trialTuple.withBytes { try trialFile.append($0) }
     }
 }
