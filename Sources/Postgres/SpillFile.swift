@@ -106,3 +106,14 @@ public final class SpillFile {
         }
     }
 }
+
+extension PostgresConnection {
+    /// Loads `file` (a whole binary COPY stream: header, tuples, trailer) into `table` with `COPY … FROM STDIN (FORMAT
+    /// binary)`; returns the number of rows loaded.
+    @discardableResult
+    public func copyIn(_ table: String, binaryFrom file: SpillFile) throws -> Int {
+        try copyIn("COPY \(table) FROM STDIN (FORMAT binary)") { copy in
+            try file.readAll { try copy.writeRaw($0) }
+        }
+    }
+}

@@ -193,9 +193,7 @@ enum PriceChangeFacts {
             }
             let saved = "report_price_change_\(kind.rawValue)_saved"
             _ = try db.execute("CREATE TEMP TABLE \(saved) (LIKE public.report_price_change_\(kind.rawValue)_run) ON COMMIT DROP")
-            _ = try db.copyIn("COPY pg_temp.\(saved) FROM STDIN (FORMAT binary)") { copy in
-                try part.rows.readAll { try copy.writeRaw($0) }
-            }
+            try db.copyIn("pg_temp." + saved, binaryFrom: part.rows)
             _ = try db.execute("""
                 INSERT INTO \(kind.store) (basis, \(kind.columns), definition)
                 SELECT $1, \(kind.columns), $2 FROM pg_temp.\(saved)

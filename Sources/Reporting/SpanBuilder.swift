@@ -120,9 +120,7 @@ struct SpanBuilder {
         if let failure { throw failure }
         let builder = stream.builder
         if let hashTable {
-            _ = try database.copyIn("COPY \(hashTable) FROM STDIN (FORMAT binary)") { copy in
-                try builder.hashFile.readAll { try copy.writeRaw($0) }
-            }
+            try database.copyIn(hashTable, binaryFrom: builder.hashFile)
         }
         return builder.spans
     }

@@ -121,13 +121,13 @@ final class StoredSpans {
         }
         try database.execute("CREATE TEMP TABLE report_span_hash_new (\(SpanStore.columns(of: "report_span_hash_new")))")
         let trials = try SpillFile(purpose: "report trials")
+        builtTrials = trials
         if recomputedAll {
             try database.execute("CREATE TEMP TABLE \(name) (LIKE public.\(name))")
             try withSnapshotReader { reader in
                 try SpanBuilder.fill(table, hashTable: "pg_temp.report_span_hash_new", trials: trials, database: database,
                                      reader: reader, asOf: asOf, basis: basis, subscriptions: nil)
             }
-            builtTrials = trials
             try database.execute("ANALYZE \(table)")
             if !digestsElsewhere { try markAllTouched() }
             return
@@ -157,7 +157,6 @@ final class StoredSpans {
             try SpanBuilder.fill("pg_temp.report_span_recomputed", hashTable: "pg_temp.report_span_hash_new", trials: trials,
                                  database: database, reader: reader, asOf: asOf, basis: basis, subscriptions: touchedIDs)
         }
-        builtTrials = trials
         // Indexed like the store: a night's movements look up the spans of a few accounts' subscriptions (0052).
         try database.execute("CREATE INDEX ON pg_temp.report_span_recomputed (subscription_id)")
         try database.execute("ANALYZE pg_temp.report_span_recomputed")
@@ -211,11 +210,7 @@ final class StoredSpans {
         builtTrials = nil
         let table = recomputedAll ? name : "report_trial_recomputed"
         try database.execute("CREATE TEMP TABLE \(table) (LIKE public.report_trial_run)")
-        try StoredMonths.failing("report trials") {
-            _ = try database.copyIn("COPY pg_temp.\(table) FROM STDIN (FORMAT binary)") { copy in
-                try trials.readAll { try copy.writeRaw($0) }
-            }
-        }
+        _ = try StoredMonths.failing("report trials") { try database.copyIn("pg_temp." + table, binaryFrom: trials) }
         if recomputedAll {
             try database.execute("ANALYZE pg_temp.\(name)")
             return
@@ -233,9 +228,7 @@ final class StoredSpans {
     /// run's digest table, after the fill and before `counts` and `save`.
     func loadDigests(_ rows: SpillFile) throws {
         try StoredMonths.failing("span digests") {
-            _ = try database.copyIn("COPY pg_temp.report_span_input_new FROM STDIN (FORMAT binary)") { copy in
-                try rows.readAll { try copy.writeRaw($0) }
-            }
+            try database.copyIn("pg_temp.report_span_input_new", binaryFrom: rows)
             try markAllTouched()
         }
     }

@@ -140,9 +140,7 @@ struct SubscriptionFacts: Sendable {
             _ = try db.execute("DELETE FROM \(store) WHERE basis = $1", [basis])
         }
         _ = try db.execute("CREATE TEMP TABLE report_\(name)_saved (LIKE public.report_\(name)_run) ON COMMIT DROP")
-        _ = try db.copyIn("COPY pg_temp.report_\(name)_saved FROM STDIN (FORMAT binary)") { copy in
-            try computed.rows.readAll { try copy.writeRaw($0) }
-        }
+        try db.copyIn("pg_temp.report_\(name)_saved", binaryFrom: computed.rows)
         _ = try db.execute("""
             INSERT INTO \(store) (basis, \(columns), definition)
             SELECT $1, \(columns), (\(definition(asOfMonth: asOfMonth))) FROM pg_temp.report_\(name)_saved
