@@ -5,8 +5,8 @@ import Glibc
 
 /// An unlinked temporary file that bytes are appended to and read back from: gone when it is closed (deinit), or
 /// when the process ends, so a failed run leaves nothing behind. `BinaryCopySorter` spills its runs to one;
-/// build-reports keeps in one what it computed before it can send it (the span hashes, the second session's span
-/// digests), so its memory does not grow with the history.
+/// build-reports keeps in one what it computed before it can send it (the span hashes and trials, the second session's
+/// span digests, the facts it stores), so its memory does not grow with the history.
 public final class SpillFile {
     /// Where a spill failed: the operation, the folder and the system's reason.
     public struct Failure: Error, CustomStringConvertible {
