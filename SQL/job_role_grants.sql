@@ -60,6 +60,12 @@ BEGIN
             ('report_stored_snapshot_part', 'SELECT, INSERT, DELETE'),
             -- and the stored spans open after the set's instant, kept with the store for a night's placements (0063)
             ('report_stored_span_open', 'SELECT, INSERT, DELETE'),
+            -- and a night's movements at its last snapshot, stored with the spans for the next night (0079); their
+            -- partitions per basis are loaded directly (a binary COPY of the run's rows, the basis their default)
+            ('report_stored_movement_set', 'SELECT, INSERT, DELETE'),
+            ('report_stored_movement', 'SELECT, INSERT, DELETE'),
+            ('report_stored_movement_corrected', 'SELECT, INSERT'),
+            ('report_stored_movement_known', 'SELECT, INSERT'),
             -- and the changes since a store, appended by the owner's triggers, pruned by the run that stores (0053)
             ('report_history_change', 'SELECT, DELETE'),
             -- and the month history's row part, stored with the span set (0054)

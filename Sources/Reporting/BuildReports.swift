@@ -60,6 +60,8 @@ public enum BuildReports {
         var late: LateReports?
         var stored: StoredMonths?
         var storer: SpanStorer?
+        // The movements the storer keeps for the next night (`StoredMovements`), given once they are filled.
+        let movementsKept = StoredMovements.HandOff()
         do {
             try configureSnapshot(database)
             // The second session also computes the history part of the month digest (it reads none of the filled
@@ -95,7 +97,8 @@ public enum BuildReports {
             if !context.dryRun && spans.storesBeside {
                 storer = try SpanStorer.start(spans.store, countsQuery: spans.countsQuery, from: database, connect: context.connect,
                                               after: { [history] in _ = try history?.wait() },
-                                              beside: SpanStore.beside(settings: settings, history: history, late: late))
+                                              beside: StoredMovements.keeping(movementsKept, basis: settings.basis.rawValue,
+                                                                              after: SpanStore.beside(settings: settings, history: history, late: late)))
             }
             // The snapshots before the first placed one that the computed months read (a night placed only those after
             // its stored parts).
@@ -107,9 +110,13 @@ public enum BuildReports {
             // The movements at the snapshots the computed months read: every one in a --full run, the last two in a
             // night that computes its last month.
             let moving = Date()
-            try SharedReportTables.fillMovements(settings: settings, from: stored?.checkedFrom ?? settings.firstMonth,
-                                                 database: database)
+            let moved = try SharedReportTables.fillMovements(settings: settings, from: stored?.checkedFrom ?? settings.firstMonth,
+                                                             spans: spans, database: database)
             noteSeconds("movements", since: moving, context: context)
+            if let since = moved?.since { context.note("movements_since", since) }
+            // (spilled once: the store keeps them, and the late session loads them from the file when they are all it reads)
+            let kept = try moved.flatMap { context.dryRun ? nil : try StoredMovements.spill(settings: settings, n: $0.last, database: database) }
+            movementsKept.give(kept)
             if let history, let seconds = history.monthHistorySeconds {
                 context.note("seconds_month_history", String(format: "%.2f", seconds))
             }
@@ -126,7 +133,7 @@ public enum BuildReports {
                 }
                 context.setCount("reports", present.count)
             } else {
-                try late?.handOverMovements(from: database)
+                try late?.handOverMovements(from: database, file: moved?.alone == true ? kept?.file : nil)
                 // The other sessions' files are waited for where the print order first needs one, so the job's files
                 // before it are written meanwhile.
                 try write(present, settings: settings, stored: stored,
@@ -166,6 +173,7 @@ public enum BuildReports {
             _ = try? history?.wait()
             // Before the month writer ends: the late session may still be sending it rows.
             late?.stop()
+            movementsKept.give(nil)
             storer?.end(keep: false)
             _ = try? storer?.wait()
             stored?.writer?.end(keep: false)
@@ -184,7 +192,8 @@ public enum BuildReports {
                 context.note("seconds_storing_spans_beside", String(format: "%.2f", storer.seconds))
                 try spans.dropTables()
             } else {
-                try spans.save(keep: !context.dryRun, beside: SpanStore.beside(settings: settings, history: history, late: late))
+                try spans.save(keep: !context.dryRun, beside: StoredMovements.keeping(movementsKept, basis: settings.basis.rawValue,
+                                                                                       after: SpanStore.beside(settings: settings, history: history, late: late)))
             }
         } catch {
             _ = try? stored?.writer?.wait()

@@ -130,17 +130,19 @@ final class LateReports: @unchecked Sendable {
         try handOver("snapshot", from: database) { self.stored = stored?.on(self.connection) }
     }
 
-    /// Copies the run's movements from `database` (the job's session, its movements filled) into this session and lets
-    /// it compute the files that read them. After `handOverSnapshots`. The session's error, if it failed.
-    func handOverMovements(from database: PostgresConnection) throws {
-        try handOver("movement", from: database) {}
+    /// Copies the run's movements from `database` (the job's session, its movements filled), or loads them from `file`
+    /// (a binary COPY stream of the whole table), into this session and lets it compute the files that read them. After
+    /// `handOverSnapshots`. The session's error, if it failed.
+    func handOverMovements(from database: PostgresConnection, file: SpillFile? = nil) throws {
+        try handOver("movement", from: database, file: file) {}
     }
 
-    /// Copies `relation`'s filled table (or the `rows` of it a query gives) and its `report_run_filled` row from
+    /// Copies `relation`'s filled table (or the `rows` of it a query gives, or loads it from `file`) and its `report_run_filled` row from
     /// `database` once the session is ready and idle (not running a step's files on its connection), then, under the lock, runs `bind` and marks the relation
     /// handed over. Nothing when none of the session's files reads it (the movements without `cohorts`: the session
     /// may have ended).
-    private func handOver(_ relation: String, from database: PostgresConnection, rows: String? = nil, bind: () -> Void) throws {
+    private func handOver(_ relation: String, from database: PostgresConnection, rows: String? = nil, file: SpillFile? = nil,
+                          bind: () -> Void) throws {
         guard steps.contains(where: { $0.needed.contains(relation) }) else { return }
         condition.lock()
         while !ready || (computing && failure == nil && !finished) { condition.wait() }
@@ -151,9 +153,13 @@ final class LateReports: @unchecked Sendable {
         try StoredMonths.failing("late reports: copying the filled \(relation) table") {
             let copies = [("pg_temp.report_\(relation)_run", rows ?? "SELECT * FROM pg_temp.report_\(relation)_run"),
                           ("pg_temp.report_run_filled", "SELECT * FROM pg_temp.report_run_filled WHERE relation = '\(relation)'")]
-            for (table, select) in copies {
-                _ = try connection.copyIn("COPY \(table) FROM STDIN (FORMAT binary)") { copy in
-                    _ = try database.copyOutMessages("COPY (\(select)) TO STDOUT (FORMAT binary)") { try copy.writeRaw($0) }
+            for (index, (table, select)) in copies.enumerated() {
+                if index == 0, let file {
+                    try connection.copyIn(table, binaryFrom: file)
+                } else {
+                    _ = try connection.copyIn("COPY \(table) FROM STDIN (FORMAT binary)") { copy in
+                        _ = try database.copyOutMessages("COPY (\(select)) TO STDOUT (FORMAT binary)") { try copy.writeRaw($0) }
+                    }
                 }
                 try connection.execute("ANALYZE \(table)")
             }

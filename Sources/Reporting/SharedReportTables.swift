@@ -104,10 +104,18 @@ public enum SharedReportTables {
     /// months from `month` on read (mrr_bridge, mrr_movements, kpis, cohorts: each reads its computed snapshots' rows,
     /// whose p is the previous snapshot's value); every snapshot's when `month` is the run's first month. A night that
     /// computes its last month windows two snapshots' account values instead of every one (migration 0049;
-    /// Reports/README.md, "Movements in a night"). After `fill`, in the same open transaction.
-    static func fillMovements(settings: ReportSettings, from month: ReportMonth, database: PostgresConnection) throws {
+    /// Reports/README.md, "Movements in a night"), and starts from the night before's when it may (`StoredMovements`,
+    /// given the run's `spans`). After `fill`, in the same open transaction. Returns the last snapshot, whether the
+    /// movements are at it alone and the instant of the stored ones they started from, if any (nil: none filled there).
+    @discardableResult
+    static func fillMovements(settings: ReportSettings, from month: ReportMonth, spans: StoredSpans? = nil,
+                              database: PostgresConnection) throws -> (last: Int, alone: Bool, since: String?)? {
         try fillMovements(parameters: fillParameters(settings), database: database,
-                          from: month > settings.firstMonth ? month.firstDayText : nil)
+                          from: month > settings.firstMonth ? month.firstDayText : nil) { n in
+            try StoredMonths.failing("report_movement") {
+                try StoredMovements.since(settings: settings, spans: spans, n: n, database: database)
+            }
+        }
     }
 
     /// Indexes the run's spans by subscription when they are a table (a run that recomputed every span; otherwise a view
@@ -133,11 +141,19 @@ public enum SharedReportTables {
     /// snapshots of that month and later (their window starts at the snapshot before them); past the last snapshot
     /// when no month is that late. When that is the last snapshot alone (a night's open month), its movements are
     /// its account values against the snapshot before's, hashed rather than windowed (`report_movement_at`,
-    /// migration 0078: the same rows).
-    private static func fillMovements(parameters: [any PostgresEncodable], database: PostgresConnection, from: String?) throws {
+    /// migration 0078: the same rows), or, when `since` gives the instant of the stored movements it may start from,
+    /// those rows with the changed accounts' recomputed (`report_movement_since`, migration 0079). Returns the last
+    /// snapshot, whether the movements are at it alone and the stored ones' instant, if used (nil: none filled there).
+    @discardableResult
+    private static func fillMovements(parameters: [any PostgresEncodable], database: PostgresConnection, from: String?,
+                                      since: (Int) throws -> String? = { _ in nil }) throws -> (last: Int, alone: Bool, since: String?)? {
         guard let from else {
-            return try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
-                                    database: database, spans: nil)
+            try fillRelation("movement", source: "report_movement($1, $2, $3, $4)", parameters: parameters,
+                             database: database, spans: nil)
+            let last = try StoredMonths.failing("report_movement") {
+                try database.query("SELECT max(n) FROM pg_temp.report_snapshot_run").textRows().first?.first.flatMap { $0 }
+            }
+            return last.flatMap { Int($0) }.map { ($0, $0 == 1, nil) }
         }
         try indexSpans(database)
         let row = try StoredMonths.failing("report_movement") {
@@ -146,9 +162,20 @@ public enum SharedReportTables {
         }
         let firstN = row?.first.flatMap { $0 }.flatMap { Int($0) }
         let lastN = row?.last.flatMap { $0 }.flatMap { Int($0) }
-        let function = firstN != nil && firstN == lastN ? "report_movement_at" : "report_movement"
-        try fillRelation("movement", source: "\(function)($1, $2, $3, $4, $5::bigint)", parameters: parameters,
-                         extra: [firstN.map { String($0) }], database: database, spans: nil)
+        guard let firstN, let lastN, firstN == lastN else {
+            try fillRelation("movement", source: "report_movement($1, $2, $3, $4, $5::bigint)", parameters: parameters,
+                             extra: [firstN.map { String($0) }], database: database, spans: nil)
+            return firstN.flatMap { first in lastN.flatMap { first <= $0 ? ($0, false, nil) : nil } }
+        }
+        let stored = try since(lastN)
+        if let stored {
+            try fillRelation("movement", source: "report_movement_since($1, $2, $3, $4, $5::bigint, $6::timestamptz)",
+                             parameters: parameters, extra: [String(lastN), stored], database: database, spans: nil)
+        } else {
+            try fillRelation("movement", source: "report_movement_at($1, $2, $3, $4, $5::bigint, NULL)", parameters: parameters,
+                             extra: [String(lastN)], database: database, spans: nil)
+        }
+        return (lastN, true, stored)
     }
 
     /// Fills the run's tables for `parameters` (as-of, first month, last month, basis: the report contract's $1, $2,

@@ -93,6 +93,8 @@ import Testing
         #expect(try ReportingHarness.files(harness.folder("altered"))[mrr] != ReportingHarness.files(harness.folder("night-full"))[mrr],
                 "the night read the open spans")
         #expect(try database.execute(String(format: alter, "-"), [key, harness.asOf]) == 1)
+        // (the movements the altered night kept for the next are the altered span's, a hand edit no night can tell)
+        _ = try database.execute("DELETE FROM report_stored_movement_set")
         _ = try run("restored")
         try expectSame("restored", "night-full")
 

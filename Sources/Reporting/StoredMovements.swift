@@ -1,0 +1,106 @@
+import Foundation
+import JobKit
+import Postgres
+
+/// The open month's movements kept from one night to the next (migration 0079; Reports/README.md, "The open month's
+/// movements from the night before"). A night that stores its spans stores, in the same transaction, its movement rows
+/// at its last snapshot (`HandOff`: the job's session spills them once the movements are filled, the storer loads
+/// them); the next night of the same months takes them for every account whose spans did not change and none of whose
+/// paying spans starts or ends between the two nights' last snapshots, and recomputes the others'
+/// (`report_movement_since`).
+enum StoredMovements {
+    /// What a run's movement rows at its last snapshot are, as `report_stored_movement_set` records them.
+    struct Key: Sendable {
+        let basis: String, firstMonth: String, lastMonth: String
+        /// The last snapshot, its instant and the instant of the one before (this session's text of each).
+        let n: Int, at: String, beforeAt: String
+    }
+
+    /// The instant of the stored movements' last snapshot (this session's text) when a night may start from them for
+    /// its movements at snapshot `n`, its last: they were computed from the spans the run read (the store's
+    /// `generation`, whose open spans are those after the snapshot before `n`: `report_movement_since` finds the
+    /// accounts to recompute there), for the same basis and months, at the same snapshot whose instant is not later
+    /// than the run's, with the same snapshot before it. nil otherwise, and when the run recomputed every span (it has
+    /// no differing spans to tell the changed accounts by).
+    static func since(settings: ReportSettings, spans: StoredSpans?, n: Int, database: PostgresConnection) throws -> String? {
+        guard let spans, spans.touched != nil, n > 1 else { return nil }
+        return try database.query("""
+            SELECT m.at::text
+            FROM report_stored_movement_set m
+            JOIN report_stored_span_set s ON s.basis = m.basis AND s.generation = m.generation AND s.open_after = m.before_at
+            WHERE m.basis = $1 AND m.generation = $2 AND m.first_month = $3::timestamptz AND m.last_month = $4::timestamptz
+              AND m.n = $5 AND m.before_at = (SELECT r.at FROM pg_temp.report_snapshot_run r WHERE r.n = $5 - 1)
+              AND m.at <= (SELECT r.at FROM pg_temp.report_snapshot_run r WHERE r.n = $5)
+            """, [settings.basis.rawValue, spans.generation, settings.firstMonth.startText,
+                 settings.lastMonth.startText, n]).textRows().first?.first ?? nil
+    }
+
+    /// Spills the run's movement rows at its last snapshot `n` (a binary COPY stream of `report_movement_run`'s columns)
+    /// with what they are; nil when there is no snapshot before it.
+    static func spill(settings: ReportSettings, n: Int, database: PostgresConnection) throws -> (file: SpillFile, key: Key)? {
+        try StoredMonths.failing("report_movement: keeping the last snapshot's rows") {
+            let instants = try database.query("SELECT n, at::text FROM pg_temp.report_snapshot_run WHERE n IN ($1 - 1, $1)", [n]).textRows()
+            let at = { (wanted: Int) in instants.first { $0.first.flatMap { $0 } == String(wanted) }?.last ?? nil }
+            guard n > 1, let last = at(n), let before = at(n - 1) else { return nil }
+            let file = try SpillFile(purpose: "report movements")
+            _ = try database.copyOutMessages("""
+                COPY (SELECT * FROM pg_temp.report_movement_run WHERE n = \(n)) TO STDOUT (FORMAT binary)
+                """) { try file.append($0) }
+            // (read by two threads from here on: the late session's hand-over and the storer; neither appends)
+            try file.flush()
+            return (file, Key(basis: settings.basis.rawValue, firstMonth: settings.firstMonth.startText,
+                              lastMonth: settings.lastMonth.startText, n: n, at: last, beforeAt: before))
+        }
+    }
+
+    /// Replaces the basis's stored movements with `handed` (none: only deleted), in the transaction `db` that stored
+    /// the run's spans (after their set: the rows are of its new generation).
+    static func save(_ db: PostgresConnection, basis: String, handed: (file: SpillFile, key: Key)?) throws {
+        _ = try db.execute("DELETE FROM report_stored_movement WHERE basis = $1", [basis])
+        _ = try db.execute("DELETE FROM report_stored_movement_set WHERE basis = $1", [basis])
+        guard let (file, key) = handed, key.basis == basis else { return }
+        // (into the basis's partition, whose basis column defaults to it: the spilled rows are the run table's columns)
+        try db.copyIn("report_stored_movement_\(basis) (n, provider, billing_account_id, currency, p, v, movement)", binaryFrom: file)
+        _ = try db.execute("""
+            INSERT INTO report_stored_movement_set (basis, generation, first_month, last_month, n, before_at, at)
+            SELECT $1, s.generation, $2::timestamptz, $3::timestamptz, $4, $5::timestamptz, $6::timestamptz
+            FROM report_stored_span_set s WHERE s.basis = $1
+            """, [basis, key.firstMonth, key.lastMonth, key.n, key.beforeAt, key.at])
+    }
+
+    /// What the storer stores beside the spans: `after` (what the run stores beside them), then the movements handed
+    /// over (`save`, waiting for them).
+    static func keeping(_ handOff: HandOff, basis: String, after: @escaping @Sendable (PostgresConnection) throws -> Void)
+        -> @Sendable (PostgresConnection) throws -> Void {
+        { db in
+            try after(db)
+            try save(db, basis: basis, handed: handOff.take())
+        }
+    }
+
+    /// The movement rows a run hands to its storer: given once by the job's session (`give`, none when it has none to
+    /// keep or failed), taken by the storer's thread inside its transaction (`take`, which waits for them).
+    final class HandOff: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var given = false
+        private var handed: (file: SpillFile, key: Key)?
+
+        /// Hands `movements` over; later calls change nothing (the first one counts, so a failure after it keeps it).
+        func give(_ movements: (file: SpillFile, key: Key)?) {
+            condition.lock()
+            defer { condition.unlock() }
+            guard !given else { return }
+            handed = movements
+            given = true
+            condition.broadcast()
+        }
+
+        /// Waits until the rows are given and returns them.
+        func take() -> (file: SpillFile, key: Key)? {
+            condition.lock()
+            defer { condition.unlock() }
+            while !given { condition.wait() }
+            return handed
+        }
+    }
+}
