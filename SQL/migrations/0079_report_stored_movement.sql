@@ -37,7 +37,7 @@ CREATE TABLE report_stored_movement (
     n                  bigint NOT NULL,
     provider           text NOT NULL,
     billing_account_id uuid NOT NULL,
-    currency           text,
+    currency           text CHECK (currency ~ '^[A-Z]{3}$'),
     p                  numeric NOT NULL,
     v                  numeric NOT NULL,
     movement           text NOT NULL
