@@ -66,6 +66,7 @@ BEGIN
             ('report_stored_movement', 'SELECT, INSERT, DELETE'),
             ('report_stored_movement_corrected', 'SELECT, INSERT'),
             ('report_stored_movement_known', 'SELECT, INSERT'),
+            ('report_movement_affected', 'SELECT'),  -- the run's recomputed accounts' placeholder (0080)
             -- and the changes since a store, appended by the owner's triggers, pruned by the run that stores (0053)
             ('report_history_change', 'SELECT, DELETE'),
             -- and the month history's row part, stored with the span set (0054)

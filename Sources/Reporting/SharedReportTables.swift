@@ -169,8 +169,11 @@ public enum SharedReportTables {
         }
         let stored = try since(lastN)
         if let stored {
-            try fillRelation("movement", source: "report_movement_since($1, $2, $3, $4, $5::bigint, $6::timestamptz)",
-                             parameters: parameters, extra: [String(lastN), stored], database: database, spans: nil)
+            try StoredMonths.failing("report_movement") {
+                try StoredMovements.findAffected(parameters: parameters, n: lastN, since: stored, database: database)
+            }
+            try fillRelation("movement", source: "report_movement_since($1, $2, $3, $4, $5::bigint)",
+                             parameters: parameters, extra: [String(lastN)], database: database, spans: nil)
         } else {
             try fillRelation("movement", source: "report_movement_at($1, $2, $3, $4, $5::bigint, NULL)", parameters: parameters,
                              extra: [String(lastN)], database: database, spans: nil)

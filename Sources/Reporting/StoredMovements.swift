@@ -6,8 +6,8 @@ import Postgres
 /// movements from the night before"). A night that stores its spans stores, in the same transaction, its movement rows
 /// at its last snapshot (`HandOff`: the job's session spills them once the movements are filled, the storer loads
 /// them); the next night of the same months takes them for every account whose spans did not change and none of whose
-/// paying spans starts or ends between the two nights' last snapshots, and recomputes the others'
-/// (`report_movement_since`).
+/// paying spans starts or ends between the two nights' last snapshots, and recomputes the others' (migration 0080:
+/// `findAffected`, then `report_movement_since`), and then patches the store with those accounts' rows alone.
 enum StoredMovements {
     /// What a run's movement rows at its last snapshot are, as `report_stored_movement_set` records them.
     struct Key: Sendable {
@@ -35,37 +35,82 @@ enum StoredMovements {
                  settings.lastMonth.startText, n]).textRows().first?.first ?? nil
     }
 
-    /// Spills the run's movement rows at its last snapshot `n` (a binary COPY stream of `report_movement_run`'s columns)
-    /// with what they are; nil when there is no snapshot before it.
-    static func spill(settings: ReportSettings, n: Int, database: PostgresConnection) throws -> (file: SpillFile, key: Key)? {
+    /// Fills the run's `report_movement_affected` (migration 0080): the accounts a night starting from the stored
+    /// movements of instant `since` recomputes at its last snapshot `n` (`parameters`: the fill's four).
+    static func findAffected(parameters: [any PostgresEncodable], n: Int, since: String, database: PostgresConnection) throws {
+        try database.execute("""
+            CREATE TEMP TABLE report_movement_affected ON COMMIT DROP AS
+            SELECT * FROM report_movement_affected($1, $2, $3, $4, $5::bigint, $6::timestamptz)
+            """, parameters + [String(n), since])
+        try database.execute("ANALYZE pg_temp.report_movement_affected")
+    }
+
+    /// What a run keeps of its movements: every account's rows at its last snapshot (a binary COPY stream of
+    /// `report_movement_run`'s columns, which the late session may load too), what they are, and, when it started from
+    /// the stored ones, the recomputed accounts and their rows, which replace theirs in the store (the others' are the
+    /// stored ones).
+    struct Kept: @unchecked Sendable {
+        let file: SpillFile
+        let key: Key
+        let patch: (accounts: SpillFile, rows: SpillFile)?
+    }
+
+    /// Spills what the run keeps of its movements at its last snapshot `n`, `patching` the stored ones when it started
+    /// from them (its `report_movement_affected` filled); nil when there is no snapshot before `n`.
+    static func spill(settings: ReportSettings, n: Int, patching: Bool, database: PostgresConnection) throws -> Kept? {
         try StoredMonths.failing("report_movement: keeping the last snapshot's rows") {
             let instants = try database.query("SELECT n, at::text FROM pg_temp.report_snapshot_run WHERE n IN ($1 - 1, $1)", [n]).textRows()
             let at = { (wanted: Int) in instants.first { $0.first.flatMap { $0 } == String(wanted) }?.last ?? nil }
             guard n > 1, let last = at(n), let before = at(n - 1) else { return nil }
-            let file = try SpillFile(purpose: "report movements")
-            _ = try database.copyOutMessages("""
-                COPY (SELECT * FROM pg_temp.report_movement_run WHERE n = \(n)) TO STDOUT (FORMAT binary)
-                """) { try file.append($0) }
-            // (read by two threads from here on: the late session's hand-over and the storer; neither appends)
-            try file.flush()
-            return (file, Key(basis: settings.basis.rawValue, firstMonth: settings.firstMonth.startText,
-                              lastMonth: settings.lastMonth.startText, n: n, at: last, beforeAt: before))
+            // (each read by two threads from here on at most: the late session's hand-over and the storer; none appends)
+            let spill = { (purpose: String, select: String) throws -> SpillFile in
+                let file = try SpillFile(purpose: "report movements: \(purpose)")
+                _ = try database.copyOutMessages("COPY (\(select)) TO STDOUT (FORMAT binary)") { try file.append($0) }
+                try file.flush()
+                return file
+            }
+            let rows = "SELECT * FROM pg_temp.report_movement_run WHERE n = \(n)"
+            let patch = patching ? (try spill("recomputed accounts", "SELECT * FROM pg_temp.report_movement_affected"),
+                                    try spill("recomputed rows", rows + """
+                                         AND billing_account_id IN (SELECT a.billing_account_id FROM pg_temp.report_movement_affected a)
+                                        """)) : nil
+            return Kept(file: try spill("rows", rows),
+                        key: Key(basis: settings.basis.rawValue, firstMonth: settings.firstMonth.startText,
+                                 lastMonth: settings.lastMonth.startText, n: n, at: last, beforeAt: before),
+                        patch: patch)
         }
     }
 
-    /// Replaces the basis's stored movements with `handed` (none: only deleted), in the transaction `db` that stored
-    /// the run's spans (after their set: the rows are of its new generation).
-    static func save(_ db: PostgresConnection, basis: String, handed: (file: SpillFile, key: Key)?) throws {
-        _ = try db.execute("DELETE FROM report_stored_movement WHERE basis = $1", [basis])
+    /// Stores `kept` for `basis` (none: the stored movements and their set deleted), in the transaction `db` that stored
+    /// the run's spans (after their set: the rows are of its new generation). A run that started from the stored rows
+    /// (then still the set it read: a run storing since would have changed the spans' generation, and this one would
+    /// store nothing) replaces only the recomputed accounts' rows; any other replaces them all.
+    static func save(_ db: PostgresConnection, basis: String, kept: Kept?) throws {
         _ = try db.execute("DELETE FROM report_stored_movement_set WHERE basis = $1", [basis])
-        guard let (file, key) = handed, key.basis == basis else { return }
+        guard let kept, kept.key.basis == basis else {
+            _ = try db.execute("DELETE FROM report_stored_movement WHERE basis = $1", [basis])
+            return
+        }
         // (into the basis's partition, whose basis column defaults to it: the spilled rows are the run table's columns)
-        try db.copyIn("report_stored_movement_\(basis) (n, provider, billing_account_id, currency, p, v, movement)", binaryFrom: file)
+        let partition = "report_stored_movement_\(basis) (n, provider, billing_account_id, currency, p, v, movement)"
+        if let patch = kept.patch {
+            _ = try db.execute("CREATE TEMP TABLE report_movement_affected_kept (billing_account_id uuid) ON COMMIT DROP")
+            try db.copyIn("pg_temp.report_movement_affected_kept", binaryFrom: patch.accounts)
+            _ = try db.execute("ANALYZE pg_temp.report_movement_affected_kept")
+            _ = try db.execute("""
+                DELETE FROM report_stored_movement m USING pg_temp.report_movement_affected_kept a
+                WHERE m.basis = $1 AND m.billing_account_id = a.billing_account_id
+                """, [basis])
+            try db.copyIn(partition, binaryFrom: patch.rows)
+        } else {
+            _ = try db.execute("DELETE FROM report_stored_movement WHERE basis = $1", [basis])
+            try db.copyIn(partition, binaryFrom: kept.file)
+        }
         _ = try db.execute("""
             INSERT INTO report_stored_movement_set (basis, generation, first_month, last_month, n, before_at, at)
             SELECT $1, s.generation, $2::timestamptz, $3::timestamptz, $4, $5::timestamptz, $6::timestamptz
             FROM report_stored_span_set s WHERE s.basis = $1
-            """, [basis, key.firstMonth, key.lastMonth, key.n, key.beforeAt, key.at])
+            """, [basis, kept.key.firstMonth, kept.key.lastMonth, kept.key.n, kept.key.beforeAt, kept.key.at])
     }
 
     /// What the storer stores beside the spans: `after` (what the run stores beside them), then the movements handed
@@ -74,7 +119,7 @@ enum StoredMovements {
         -> @Sendable (PostgresConnection) throws -> Void {
         { db in
             try after(db)
-            try save(db, basis: basis, handed: handOff.take())
+            try save(db, basis: basis, kept: handOff.take())
         }
     }
 
@@ -83,10 +128,10 @@ enum StoredMovements {
     final class HandOff: @unchecked Sendable {
         private let condition = NSCondition()
         private var given = false
-        private var handed: (file: SpillFile, key: Key)?
+        private var handed: Kept?
 
         /// Hands `movements` over; later calls change nothing (the first one counts, so a failure after it keeps it).
-        func give(_ movements: (file: SpillFile, key: Key)?) {
+        func give(_ movements: Kept?) {
             condition.lock()
             defer { condition.unlock() }
             guard !given else { return }
@@ -96,7 +141,7 @@ enum StoredMovements {
         }
 
         /// Waits until the rows are given and returns them.
-        func take() -> (file: SpillFile, key: Key)? {
+        func take() -> Kept? {
             condition.lock()
             defer { condition.unlock() }
             while !given { condition.wait() }

@@ -61,6 +61,8 @@ import Testing
             "report_stored_span_open",
             // … and a night's movements at its last snapshot, per basis, for the next night (0079).
             "report_stored_movement_set", "report_stored_movement", "report_stored_movement_corrected", "report_stored_movement_known",
+            // … and the run's recomputed accounts' placeholder (0080).
+            "report_movement_affected",
             "app_user", "billing_account", "plan", "store_product_mapping", "subscription", "apple_subscription_identity",
             "google_purchase_token", "billing_transaction", "subscription_price_change", "entitlement",
             "inbound_webhook_event", "idempotency_key", "job_run", "store_query", "drift_event", "rate_limit_bucket",

@@ -31,9 +31,22 @@ import Testing
                 #expect(same, "\(night): \(file) differs from \(full)'s")
             }
         }
+        /// The stored movements: their set (but the generation) and a digest of their rows.
+        func stored() throws -> String {
+            try database.query("""
+                SELECT concat_ws(' ', (SELECT concat_ws(' ', first_month, last_month, n, before_at, at) FROM report_stored_movement_set
+                                       WHERE basis = 'corrected'),
+                                 count(*), md5(string_agg(m::text, '|' ORDER BY m::text)))
+                FROM report_stored_movement m WHERE m.basis = 'corrected'
+                """).textRows().first?.first.flatMap { $0 } ?? ""
+        }
+        /// Runs `--full` as of `instant` into `<name>-full`: its files equal the night's, and what it stores what the
+        /// night stored (a night that started from the stored rows patches them).
         func expectSameAsFull(_ name: String, at instant: Date) throws {
+            let night = try stored()
             _ = try run(name + "-full", at: instant, full: true)
             try expectSame(name, name + "-full")
+            #expect(try stored() == night, "\(name): the night's stored movements differ from --full's")
         }
         func storedAt() throws -> Date? {
             try database.query("SELECT at::text FROM report_stored_movement_set WHERE basis = 'corrected'").textRows()
