@@ -115,8 +115,7 @@ public enum BuildReports {
             noteSeconds("movements", since: moving, context: context)
             if let since = moved?.since { context.note("movements_since", since) }
             // (spilled once: the store keeps them, and the late session loads them from the file when they are all it reads)
-            let kept = try moved.flatMap { context.dryRun ? nil : try StoredMovements.spill(settings: settings, n: $0.last, patching: $0.since != nil, database: database) }
-            movementsKept.give(kept)
+            let kept = try StoredMovements.keep(moved, settings: settings, dryRun: context.dryRun, into: movementsKept, database: database)
             if let history, let seconds = history.monthHistorySeconds {
                 context.note("seconds_month_history", String(format: "%.2f", seconds))
             }

@@ -88,6 +88,15 @@ enum StoredMovements {
         }
     }
 
+    /// Spills what a run keeps of the movements it filled (`moved`: their last snapshot, and the stored ones' instant
+    /// when it started from them; nothing in a dry run, which stores nothing) and hands it to the store (`handOff`).
+    static func keep(_ moved: (last: Int, alone: Bool, since: String?)?, settings: ReportSettings, dryRun: Bool, into handOff: HandOff,
+                     database: PostgresConnection) throws -> Kept? {
+        let kept = try moved.flatMap { dryRun ? nil : try spill(settings: settings, n: $0.last, patching: $0.since != nil, database: database) }
+        handOff.give(kept)
+        return kept
+    }
+
     /// Stores `kept` for `basis` (none: the stored movements and their set deleted), in the transaction `db` that stored
     /// the run's spans (after their set: the rows are of its new generation). A run that started from the stored rows
     /// (then still the set it read: a run storing since would have changed the spans' generation, and this one would
